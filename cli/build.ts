@@ -1,0 +1,121 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { compileCss } from './css.ts';
+import { faviconSvg } from './favicon.ts';
+import { createTranslator } from './i18n.ts';
+import { LANGUAGES, type Lang } from './languages.ts';
+import { loadAllMessages } from './locales.ts';
+import { isMarkdownPage, loadMarkdownPage } from './markdown.ts';
+import { renderPage } from './render-page.tsx';
+import { allRoutes, fileForPath, notFoundPath, type PageId } from './routes.ts';
+import { ContentError, loadSiteConfig, placeholderValues } from './site-config.ts';
+import { robotsTxt, sitemapXml } from './sitemap.ts';
+
+export interface BuildOptions {
+  /** Folder with `site.json`, `locales/` and `pages/`. */
+  contentDir: string;
+  /** The Tailwind entry stylesheet. */
+  cssEntry: string;
+  outDir: string;
+  langs?: readonly Lang[];
+  /** Overrides `siteUrl` of `site.json` for canonical URLs and the sitemap. */
+  siteUrl?: string;
+  /** The clock, for the copyright year. */
+  now?: Date;
+}
+
+/** One file the build wrote. */
+export interface BuiltPage {
+  path: string;
+  file: string;
+  lang: Lang;
+  page: PageId | 'notFound';
+  bytes: number;
+}
+
+/** What a build did: the pages written, and problems found (errors make the build fail). */
+export interface BuildResult {
+  pages: BuiltPage[];
+  assets: { css: string; cssBytes: number };
+  errors: string[];
+  warnings: string[];
+  durationMs: number;
+}
+
+/** The file that marks a folder as sitegen output, so it may be emptied before a build. */
+const OUTPUT_MARKER = '.sitegen-output';
+
+function prepareOutDir(outDir: string): string | null {
+  if (existsSync(outDir) && readdirSync(outDir).length > 0) {
+    if (!existsSync(join(outDir, OUTPUT_MARKER))) {
+      return `${outDir}: not empty and not made by sitegen; choose an empty folder or delete it first`;
+    }
+    rmSync(outDir, { recursive: true, force: true });
+  }
+  mkdirSync(outDir, { recursive: true });
+  writeFileSync(join(outDir, OUTPUT_MARKER), 'This folder is written by `sitegen build` and emptied on every build.\n');
+  return null;
+}
+
+function writeOut(outDir: string, file: string, content: string): number {
+  const target = join(outDir, file);
+  mkdirSync(dirname(target), { recursive: true });
+  writeFileSync(target, content);
+  return Buffer.byteLength(content);
+}
+
+/** Builds the site: every page of the routes table in every requested language, plus 404s, CSS, sitemap. */
+export async function buildSite(options: BuildOptions): Promise<BuildResult> {
+  const started = performance.now();
+  const langs = options.langs ?? LANGUAGES;
+  const result: BuildResult = { pages: [], assets: { css: '', cssBytes: 0 }, errors: [], warnings: [], durationMs: 0 };
+  const finish = () => ({ ...result, durationMs: performance.now() - started });
+
+  let site;
+  let messages;
+  try {
+    site = loadSiteConfig(options.contentDir);
+    if (options.siteUrl) site = Object.freeze({ ...site, siteUrl: options.siteUrl.replace(/\/+$/, '') });
+    messages = loadAllMessages(options.contentDir, langs);
+  } catch (error) {
+    if (error instanceof ContentError) return { ...finish(), errors: error.message.split('\n') };
+    throw error;
+  }
+  const outError = prepareOutDir(options.outDir);
+  if (outError) return { ...finish(), errors: [outError] };
+
+  const css = await compileCss(options.cssEntry);
+  const cssHash = createHash('sha256').update(css).digest('hex').slice(0, 10);
+  const stylesheet = `/assets/styles.${cssHash}.css`;
+  result.assets = { css: stylesheet, cssBytes: writeOut(options.outDir, stylesheet.slice(1), css) };
+  writeOut(options.outDir, 'favicon.svg', faviconSvg());
+
+  const values = placeholderValues(site);
+  const year = (options.now ?? new Date()).getUTCFullYear();
+  const routes = allRoutes(langs);
+  for (const lang of langs) {
+    const t = createTranslator(lang, messages, values);
+    const context = { lang, t, site, year };
+    for (const route of routes.filter((r) => r.lang === lang)) {
+      let markdown;
+      try {
+        markdown = isMarkdownPage(route.page) ? loadMarkdownPage(options.contentDir, lang, route.page, values) : undefined;
+      } catch (error) {
+        if (!(error instanceof ContentError)) throw error;
+        result.errors.push(...error.message.split('\n'));
+        continue;
+      }
+      const html = renderPage({ context: { ...context, page: route.page }, canonicalPath: route.canonical, stylesheet, markdown });
+      const file = fileForPath(route.path);
+      result.pages.push({ path: route.path, file, lang, page: route.page, bytes: writeOut(options.outDir, file, html) });
+    }
+    const path = notFoundPath(lang);
+    const html = renderPage({ context: { ...context, page: 'notFound' }, canonicalPath: null, stylesheet });
+    const file = fileForPath(path);
+    result.pages.push({ path, file, lang, page: 'notFound', bytes: writeOut(options.outDir, file, html) });
+  }
+  writeOut(options.outDir, 'sitemap.xml', sitemapXml(routes, site.siteUrl));
+  writeOut(options.outDir, 'robots.txt', robotsTxt(site.siteUrl));
+  return finish();
+}

@@ -1,0 +1,57 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { LANGUAGES, type Lang } from './languages.ts';
+import { ContentError, describeIssues } from './site-config.ts';
+
+/** A resource file: nested objects whose leaves are non-empty strings. */
+export type Messages = { [key: string]: string | Messages };
+
+const messagesSchema: z.ZodType<Messages> = z.lazy(() =>
+  z.record(z.string(), z.union([z.string().min(1, 'must not be empty'), messagesSchema])),
+);
+
+/** The path of a language's resource file, e.g. `content/locales/de.json`. */
+export function localeFile(contentDir: string, lang: Lang): string {
+  return join(contentDir, 'locales', `${lang}.json`);
+}
+
+/** Reads and validates one language's resource file. */
+export function loadMessages(contentDir: string, lang: Lang): Messages {
+  const file = localeFile(contentDir, lang);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (error) {
+    throw new ContentError(`${file}: cannot be read as JSON: ${(error as Error).message}`);
+  }
+  const parsed = messagesSchema.safeParse(raw);
+  if (!parsed.success) throw new ContentError(describeIssues(file, parsed.error));
+  return parsed.data;
+}
+
+/** Loads the resource files of the given languages (English is always loaded: it is the fallback). */
+export function loadAllMessages(contentDir: string, langs: readonly Lang[] = LANGUAGES): Map<Lang, Messages> {
+  const wanted = new Set<Lang>(['en', ...langs]);
+  return new Map([...wanted].map((lang) => [lang, loadMessages(contentDir, lang)]));
+}
+
+/**
+ * Flattens nested messages into dotted keys.
+ *
+ * @example flatten({ nav: { about: 'About' } }) // { 'nav.about': 'About' }
+ */
+export function flatten(messages: Messages, prefix = ''): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, value] of Object.entries(messages)) {
+    const path = prefix ? `${prefix}.${key}` : key;
+    if (typeof value === 'string') out[path] = value;
+    else Object.assign(out, flatten(value, path));
+  }
+  return out;
+}
+
+/** The `{{name}}` placeholders a string uses, sorted and de-duplicated. */
+export function placeholdersOf(text: string): string[] {
+  return [...new Set([...text.matchAll(/\{\{\s*([\w.]+)\s*\}\}/g)].map((m) => m[1] as string))].sort();
+}

@@ -1,0 +1,60 @@
+import { resolve } from 'node:path';
+import { Command, CommanderError } from 'commander';
+import { buildSite } from './build.ts';
+import { LANGUAGES, parseLangList } from './languages.ts';
+import { DEFAULT_PATHS } from './paths.ts';
+
+/** Exit codes: 0 done, 1 the build found problems, 2 bad command-line input. */
+const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+
+const program = new Command()
+  .name('sitegen')
+  .description('Builds the multilingual static site into a folder ready for any static host.')
+  .exitOverride()
+  .configureOutput({ outputError: (text, write) => write(text) });
+
+program
+  .command('build')
+  .description('render every page in every language, compile the CSS, write sitemap.xml and robots.txt')
+  .option('--lang <codes>', `"all" or a comma-separated list of ${LANGUAGES.join(', ')}`, 'all')
+  .option('--out <dir>', 'output folder', DEFAULT_PATHS.outDir)
+  .option('--site-url <url>', 'absolute site URL for canonical links and the sitemap (default: content/site.json)')
+  .action(async (opts: { lang: string; out: string; siteUrl?: string }) => {
+    const parsed = parseLangList(opts.lang);
+    if (!parsed.ok) {
+      process.stderr.write(
+        `sitegen: unknown language ${parsed.unknown.map((c) => `"${c}"`).join(', ')} in --lang; valid values: all, ${LANGUAGES.join(', ')}\n`,
+      );
+      process.exitCode = EXIT.usage;
+      return;
+    }
+    if (opts.siteUrl !== undefined && !/^https?:\/\/[^/\s]+(\/[^\s]*)?$/.test(opts.siteUrl)) {
+      process.stderr.write(`sitegen: --site-url must be an absolute http(s) URL, got "${opts.siteUrl}"\n`);
+      process.exitCode = EXIT.usage;
+      return;
+    }
+    const result = await buildSite({
+      ...DEFAULT_PATHS,
+      outDir: resolve(opts.out),
+      langs: parsed.langs,
+      siteUrl: opts.siteUrl,
+    });
+    for (const warning of result.warnings) process.stderr.write(`warning: ${warning}\n`);
+    if (result.errors.length > 0) {
+      process.stderr.write(`sitegen: build failed with ${result.errors.length} problem(s):\n`);
+      for (const error of result.errors) process.stderr.write(`  ${error}\n`);
+      process.exitCode = EXIT.failed;
+      return;
+    }
+    process.stdout.write(
+      `sitegen: built ${result.pages.length} pages in ${parsed.langs.length} language(s) into ${resolve(opts.out)} in ${Math.round(result.durationMs)} ms\n`,
+    );
+  });
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (!(error instanceof CommanderError)) throw error;
+  const benign = ['commander.helpDisplayed', 'commander.version', 'commander.help'];
+  process.exitCode = benign.includes(error.code) ? EXIT.ok : EXIT.usage;
+}

@@ -1,0 +1,12 @@
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+
+/** The project's root folder (where package.json is). */
+export const PROJECT_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** Default locations of the build's inputs and output, relative to the project root. */
+export const DEFAULT_PATHS = {
+  contentDir: join(PROJECT_ROOT, 'content'),
+  cssEntry: join(PROJECT_ROOT, 'templates', 'styles.css'),
+  outDir: join(PROJECT_ROOT, 'dist'),
+} as const;

@@ -1,0 +1,62 @@
+import { renderToStaticMarkup } from 'react-dom/server';
+import { Document } from '../templates/Document.tsx';
+import { Layout } from '../templates/layout/Layout.tsx';
+import { AboutPage } from '../templates/pages/AboutPage.tsx';
+import { ContactPage } from '../templates/pages/ContactPage.tsx';
+import { HomePage } from '../templates/pages/HomePage.tsx';
+import { LegalPage } from '../templates/pages/LegalPage.tsx';
+import { NotFoundPage } from '../templates/pages/NotFoundPage.tsx';
+import { PageProvider, type PageContextValue } from '../templates/page-context.tsx';
+import { absoluteUrl, hreflangLinks } from './head.ts';
+import type { RenderedMarkdown } from './markdown.ts';
+import type { PageId } from './routes.ts';
+
+export interface PageToRender {
+  context: PageContextValue;
+  /** The canonical path (for a 404 page: none). */
+  canonicalPath: string | null;
+  stylesheet: string;
+  /** The rendered long text, for the Markdown pages. */
+  markdown?: RenderedMarkdown;
+}
+
+function PageBody({ page, markdown }: { page: PageId | 'notFound'; markdown?: RenderedMarkdown }) {
+  switch (page) {
+    case 'home':
+      return <HomePage />;
+    case 'about':
+      return <AboutPage />;
+    case 'contact':
+      return <ContactPage />;
+    case 'notFound':
+      return <NotFoundPage />;
+    case 'cookies':
+    case 'legalNotice':
+    case 'privacy':
+      if (!markdown) throw new Error(`page ${page} needs its Markdown text`);
+      return <LegalPage document={markdown} />;
+  }
+}
+
+/** Renders one page of one language into a complete HTML document string. */
+export function renderPage({ context, canonicalPath, stylesheet, markdown }: PageToRender): string {
+  const { page, t, site } = context;
+  const canonical = canonicalPath === null ? null : absoluteUrl(site.siteUrl, canonicalPath);
+  const alternates = page === 'notFound' ? [] : hreflangLinks(page, site.siteUrl);
+  const html = renderToStaticMarkup(
+    <PageProvider value={context}>
+      <Document
+        title={t(`meta.${page}.title`)}
+        description={t(`meta.${page}.description`)}
+        canonical={canonical}
+        alternates={alternates}
+        stylesheet={stylesheet}
+      >
+        <Layout>
+          <PageBody page={page} markdown={markdown} />
+        </Layout>
+      </Document>
+    </PageProvider>,
+  );
+  return `<!DOCTYPE html>${html}`;
+}

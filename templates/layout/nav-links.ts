@@ -1,0 +1,27 @@
+import type { Translate } from '../../cli/i18n.ts';
+import type { Lang } from '../../cli/languages.ts';
+import { homeAnchor, pathFor, type PageId } from '../../cli/routes.ts';
+import type { SiteConfig } from '../../cli/site-config.ts';
+
+/** One link of the main navigation. */
+export interface NavLink {
+  href: string;
+  label: string;
+  external?: boolean;
+  current?: boolean;
+}
+
+/** The header's navigation links for a page: solutions, about, blog (external), contact. */
+export function mainNavLinks(page: PageId | 'notFound', lang: Lang, t: Translate, site: SiteConfig): NavLink[] {
+  return [
+    { href: pathFor('home', lang), label: t('nav.solutions'), current: page === 'home' },
+    { href: pathFor('about', lang), label: t('nav.about'), current: page === 'about' },
+    { href: site.blogUrl, label: t('nav.blog'), external: true },
+    { href: pathFor('contact', lang), label: t('nav.contact'), current: page === 'contact' },
+  ];
+}
+
+/** The sign-up link: the newsletter section of the home page. */
+export function signUpHref(page: PageId | 'notFound', lang: Lang): string {
+  return homeAnchor(page === 'notFound' ? 'about' : page, lang, 'newsletter');
+}

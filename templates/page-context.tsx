@@ -1,0 +1,27 @@
+import { createContext, useContext } from 'react';
+import type { Translate } from '../cli/i18n.ts';
+import type { Lang } from '../cli/languages.ts';
+import type { PageId } from '../cli/routes.ts';
+import type { SiteConfig } from '../cli/site-config.ts';
+
+/** Everything a template needs to know about the page being rendered. */
+export interface PageContextValue {
+  lang: Lang;
+  /** The page of the routes table, or `notFound` for a 404 page. */
+  page: PageId | 'notFound';
+  t: Translate;
+  site: SiteConfig;
+  /** The build year, for the copyright line. */
+  year: number;
+}
+
+const PageContext = createContext<PageContextValue | null>(null);
+
+export const PageProvider = PageContext.Provider;
+
+/** The current page's language, translator and site configuration. */
+export function usePage(): PageContextValue {
+  const value = useContext(PageContext);
+  if (!value) throw new Error('usePage() needs a <PageProvider> around the page');
+  return value;
+}

@@ -1,0 +1,89 @@
+import { Icon, type IconName } from '../layout/Icon.tsx';
+import { usePage } from '../page-context.tsx';
+import { Card } from '../sections/Card.tsx';
+import { CtaBanner } from '../sections/CtaBanner.tsx';
+import { PageHeader } from './PageHeader.tsx';
+
+const WHAT_WE_DO: readonly { key: string; icon: IconName }[] = [
+  { key: 'compliance', icon: 'scale' },
+  { key: 'protection', icon: 'shield' },
+  { key: 'operations', icon: 'terminal' },
+];
+const WHY_CHOOSE: readonly { key: string; icon: IconName }[] = [
+  { key: 'features', icon: 'layers' },
+  { key: 'management', icon: 'sliders' },
+  { key: 'technology', icon: 'database' },
+];
+const AUDIENCES: readonly { key: string; icon: IconName }[] = [
+  { key: 'healthcare', icon: 'heart' },
+  { key: 'financial', icon: 'euro' },
+  { key: 'government', icon: 'landmark' },
+  { key: 'dbas', icon: 'database' },
+  { key: 'enterprises', icon: 'building' },
+];
+
+function Statement({ icon, title, text }: { icon: IconName; title: string; text: string }) {
+  return (
+    <div className="rounded-2xl bg-slate-50 p-8 ring-1 ring-slate-200">
+      <Icon name={icon} className="h-8 w-8 text-teal-700" />
+      <h2 className="mt-4 text-2xl font-bold text-navy-900">{title}</h2>
+      <p className="mt-3 text-lg leading-relaxed text-slate-700">{text}</p>
+    </div>
+  );
+}
+
+/** The about page: mission, what we do, vision, why choose us, our journey, who we serve. */
+export function AboutPage() {
+  const { t } = usePage();
+  return (
+    <>
+      <PageHeader title={t('about.title')}>
+        <p>{t('about.intro')}</p>
+      </PageHeader>
+      <div className="mx-auto max-w-6xl space-y-20 px-4 py-16 sm:px-6 sm:py-20 lg:px-8">
+        <div className="grid gap-6 md:grid-cols-2">
+          <Statement icon="target" title={t('about.mission.title')} text={t('about.mission.text')} />
+          <Statement icon="eye" title={t('about.vision.title')} text={t('about.vision.text')} />
+        </div>
+        <section aria-labelledby="what-we-do">
+          <h2 id="what-we-do" className="text-3xl font-bold tracking-tight text-navy-900">{t('about.whatWeDo.title')}</h2>
+          <p className="mt-3 max-w-3xl text-lg text-slate-600">{t('about.whatWeDo.intro')}</p>
+          <div className="mt-8 grid gap-6 md:grid-cols-3">
+            {WHAT_WE_DO.map((item, index) => (
+              <Card key={item.key} index={index} icon={item.icon}
+                title={t(`about.whatWeDo.${item.key}.title`)} description={t(`about.whatWeDo.${item.key}.text`)} />
+            ))}
+          </div>
+        </section>
+        <section aria-labelledby="why-choose">
+          <h2 id="why-choose" className="text-3xl font-bold tracking-tight text-navy-900">{t('about.whyChoose.title')}</h2>
+          <div className="mt-8 grid gap-6 md:grid-cols-3">
+            {WHY_CHOOSE.map((item, index) => (
+              <Card key={item.key} index={index} icon={item.icon}
+                title={t(`about.whyChoose.${item.key}.title`)} description={t(`about.whyChoose.${item.key}.text`)} />
+            ))}
+          </div>
+        </section>
+        <section aria-labelledby="journey" className="grid gap-6 rounded-3xl bg-navy-900 p-8 text-white sm:p-12 lg:grid-cols-[1fr_2fr]">
+          <h2 id="journey" className="flex items-center gap-3 text-3xl font-bold tracking-tight">
+            <Icon name="flag" className="h-8 w-8 text-teal-400" />
+            {t('about.journey.title')}
+          </h2>
+          <p className="text-lg leading-relaxed text-slate-200">{t('about.journey.text')}</p>
+        </section>
+        <section aria-labelledby="who-we-serve">
+          <h2 id="who-we-serve" className="text-3xl font-bold tracking-tight text-navy-900">{t('about.whoWeServe.title')}</h2>
+          <div className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+            {AUDIENCES.map((item, index) => (
+              <Card key={item.key} index={index} icon={item.icon}
+                title={t(`about.whoWeServe.${item.key}.title`)} description={t(`about.whoWeServe.${item.key}.text`)} />
+            ))}
+          </div>
+        </section>
+      </div>
+      <div className="pb-20">
+        <CtaBanner />
+      </div>
+    </>
+  );
+}
