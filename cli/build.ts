@@ -95,7 +95,10 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const year = (options.now ?? new Date()).getUTCFullYear();
   const routes = allRoutes(langs);
   for (const lang of langs) {
-    const t = createTranslator(lang, messages, values);
+    const t = createTranslator(lang, messages, values, (key) => {
+      const problem = `translation key "${key}" is used by a template but missing from content/locales/en.json`;
+      if (!result.errors.includes(problem)) result.errors.push(problem);
+    });
     const context = { lang, t, site, year };
     for (const route of routes.filter((r) => r.lang === lang)) {
       let markdown;

@@ -19,7 +19,7 @@ export function absoluteUrl(siteUrl: string, path: string): string {
  * // [{ hreflang: 'en', href: 'https://x.io/about' }, …, { hreflang: 'x-default', href: 'https://x.io/about' }]
  */
 export function hreflangLinks(page: PageId, siteUrl: string): HeadLink[] {
-  const links = alternatesFor(page).map(({ lang, path }) => ({ hreflang: lang, href: absoluteUrl(siteUrl, path) }));
+  const links: HeadLink[] = alternatesFor(page).map(({ lang, path }) => ({ hreflang: lang, href: absoluteUrl(siteUrl, path) }));
   links.push({ hreflang: 'x-default', href: absoluteUrl(siteUrl, pathFor(page, DEFAULT_LANG)) });
   return links;
 }

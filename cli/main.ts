@@ -3,6 +3,7 @@ import { Command, CommanderError } from 'commander';
 import { buildSite } from './build.ts';
 import { LANGUAGES, parseLangList } from './languages.ts';
 import { DEFAULT_PATHS } from './paths.ts';
+import { createStaticServer } from './static-server.ts';
 
 /** Exit codes: 0 done, 1 the build found problems, 2 bad command-line input. */
 const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
@@ -49,6 +50,23 @@ program
     process.stdout.write(
       `sitegen: built ${result.pages.length} pages in ${parsed.langs.length} language(s) into ${resolve(opts.out)} in ${Math.round(result.durationMs)} ms\n`,
     );
+  });
+
+program
+  .command('preview')
+  .description('serve a built folder locally with clean URLs, as a static host would (no form service)')
+  .option('--out <dir>', 'the built folder', DEFAULT_PATHS.outDir)
+  .option('--port <port>', 'port to listen on', '4321')
+  .action((opts: { out: string; port: string }) => {
+    const port = Number(opts.port);
+    if (!Number.isInteger(port) || port < 1 || port > 65535) {
+      process.stderr.write(`sitegen: --port must be a number from 1 to 65535, got "${opts.port}"\n`);
+      process.exitCode = EXIT.usage;
+      return;
+    }
+    createStaticServer({ root: resolve(opts.out) }).listen(port, () => {
+      process.stdout.write(`sitegen: previewing ${resolve(opts.out)} on http://localhost:${port}\n`);
+    });
   });
 
 try {

@@ -23,7 +23,7 @@ function MaskedTablePreview() {
         <span className="h-2.5 w-2.5 rounded-full bg-rose-400" />
         <span className="h-2.5 w-2.5 rounded-full bg-amber-400" />
         <span className="h-2.5 w-2.5 rounded-full bg-emerald-400" />
-        <span className="ml-3 font-mono text-xs text-slate-300">customers · masked replica</span>
+        <span className="ml-3 font-mono text-xs text-slate-300">SELECT * FROM customers;</span>
       </div>
       <div className="space-y-2 font-mono text-xs sm:text-[13px]">
         {MASKED_ROWS.map((row, i) => (

@@ -1,0 +1,46 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../cli/paths.ts';
+
+function sitegen(...args: string[]) {
+  const run = spawnSync(process.execPath, [join(PROJECT_ROOT, 'cli', 'bin.js'), ...args], { encoding: 'utf8' });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+describe('sitegen CLI', () => {
+  it('rejects an unknown --lang with the valid codes and exit code 2', () => {
+    const run = sitegen('build', '--lang', 'en,xx', '--out', mkdtempSync(join(tmpdir(), 'sg-')));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('"xx"');
+    expect(run.stderr).toContain('all, en, es, pt, fr, de, it, nl');
+  });
+
+  it('rejects an unknown option and a malformed --site-url with exit code 2', () => {
+    expect(sitegen('build', '--colour').code).toBe(2);
+    const run = sitegen('build', '--site-url', 'not a url', '--out', mkdtempSync(join(tmpdir(), 'sg-')));
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('--site-url');
+  });
+
+  it('builds only Spanish with --lang es, with canonical URLs from --site-url', () => {
+    const out = mkdtempSync(join(tmpdir(), 'sg-'));
+    const run = sitegen('build', '--lang', 'es', '--out', out, '--site-url', 'https://staging.example.org');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('built 8 pages in 1 language(s)');
+    expect(readdirSync(out).sort()).toEqual(['.sitegen-output', 'assets', 'aviso-legal.html', 'es', 'es.html', 'favicon.svg', 'robots.txt', 'sitemap.xml']);
+    const sitemap = spawnSync('cat', [join(out, 'sitemap.xml')], { encoding: 'utf8' }).stdout;
+    expect(sitemap).toContain('<loc>https://staging.example.org/es/privacidad</loc>');
+  });
+
+  it('refuses to empty a folder it did not create', () => {
+    const out = mkdtempSync(join(tmpdir(), 'sg-'));
+    writeFileSync(join(out, 'precious.txt'), 'keep me');
+    const run = sitegen('build', '--lang', 'en', '--out', out);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('not made by sitegen');
+    expect(readdirSync(out)).toEqual(['precious.txt']);
+  });
+});

@@ -1,0 +1,49 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildSite, type BuildResult } from '../../cli/build.ts';
+import { DEFAULT_PATHS } from '../../cli/paths.ts';
+
+let cached: Promise<{ outDir: string; result: BuildResult }> | undefined;
+
+/** Builds the real site once per test file into a temporary folder. */
+export function builtSite(): Promise<{ outDir: string; result: BuildResult }> {
+  cached ??= (async () => {
+    const outDir = mkdtempSync(join(tmpdir(), 'sitegen-test-'));
+    const result = await buildSite({ ...DEFAULT_PATHS, outDir, now: new Date('2026-03-01T00:00:00Z') });
+    return { outDir, result };
+  })();
+  return cached;
+}
+
+/** Reads a built file as text. */
+export function readBuilt(outDir: string, file: string): string {
+  return readFileSync(join(outDir, file), 'utf8');
+}
+
+/** The visible text of an HTML document: tags, scripts and styles removed, entities decoded, spaces collapsed. */
+export function visibleText(html: string): string {
+  return html
+    .replace(/<head>[\s\S]*?<\/head>/, ' ')
+    .replace(/<(script|style)[\s\S]*?<\/\1>/g, ' ')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&amp;/g, '&')
+    .replace(/&quot;/g, '"')
+    .replace(/&#x27;|&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** Collapses every kind of space (French typography uses narrow no-break spaces) to one plain space. */
+export function normalizeSpace(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** The value of the first attribute `attr` on a tag matching `tagPattern`, e.g. the canonical href. */
+export function attributeOf(html: string, tagPattern: RegExp, attr: string): string | undefined {
+  const tag = html.match(tagPattern)?.[0];
+  return tag?.match(new RegExp(`${attr}="([^"]*)"`))?.[1];
+}
