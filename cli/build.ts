@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { compileCss } from './css.ts';
 import { faviconSvg } from './favicon.ts';
 import { createTranslator } from './i18n.ts';
+import { buildIslands, loaderScript, type IslandBundle } from './islands-build.ts';
 import { LANGUAGES, type Lang } from './languages.ts';
 import { loadAllMessages } from './locales.ts';
 import { isMarkdownPage, loadMarkdownPage } from './markdown.ts';
@@ -37,7 +38,7 @@ export interface BuiltPage {
 /** What a build did: the pages written, and problems found (errors make the build fail). */
 export interface BuildResult {
   pages: BuiltPage[];
-  assets: { css: string; cssBytes: number };
+  assets: { css: string; cssBytes: number; islands: IslandBundle['files'] };
   errors: string[];
   warnings: string[];
   durationMs: number;
@@ -69,7 +70,7 @@ function writeOut(outDir: string, file: string, content: string): number {
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const started = performance.now();
   const langs = options.langs ?? LANGUAGES;
-  const result: BuildResult = { pages: [], assets: { css: '', cssBytes: 0 }, errors: [], warnings: [], durationMs: 0 };
+  const result: BuildResult = { pages: [], assets: { css: '', cssBytes: 0, islands: [] }, errors: [], warnings: [], durationMs: 0 };
   const finish = () => ({ ...result, durationMs: performance.now() - started });
 
   let site;
@@ -85,10 +86,12 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const outError = prepareOutDir(options.outDir);
   if (outError) return { ...finish(), errors: [outError] };
 
-  const css = await compileCss(options.cssEntry);
+  // The island bundle (native, multi-threaded) and the CSS compile run side by side.
+  const [islands, css] = await Promise.all([buildIslands(options.outDir), compileCss(options.cssEntry)]);
   const cssHash = createHash('sha256').update(css).digest('hex').slice(0, 10);
   const stylesheet = `/assets/styles.${cssHash}.css`;
-  result.assets = { css: stylesheet, cssBytes: writeOut(options.outDir, stylesheet.slice(1), css) };
+  result.assets = { css: stylesheet, cssBytes: writeOut(options.outDir, stylesheet.slice(1), css), islands: islands.files };
+  const loader = loaderScript();
   writeOut(options.outDir, 'favicon.svg', faviconSvg());
 
   const values = placeholderValues(site);
@@ -99,7 +102,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       const problem = `translation key "${key}" is used by a template but missing from content/locales/en.json`;
       if (!result.errors.includes(problem)) result.errors.push(problem);
     });
-    const context = { lang, t, site, year };
+    const context = { lang, t, site, year, islands: islands.assets };
     for (const route of routes.filter((r) => r.lang === lang)) {
       let markdown;
       try {
@@ -109,12 +112,12 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
         result.errors.push(...error.message.split('\n'));
         continue;
       }
-      const html = renderPage({ context: { ...context, page: route.page }, canonicalPath: route.canonical, stylesheet, markdown });
+      const html = renderPage({ context: { ...context, page: route.page }, canonicalPath: route.canonical, stylesheet, loader, markdown });
       const file = fileForPath(route.path);
       result.pages.push({ path: route.path, file, lang, page: route.page, bytes: writeOut(options.outDir, file, html) });
     }
     const path = notFoundPath(lang);
-    const html = renderPage({ context: { ...context, page: 'notFound' }, canonicalPath: null, stylesheet });
+    const html = renderPage({ context: { ...context, page: 'notFound' }, canonicalPath: null, stylesheet, loader });
     const file = fileForPath(path);
     result.pages.push({ path, file, lang, page: 'notFound', bytes: writeOut(options.outDir, file, html) });
   }

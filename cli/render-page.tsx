@@ -16,6 +16,8 @@ export interface PageToRender {
   /** The canonical path (for a 404 page: none). */
   canonicalPath: string | null;
   stylesheet: string;
+  /** The island loader, inlined at the end of the body of pages that contain islands. */
+  loader: string;
   /** The rendered long text, for the Markdown pages. */
   markdown?: RenderedMarkdown;
 }
@@ -39,7 +41,7 @@ function PageBody({ page, markdown }: { page: PageId | 'notFound'; markdown?: Re
 }
 
 /** Renders one page of one language into a complete HTML document string. */
-export function renderPage({ context, canonicalPath, stylesheet, markdown }: PageToRender): string {
+export function renderPage({ context, canonicalPath, stylesheet, loader, markdown }: PageToRender): string {
   const { page, t, site } = context;
   const canonical = canonicalPath === null ? null : absoluteUrl(site.siteUrl, canonicalPath);
   const alternates = page === 'notFound' ? [] : hreflangLinks(page, site.siteUrl);
@@ -58,5 +60,7 @@ export function renderPage({ context, canonicalPath, stylesheet, markdown }: Pag
       </Document>
     </PageProvider>,
   );
-  return `<!DOCTYPE html>${html}`;
+  // Pages without islands load no JavaScript at all.
+  const withLoader = html.includes(' data-island=') ? html.replace('</body>', `<script type="module">${loader}</script></body>`) : html;
+  return `<!DOCTYPE html>${withLoader}`;
 }

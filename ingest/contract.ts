@@ -45,6 +45,11 @@ export interface ErrorBody {
   error: { code: ErrorCode; message: string; fields?: FieldIssues };
 }
 
+/** The body of a 201 answer. */
+export interface SubmitOk {
+  ok: true;
+}
+
 /** The hidden field real visitors leave empty; bots that fill it are answered 201 and ignored. */
 export const HONEYPOT_FIELD = 'website';
 
@@ -152,6 +157,13 @@ export type ContactSubmission = z.output<typeof contactSchema>;
 export type Validation<T> =
   | { ok: true; data: T }
   | { ok: false; fields: FieldIssues; unexpected: string[]; notAnObject: boolean };
+
+/** Tells whether a bot filled the hidden honeypot field: `honeypotFilled({ website: 'http://spam' })` → true. */
+export function honeypotFilled(body: unknown): boolean {
+  if (typeof body !== 'object' || body === null) return false;
+  const value = (body as Record<string, unknown>)[HONEYPOT_FIELD];
+  return value !== undefined && value !== null && value !== '' && !(typeof value === 'string' && value.trim() === '');
+}
 
 const isIssueCode = (value: string): value is IssueCode => (ISSUE_CODES as readonly string[]).includes(value);
 

@@ -36,6 +36,7 @@ export function loggerOptions(level: string, stream?: LogStream): LoggerOptions 
         reason: err.message,
         stack: err.stack,
       }),
-    },
+      // Fastify's type insists the error keeps a `message` key, which the redaction would blank.
+    } as unknown as LoggerOptions['serializers'],
   };
 }

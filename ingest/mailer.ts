@@ -41,7 +41,7 @@ export function fileMailer(dir: string): Mailer {
       const info = await transport.sendMail(message);
       mkdirSync(dir, { recursive: true });
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-      const id = message.messageId.replace(/[^\w.-]+/g, '');
+      const id = message.messageId.replace(/[<>]/g, '').replace(/[^\w.-]+/g, '_');
       const file = join(dir, `${stamp}-${id}.eml`);
       writeFileSync(`${file}.tmp`, info.message as Buffer, { flush: true });
       renameSync(`${file}.tmp`, file);

@@ -3,6 +3,7 @@ import type { Translate } from '../cli/i18n.ts';
 import type { Lang } from '../cli/languages.ts';
 import type { PageId } from '../cli/routes.ts';
 import type { SiteConfig } from '../cli/site-config.ts';
+import type { IslandAssets } from './islands/registry.ts';
 
 /** Everything a template needs to know about the page being rendered. */
 export interface PageContextValue {
@@ -13,6 +14,8 @@ export interface PageContextValue {
   site: SiteConfig;
   /** The build year, for the copyright line. */
   year: number;
+  /** The URL of each island's module. */
+  islands: IslandAssets;
 }
 
 const PageContext = createContext<PageContextValue | null>(null);

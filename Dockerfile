@@ -1,0 +1,73 @@
+# The ingest form service as a container image.
+#
+#   docker build -t ingest .
+#   docker run -d --name ingest -p 8787:8787 -v ingest-data:/data \
+#     -e SALES_EMAIL=sales@example.com -e SMTP_URL=smtp://user:pass@mail.example.com:587 ingest
+#
+# Two stages on the official Node 20 slim image:
+#   build    installs production dependencies only (`npm ci --omit=dev`); better-sqlite3 is a native
+#            addon (a prebuilt binary when one can be downloaded, else compiled by node-gyp, hence
+#            python3, make and g++ here and only here).
+#   runtime  the slim base, node_modules from the build stage and the app code: ingest/ imports
+#            nothing outside ingest/ but its npm dependencies (tsx runs the TypeScript at start-up,
+#            so tsx is a production dependency and there is no compile step).
+#
+# Signals: PID 1 is tini (Debian's static build, copied from the build stage), which forwards
+# SIGTERM from `docker stop` to node and reaps zombies; node's own SIGTERM handler then stops
+# accepting, finishes in-flight requests and the current mail send, and closes the database.
+# (Without tini, node as PID 1 would only see SIGTERM because the app installs a handler.)
+#
+# State: everything the service writes lives under /data (SQLite database with its WAL files, the
+# generated captcha secret, .eml files of the file mail sink). Mount a named volume or a host
+# directory owned by uid 10001 there.
+
+FROM node:20-bookworm-slim AS build
+
+ENV DEBIAN_FRONTEND=noninteractive
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ tini \
+ && rm -rf /var/lib/apt/lists/*
+
+WORKDIR /app
+COPY package.json package-lock.json ./
+# Production dependencies only; no lifecycle scripts of our own run (the package has none for
+# install), better-sqlite3's own install script builds or fetches its addon.
+RUN npm ci --omit=dev --no-audit --no-fund \
+ && npm cache clean --force \
+ && node -e "new (require('better-sqlite3'))(':memory:').prepare('select 1').get()"
+
+
+FROM node:20-bookworm-slim AS runtime
+
+COPY --from=build /usr/bin/tini-static /usr/local/bin/tini
+
+# A dedicated unprivileged user that owns only /data; the code stays root-owned and read-only.
+RUN groupadd --system --gid 10001 ingest \
+ && useradd --system --uid 10001 --gid ingest --no-create-home --home-dir /nonexistent \
+      --shell /usr/sbin/nologin ingest \
+ && mkdir -p /data \
+ && chown ingest:ingest /data \
+ && chmod 0750 /data
+
+WORKDIR /app
+COPY --from=build /app/node_modules ./node_modules
+COPY package.json tsconfig.json ./
+COPY ingest ./ingest
+
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=8787 \
+    DATA_DIR=/data \
+    DATABASE_URL=sqlite:/data/ingest.sqlite
+
+USER ingest:ingest
+VOLUME /data
+EXPOSE 8787
+
+# Liveness through the service's own /healthz, with node (slim images have no curl or wget).
+HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8787)+'/healthz',{signal:AbortSignal.timeout(4000)}).then(r=>process.exit(r.status===200?0:1),()=>process.exit(1))"]
+
+STOPSIGNAL SIGTERM
+ENTRYPOINT ["/usr/local/bin/tini", "--", "node", "ingest/bin.js"]
+CMD ["serve"]

@@ -1,0 +1,114 @@
+/**
+ * The `ingest` command line (started by `ingest/bin.js`): `serve`, `migrate`, `export`, `erase`
+ * and `purge`. A thin adapter: it reads the configuration, calls one function per command, and
+ * maps results and `OperatorError`s to output and exit codes (0 done, 1 failed, 2 bad usage or
+ * configuration). Data goes to standard output, reports to standard error.
+ */
+import { writeFileSync } from 'node:fs';
+import { Command, Option } from 'commander';
+import { type IngestConfig, resolveConfig } from './config.ts';
+import { eraseEmail } from './erase.ts';
+import { OPERATOR_ERRORS, OperatorError } from './errors.ts';
+import { EXPORT_FORMATS, EXPORT_TABLES, type ExportRequest, exportTable } from './export-rows.ts';
+import { MIGRATIONS } from './migrations.ts';
+import { parseAge, purgeOlderThan } from './purge.ts';
+import { openMigrated, serve } from './server.ts';
+
+function configOrExit(): IngestConfig {
+  const result = resolveConfig(process.env, process.cwd());
+  if (result.ok) return result.config;
+  for (const line of result.errors) process.stderr.write(`ingest: ${line}\n`);
+  process.stderr.write(`ingest: ${OPERATOR_ERRORS.config_invalid.message}\n`);
+  process.exit(OPERATOR_ERRORS.config_invalid.exit);
+}
+
+function report(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+const program = new Command('ingest')
+  .description('The form-ingest service: stores newsletter signups and contact messages, and mails sales.')
+  .showHelpAfterError();
+
+program
+  .command('serve')
+  .description('Apply migrations, then serve the API on $HOST:$PORT until SIGTERM/SIGINT.')
+  .action(async () => {
+    await serve(configOrExit());
+  });
+
+program
+  .command('migrate')
+  .description('Apply pending database migrations and list them.')
+  .action(async () => {
+    const config = configOrExit();
+    const db = await openMigrated(config);
+    db.close();
+    report(`database ${config.database.path} is at migration ${Object.keys(MIGRATIONS).at(-1)}`);
+  });
+
+program
+  .command('export')
+  .description('Write a table as CSV or JSON Lines to standard output (or --output FILE).')
+  .addOption(new Option('--table <table>', 'which table').choices(EXPORT_TABLES).makeOptionMandatory())
+  .addOption(new Option('--format <format>', 'file format').choices(EXPORT_FORMATS).default('csv'))
+  .option('--since <date>', 'only rows created at or after this date (ISO 8601, e.g. 2025-01-31)')
+  .option('--output <file>', 'write to this file instead of standard output')
+  .action(async (options: { table: ExportRequest['table']; format: ExportRequest['format']; since?: string; output?: string }) => {
+    const since = options.since === undefined ? undefined : Date.parse(options.since);
+    if (since !== undefined && Number.isNaN(since)) {
+      throw new OperatorError('option_invalid', `--since ${JSON.stringify(options.since)} is not a date such as 2025-01-31`);
+    }
+    const db = await openMigrated(configOrExit());
+    try {
+      const result = exportTable(db, { table: options.table, format: options.format, ...(since === undefined ? {} : { since }) });
+      if (options.output === undefined) process.stdout.write(result.text);
+      else writeFileSync(options.output, result.text);
+      report(`exported ${result.rows} ${options.table} row(s) as ${options.format}`);
+    } finally {
+      db.close();
+    }
+  });
+
+program
+  .command('erase')
+  .description('Erase every row about one email address (GDPR), outbox included, and print what was removed.')
+  .requiredOption('--email <address>', 'the address to erase, in any case')
+  .action(async (options: { email: string }) => {
+    const db = await openMigrated(configOrExit());
+    try {
+      const removed = eraseEmail(db, options.email);
+      process.stdout.write(
+        `erased ${options.email.trim()}: newsletter ${removed.newsletter}, contacts ${removed.contacts}, outbox ${removed.outbox}\n`,
+      );
+    } finally {
+      db.close();
+    }
+  });
+
+program
+  .command('purge')
+  .description('Delete rows created more than the given age ago (retention), e.g. --older-than 730d.')
+  .requiredOption('--older-than <age>', 'an age in days, such as 730d')
+  .action(async (options: { olderThan: string }) => {
+    const age = parseAge(options.olderThan);
+    if (age === null) throw new OperatorError('option_invalid', `--older-than ${JSON.stringify(options.olderThan)} is not an age such as 730d`);
+    const db = await openMigrated(configOrExit());
+    try {
+      const now = Date.now();
+      const removed = purgeOlderThan(db, now - age, now);
+      process.stdout.write(
+        `purged rows created before ${new Date(now - age).toISOString()}: newsletter ${removed.newsletter}, contacts ${removed.contacts}, outbox ${removed.outbox}, expired captcha nonces ${removed.captcha_nonces}\n`,
+      );
+    } finally {
+      db.close();
+    }
+  });
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (!(error instanceof OperatorError)) throw error;
+  process.stderr.write(`ingest: ${error.detail}\ningest: ${OPERATOR_ERRORS[error.code].message}\n`);
+  process.exit(OPERATOR_ERRORS[error.code].exit);
+}

@@ -1,0 +1,139 @@
+/**
+ * `ingest serve`: wires the real parts together (database, migrations, captcha secret, mailer,
+ * outbox worker, app), listens, and shuts down gracefully.
+ *
+ * Shutdown order matters: stop accepting and finish in-flight requests (their batches commit),
+ * then let the outbox worker record the send in progress, then commit anything still queued and
+ * close the database.
+ */
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.ts';
+import { loadCaptchaSecret } from './captcha-secret.ts';
+import { type Clock, systemClock } from './clock.ts';
+import type { IngestConfig } from './config.ts';
+import { OperatorError } from './errors.ts';
+import type { GroupCommitOptions } from './group-commit.ts';
+import { type LogStream, loggerOptions } from './logger.ts';
+import { createMailer, type Mailer } from './mailer.ts';
+import { migrateToLatest } from './migrations.ts';
+import { sqliteOutbox } from './outbox.ts';
+import { type OutboxWorker, outboxWorker } from './outbox-worker.ts';
+import type { RetryPolicy } from './retry-policy.ts';
+import { openSqlite, type SqliteDatabase, type Synchronous } from './sqlite.ts';
+import { sqliteSubmissionStore } from './submissions.ts';
+
+/** Knobs tests and the bench turn; production passes none. */
+export interface ServiceOverrides {
+  clock?: Clock;
+  logStream?: LogStream;
+  mailer?: Mailer;
+  retryPolicy?: RetryPolicy;
+  pollMs?: number;
+  groupCommit?: GroupCommitOptions;
+  synchronous?: Synchronous;
+}
+
+/** A started service. */
+export interface RunningService {
+  app: FastifyInstance;
+  db: SqliteDatabase;
+  worker: OutboxWorker;
+  /** The address it listens on, e.g. `http://127.0.0.1:8787`. */
+  url: string;
+  /** Graceful shutdown; safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** Opens and migrates the database; a failed migration is an `OperatorError`. */
+export async function openMigrated(config: IngestConfig, synchronous?: Synchronous): Promise<SqliteDatabase> {
+  let db: SqliteDatabase;
+  try {
+    db = openSqlite(config.database.path, synchronous === undefined ? {} : { synchronous });
+  } catch (error) {
+    throw new OperatorError('database_unavailable', `${config.database.path}: ${(error as Error).message}`);
+  }
+  const { error, results } = await migrateToLatest(db.kysely);
+  if (error !== undefined) {
+    db.close();
+    const failed = results?.find((result) => result.status === 'Error')?.migrationName ?? '(migration set)';
+    throw new OperatorError('migration_failed', `migration ${failed}: ${(error as Error).message ?? String(error)}`);
+  }
+  return db;
+}
+
+/** Starts the service and resolves once it listens. */
+export async function startService(config: IngestConfig, overrides: ServiceOverrides = {}): Promise<RunningService> {
+  const clock = overrides.clock ?? systemClock;
+  const db = await openMigrated(config, overrides.synchronous);
+  const store = sqliteSubmissionStore(db, {
+    privacyVersion: config.privacyVersion,
+    ...(overrides.groupCommit === undefined ? {} : { groupCommit: overrides.groupCommit }),
+  });
+  const mailer = overrides.mailer ?? createMailer(config.mail);
+  let worker: OutboxWorker | undefined;
+  const app = await buildApp({
+    store,
+    captchaSecret: loadCaptchaSecret(config.captchaSecret, config.captchaSecretFile),
+    clock,
+    onContactStored: () => worker?.notify(),
+    allowedOrigins: config.allowedOrigins,
+    rateLimit: config.rateLimit,
+    trustProxy: config.trustProxy,
+    logger: loggerOptions(config.logLevel, overrides.logStream),
+  });
+  worker = outboxWorker({
+    outbox: sqliteOutbox(db),
+    mailer,
+    envelope: { from: config.mailFrom, to: config.salesEmail },
+    clock,
+    log: app.log,
+    ...(overrides.retryPolicy === undefined ? {} : { policy: overrides.retryPolicy }),
+    ...(overrides.pollMs === undefined ? {} : { pollMs: overrides.pollMs }),
+  });
+  const url = await app.listen({ port: config.port, host: config.host });
+  worker.start();
+  app.log.info({ database: config.database.path, mail: config.mail.kind }, 'ingest listening');
+
+  let closed: Promise<void> | undefined;
+  const close = () => {
+    closed ??= (async () => {
+      await app.close();
+      await worker.stop();
+      store.close();
+      mailer.close();
+      db.close();
+    })();
+    return closed;
+  };
+  return { app, db, worker, url, close };
+}
+
+/** Runs the service until SIGTERM or SIGINT, then shuts down within `graceMs` (exit 0) or gives up (exit 1). */
+export async function serve(config: IngestConfig, graceMs = 15_000): Promise<void> {
+  const service = await startService(config);
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      service.app.log.warn({ signal }, 'second signal, exiting now');
+      process.exit(1);
+    }
+    stopping = true;
+    service.app.log.info({ signal }, 'shutting down');
+    const timer = setTimeout(() => {
+      service.app.log.error({ graceMs }, 'shutdown took too long, exiting');
+      process.exit(1);
+    }, graceMs);
+    timer.unref();
+    service.close().then(
+      () => {
+        service.app.log.info('stopped');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        service.app.log.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', stop).on('SIGINT', stop);
+}

@@ -1,0 +1,163 @@
+import { useSignal } from '@preact/signals-react';
+import { useSignals } from '@preact/signals-react/runtime';
+import { useEffect, useRef, type FormEvent } from 'react';
+import { contactSchema, fieldIssues, HONEYPOT_FIELD, LIMITS, type FieldIssues, type Lang } from '../../../ingest/contract.ts';
+import { Field, INPUT_CLASS, Optional } from '../../forms/Field.tsx';
+import { RichText } from '../../RichText.tsx';
+import { format, postJson } from './api.ts';
+import { fetchChallenge, type Challenge } from './captcha.ts';
+import { errorAttributes, focusFirstInvalid, messageFor, type ValidationMessages } from './field-errors.ts';
+import { Toaster } from './Toaster.tsx';
+import { showToast } from './toast-store.ts';
+
+export interface ContactFormProps {
+  lang: Lang;
+  endpoint: string;
+  captchaEndpoint: string;
+  privacyHref: string;
+  countries: { value: string; label: string }[];
+  strings: Record<
+    | 'firstName' | 'lastName' | 'email' | 'phone' | 'companyName' | 'optional' | 'country' | 'selectCountry' | 'message'
+    | 'messagePlaceholder' | 'captchaLabel' | 'captchaHint' | 'captchaLoading' | 'captchaNoScript' | 'submit' | 'sending'
+    | 'successTitle' | 'successMessage' | 'errorTitle' | 'errorMessage' | 'captchaErrorTitle' | 'captchaErrorMessage'
+    | 'privacyNote' | 'rateLimited' | 'close',
+    string
+  >;
+  validation: ValidationMessages;
+}
+
+const EMPTY = { firstName: '', lastName: '', email: '', phone: '', companyName: '', country: '', message: '', answer: '' };
+type Values = typeof EMPTY;
+
+/**
+ * The contact form: validates with the shared contract, checks the arithmetic captcha before
+ * sending anything, and on success clears every field and asks a new question; on failure it
+ * keeps the data and explains in a toast.
+ */
+export function ContactForm({ lang, endpoint, captchaEndpoint, privacyHref, countries, strings: s, validation }: ContactFormProps) {
+  useSignals();
+  const values = useSignal<Values>(EMPTY);
+  const issues = useSignal<FieldIssues>({});
+  const sending = useSignal(false);
+  const challenge = useSignal<Challenge | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const honeypot = useRef<HTMLInputElement>(null);
+
+  const hydrated = useSignal(false);
+  const newChallenge = async () => {
+    challenge.value = await fetchChallenge(captchaEndpoint);
+  };
+  useEffect(() => {
+    hydrated.value = true;
+    void newChallenge();
+  }, []);
+
+  const set = (field: keyof Values, value: string) => {
+    values.value = { ...values.value, [field]: value };
+    if (field in issues.value) issues.value = Object.fromEntries(Object.entries(issues.value).filter(([k]) => k !== field));
+  };
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (sending.value) return;
+    const v = values.value;
+    const current = challenge.value;
+    const answer = v.answer.trim() === '' ? NaN : Number(v.answer);
+    const body = {
+      firstName: v.firstName, lastName: v.lastName, email: v.email,
+      phone: v.phone.trim() === '' ? null : v.phone,
+      companyName: v.companyName.trim() === '' ? null : v.companyName,
+      country: v.country, message: v.message, lang,
+      captcha: { token: current?.token ?? '', answer: Number.isInteger(answer) ? answer : -1 },
+      [HONEYPOT_FIELD]: honeypot.current?.value || undefined,
+    };
+    const { captcha: _captcha, ...found } = fieldIssues(contactSchema, body);
+    if (Number.isNaN(answer)) found.answer = 'captcha';
+    issues.value = found;
+    if (Object.keys(found).length > 0) return focusFirstInvalid(formRef.current, found);
+    if (!current) {
+      showToast({ variant: 'destructive', title: s.errorTitle, description: s.errorMessage });
+      return void newChallenge();
+    }
+    if (answer !== current.a + current.b) {
+      showToast({ variant: 'destructive', title: s.captchaErrorTitle, description: s.captchaErrorMessage });
+      return;
+    }
+    sending.value = true;
+    const result = await postJson(endpoint, body);
+    sending.value = false;
+    if (result.kind === 'ok') {
+      values.value = EMPTY;
+      showToast({ variant: 'default', title: s.successTitle, description: s.successMessage });
+      return void newChallenge();
+    }
+    if (result.kind === 'error' && result.status === 422) {
+      showToast({ variant: 'destructive', title: s.captchaErrorTitle, description: s.captchaErrorMessage });
+      values.value = { ...values.value, answer: '' };
+      return void newChallenge();
+    }
+    if (result.kind === 'error' && result.status === 400 && result.error?.fields) {
+      issues.value = result.error.fields;
+      focusFirstInvalid(formRef.current, result.error.fields);
+    }
+    const description = result.kind === 'error' && result.status === 429 ? s.rateLimited : s.errorMessage;
+    showToast({ variant: 'destructive', title: s.errorTitle, description });
+  }
+
+  const error = (field: string) => messageFor(field, issues.value, validation);
+  const text = (field: keyof Values, type: string, autoComplete: string, max: number, required: boolean) => (
+    <input id={`contact-${field}`} name={field} type={type} autoComplete={autoComplete} maxLength={max} required={required}
+      className={INPUT_CLASS} value={values.value[field]} onChange={(e) => set(field, e.target.value)}
+      {...errorAttributes(`contact-${field}`, error(field))} />
+  );
+  const optional = <Optional text={s.optional} />;
+  const c = challenge.value;
+  return (
+    <form ref={formRef} method="post" onSubmit={submit} noValidate data-form="contact"
+      className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
+      <div className="grid gap-x-4 sm:grid-cols-2">
+        <Field id="contact-firstName" label={s.firstName} error={error('firstName')}>{text('firstName', 'text', 'given-name', LIMITS.name, true)}</Field>
+        <Field id="contact-lastName" label={s.lastName} error={error('lastName')}>{text('lastName', 'text', 'family-name', LIMITS.name, true)}</Field>
+        <Field id="contact-email" label={s.email} error={error('email')}>{text('email', 'email', 'email', LIMITS.email, true)}</Field>
+        <Field id="contact-phone" label={<>{s.phone}{optional}</>} error={error('phone')}>{text('phone', 'tel', 'tel', LIMITS.phone, false)}</Field>
+        <Field id="contact-companyName" label={<>{s.companyName}{optional}</>} error={error('companyName')}>
+          {text('companyName', 'text', 'organization', LIMITS.companyName, false)}
+        </Field>
+        <Field id="contact-country" label={s.country} error={error('country')}>
+          <select id="contact-country" name="country" required autoComplete="country" className={INPUT_CLASS}
+            value={values.value.country} onChange={(e) => set('country', e.target.value)} {...errorAttributes('contact-country', error('country'))}>
+            <option value="" disabled>{s.selectCountry}</option>
+            {countries.map((country) => <option key={country.value} value={country.value}>{country.label}</option>)}
+          </select>
+        </Field>
+      </div>
+      <Field id="contact-message" label={s.message} error={error('message')}>
+        <textarea id="contact-message" name="message" required maxLength={LIMITS.message} rows={6} placeholder={s.messagePlaceholder}
+          className={`${INPUT_CLASS} min-h-[150px]`} value={values.value.message} onChange={(e) => set('message', e.target.value)}
+          {...errorAttributes('contact-message', error('message'))} />
+      </Field>
+      <div className="hidden" aria-hidden="true">
+        <input ref={honeypot} name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+      </div>
+      <div className="rounded-xl bg-slate-50 p-4 ring-1 ring-slate-200" data-captcha={c ? `${c.a}+${c.b}` : 'pending'}>
+        {c ? (
+          <Field id="contact-answer" label={format(s.captchaLabel, { a: c.a, b: c.b })} hint={s.captchaHint} error={error('answer')}>
+            <input id="contact-answer" name="answer" type="text" inputMode="numeric" autoComplete="off" maxLength={2} required
+              className={`${INPUT_CLASS} max-w-28`} value={values.value.answer} onChange={(e) => set('answer', e.target.value)}
+              {...errorAttributes('contact-answer', error('answer'))} aria-describedby="contact-answer-hint contact-answer-error" />
+          </Field>
+        ) : (
+          <p className="text-sm text-slate-700">{hydrated.value ? s.captchaLoading : s.captchaNoScript}</p>
+        )}
+      </div>
+      <p className="mt-4 text-sm text-slate-600">
+        <RichText text={s.privacyNote} tags={{ privacy: (t) => <a href={privacyHref} className="font-medium text-teal-700 underline underline-offset-2">{t}</a> }} />
+      </p>
+      <button type="submit" disabled={sending.value}
+        className="mt-6 w-full rounded-lg bg-teal-700 px-5 py-3 font-semibold text-white shadow-sm hover:bg-teal-800 disabled:cursor-not-allowed disabled:opacity-70 sm:w-auto">
+        {sending.value ? s.sending : s.submit}
+      </button>
+      <Toaster closeLabel={s.close} />
+    </form>
+  );
+}

@@ -1,0 +1,136 @@
+import { useSignal } from '@preact/signals-react';
+import { useSignals } from '@preact/signals-react/runtime';
+import { useRef, type FormEvent } from 'react';
+import { fieldIssues, HONEYPOT_FIELD, LIMITS, newsletterSchema, type FieldIssues, type Lang } from '../../../ingest/contract.ts';
+import { Field, INPUT_CLASS } from '../../forms/Field.tsx';
+import { SvgIcon } from '../../layout/Icon.tsx';
+import * as icons from '../../layout/icon-paths.ts';
+import { RichText } from '../../RichText.tsx';
+import { postJson } from './api.ts';
+import { errorAttributes, focusFirstInvalid, messageFor, type ValidationMessages } from './field-errors.ts';
+import { Toaster } from './Toaster.tsx';
+import { showToast } from './toast-store.ts';
+
+export interface NewsletterFormProps {
+  lang: Lang;
+  endpoint: string;
+  privacyHref: string;
+  strings: Record<
+    | 'name' | 'namePlaceholder' | 'email' | 'emailPlaceholder' | 'privacyConsent' | 'marketingConsent' | 'submit'
+    | 'submitting' | 'successTitle' | 'successMessage' | 'privacyNote' | 'duplicateTitle' | 'duplicateMessage'
+    | 'errorTitle' | 'errorMessage' | 'rateLimited' | 'close' | 'noScript',
+    string
+  >;
+  validation: ValidationMessages;
+}
+
+const EMPTY = { name: '', email: '', privacyConsent: false, marketingConsent: false };
+
+/**
+ * The newsletter sign-up: validates with the shared contract before sending, disables the button
+ * while submitting, replaces itself with a thank-you panel on success, and reports a duplicate
+ * address or any failure in a toast while keeping what the visitor typed.
+ */
+export function NewsletterForm({ lang, endpoint, privacyHref, strings: s, validation }: NewsletterFormProps) {
+  useSignals();
+  const values = useSignal(EMPTY);
+  const issues = useSignal<FieldIssues>({});
+  const status = useSignal<'idle' | 'submitting' | 'success'>('idle');
+  const formRef = useRef<HTMLFormElement>(null);
+  const honeypot = useRef<HTMLInputElement>(null);
+
+  const set = (patch: Partial<typeof EMPTY>) => {
+    values.value = { ...values.value, ...patch };
+    const fixed = Object.keys(patch);
+    if (fixed.some((k) => k in issues.value)) issues.value = Object.fromEntries(Object.entries(issues.value).filter(([k]) => !fixed.includes(k)));
+  };
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (status.value === 'submitting') return;
+    const body = { ...values.value, lang, [HONEYPOT_FIELD]: honeypot.current?.value || undefined };
+    const found = fieldIssues(newsletterSchema, body);
+    issues.value = found;
+    if (Object.keys(found).length > 0) return focusFirstInvalid(formRef.current, found);
+    status.value = 'submitting';
+    const answer = await postJson(endpoint, body);
+    if (answer.kind === 'ok') {
+      status.value = 'success';
+      return;
+    }
+    status.value = 'idle';
+    if (answer.kind === 'error' && answer.status === 409) {
+      showToast({ variant: 'destructive', title: s.duplicateTitle, description: s.duplicateMessage });
+    } else if (answer.kind === 'error' && answer.status === 400 && answer.error?.fields) {
+      issues.value = answer.error.fields;
+      focusFirstInvalid(formRef.current, answer.error.fields);
+    } else {
+      const description = answer.kind === 'error' && answer.status === 429 ? s.rateLimited : s.errorMessage;
+      showToast({ variant: 'destructive', title: s.errorTitle, description });
+    }
+  }
+
+  const toaster = <Toaster closeLabel={s.close} />;
+  if (status.value === 'success') {
+    return (
+      <div role="status" className="rounded-2xl border border-teal-200 bg-teal-50 p-6 sm:p-8" data-newsletter="success">
+        <SvgIcon d={icons.check} className="h-8 w-8 text-teal-700" />
+        <h3 className="mt-3 text-xl font-semibold text-navy-900">{s.successTitle}</h3>
+        <p className="mt-2 text-slate-700">{s.successMessage}</p>
+        <p className="mt-4 text-sm text-slate-600">{s.privacyNote}</p>
+        {toaster}
+      </div>
+    );
+  }
+  const error = (field: string) => messageFor(field, issues.value, validation);
+  const privacyLink = (text: string) => (
+    <a href={privacyHref} className="font-medium text-teal-700 underline underline-offset-2 hover:text-teal-900">{text}</a>
+  );
+  const submitting = status.value === 'submitting';
+  return (
+    <form ref={formRef} method="post" onSubmit={submit} noValidate data-form="newsletter"
+      className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
+      <div className="grid gap-x-4 sm:grid-cols-2">
+        <Field id="newsletter-name" label={s.name} error={error('name')}>
+          <input id="newsletter-name" name="name" type="text" autoComplete="name" required maxLength={LIMITS.name}
+            placeholder={s.namePlaceholder} className={INPUT_CLASS} value={values.value.name}
+            onChange={(e) => set({ name: e.target.value })} {...errorAttributes('newsletter-name', error('name'))} />
+        </Field>
+        <Field id="newsletter-email" label={s.email} error={error('email')}>
+          <input id="newsletter-email" name="email" type="email" autoComplete="email" required maxLength={LIMITS.email}
+            placeholder={s.emailPlaceholder} className={INPUT_CLASS} value={values.value.email}
+            onChange={(e) => set({ email: e.target.value })} {...errorAttributes('newsletter-email', error('email'))} />
+        </Field>
+      </div>
+      <div className="hidden" aria-hidden="true">
+        <input ref={honeypot} name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+      </div>
+      <div className="space-y-1">
+        <div>
+          <label className="flex items-start gap-3 text-sm text-slate-700">
+            <input name="privacyConsent" type="checkbox" required className="mt-0.5 h-5 w-5 shrink-0 accent-teal-700"
+              checked={values.value.privacyConsent} onChange={(e) => set({ privacyConsent: e.target.checked })}
+              {...errorAttributes('newsletter-privacyConsent', error('privacyConsent'))} />
+            <span><RichText text={s.privacyConsent} tags={{ privacy: privacyLink }} /></span>
+          </label>
+          <p id="newsletter-privacyConsent-error" className="mt-1 min-h-5 pl-8 text-sm text-rose-700" aria-live="polite">
+            {error('privacyConsent')}
+          </p>
+        </div>
+        <label className="flex items-start gap-3 text-sm text-slate-700">
+          <input name="marketingConsent" type="checkbox" className="mt-0.5 h-5 w-5 shrink-0 accent-teal-700"
+            checked={values.value.marketingConsent} onChange={(e) => set({ marketingConsent: e.target.checked })} />
+          <span>{s.marketingConsent}</span>
+        </label>
+      </div>
+      <noscript>
+        <p className="mt-4 rounded-lg bg-amber-50 p-3 text-sm text-amber-900">{s.noScript}</p>
+      </noscript>
+      <button type="submit" disabled={submitting}
+        className="mt-6 w-full rounded-lg bg-teal-700 px-5 py-3 font-semibold text-white shadow-sm hover:bg-teal-800 disabled:cursor-not-allowed disabled:opacity-70">
+        {submitting ? s.submitting : s.submit}
+      </button>
+      {toaster}
+    </form>
+  );
+}

@@ -1,0 +1,168 @@
+/**
+ * Real local parts for the ingest tests: a migrated SQLite file in a temp folder, the app built
+ * on it with captured logs, a real SMTP server in this process, and valid request bodies.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { SMTPServer } from 'smtp-server';
+import { type AppDeps, buildApp } from '../../ingest/app.ts';
+import { type Clock, systemClock } from '../../ingest/clock.ts';
+import { type IngestConfig, resolveConfig } from '../../ingest/config.ts';
+import { loggerOptions } from '../../ingest/logger.ts';
+import { migrateToLatest } from '../../ingest/migrations.ts';
+import { openSqlite, type SqliteDatabase } from '../../ingest/sqlite.ts';
+import { type SubmissionStore, sqliteSubmissionStore } from '../../ingest/submissions.ts';
+
+export const SECRET = 'test-secret-0123456789abcdef0123456789';
+
+/** A fresh temp folder, removed by the returned function. */
+export function tempDir(): { dir: string; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), 'ingest-test-'));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Opens and migrates a SQLite file in `dir`. */
+export async function migratedDb(dir: string, file = 'ingest.sqlite'): Promise<SqliteDatabase> {
+  const db = openSqlite(join(dir, file));
+  const { error } = await migrateToLatest(db.kysely);
+  if (error) throw error;
+  return db;
+}
+
+/** Every row of every table, for "the database is unchanged" assertions. */
+export function snapshot(db: SqliteDatabase): Record<string, unknown[]> {
+  const tables = ['newsletter', 'contacts', 'outbox', 'captcha_nonces'];
+  return Object.fromEntries(tables.map((table) => [table, db.raw.prepare(`SELECT * FROM ${table} ORDER BY 1`).all()]));
+}
+
+/** Counts rows of one table. */
+export function count(db: SqliteDatabase, table: string): number {
+  return (db.raw.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
+}
+
+/** A test app on a real SQLite file, with its logs captured as text lines. */
+export interface TestApp {
+  app: FastifyInstance;
+  db: SqliteDatabase;
+  store: SubmissionStore;
+  logs: string[];
+  close: () => Promise<void>;
+}
+
+/** Builds the app on a migrated SQLite file in a temp folder; rate limits are high unless given. */
+export async function testApp(overrides: Partial<AppDeps> & { clock?: Clock } = {}): Promise<TestApp> {
+  const temp = tempDir();
+  const db = await migratedDb(temp.dir);
+  const store = sqliteSubmissionStore(db, { privacyVersion: '2025-01-12', groupCommit: { maxBatch: 64, maxDelayMs: 1 } });
+  const logs: string[] = [];
+  const app = await buildApp({
+    store,
+    captchaSecret: SECRET,
+    clock: overrides.clock ?? systemClock,
+    rateLimit: { max: 10_000, windowMs: 60_000 },
+    logger: loggerOptions('info', { write: (line) => void logs.push(line) }),
+    ...overrides,
+  });
+  await app.ready();
+  return {
+    app,
+    db,
+    store,
+    logs,
+    close: async () => {
+      await app.close();
+      store.close();
+      db.close();
+      temp.remove();
+    },
+  };
+}
+
+/** A resolved configuration for a service whose data lives in `dir`. */
+export function configFor(dir: string, env: Record<string, string> = {}): IngestConfig {
+  const result = resolveConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'warn', ...env }, dir);
+  if (!result.ok) throw new Error(result.errors.join('\n'));
+  return result.config;
+}
+
+/** A valid newsletter body; override any field. */
+export function signup(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return { name: 'Ana Pérez', email: 'ana@example.com', privacyConsent: true, marketingConsent: false, lang: 'es', ...overrides };
+}
+
+/** A valid contact body without its captcha; override any field. */
+export function contact(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    firstName: 'Ana',
+    lastName: 'Pérez',
+    email: 'ana@example.com',
+    phone: '+34 600 000 000',
+    companyName: 'Acme Datos',
+    country: 'es',
+    message: 'Hola,\nquiero una demo.',
+    lang: 'es',
+    ...overrides,
+  };
+}
+
+/** Fetches a challenge from the app and returns a correctly answered `captcha` field. */
+export async function solvedCaptcha(app: FastifyInstance): Promise<{ token: string; answer: number }> {
+  const res = await app.inject({ method: 'GET', url: '/api/captcha' });
+  const challenge = res.json() as { a: number; b: number; token: string };
+  return { token: challenge.token, answer: challenge.a + challenge.b };
+}
+
+/** POSTs `body` as JSON. */
+export function postJson(app: FastifyInstance, url: string, body: unknown, headers: Record<string, string> = {}) {
+  return app.inject({ method: 'POST', url, payload: JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers } });
+}
+
+/** A real SMTP server on 127.0.0.1 that records every message; set `refusing` to answer 451 instead. */
+export interface SmtpPeer {
+  port: number;
+  url: string;
+  messages: string[];
+  refused: number;
+  refusing: boolean;
+  close: () => Promise<void>;
+}
+
+/** Starts an in-process SMTP server. */
+export async function smtpPeer(): Promise<SmtpPeer> {
+  const peer = { port: 0, url: '', messages: [] as string[], refused: 0, refusing: false, close: async () => {} };
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, _session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        if (peer.refusing) {
+          peer.refused += 1;
+          callback(Object.assign(new Error('mailbox busy, try later'), { responseCode: 451 }));
+          return;
+        }
+        peer.messages.push(Buffer.concat(chunks).toString('utf8'));
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  peer.port = (server.server.address() as AddressInfo).port;
+  peer.url = `smtp://127.0.0.1:${peer.port}`;
+  peer.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  return peer;
+}
+
+/** Waits until `condition()` holds, polling every 10 ms, or fails after `timeoutMs`. */
+export async function eventually(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+  const start = Date.now();
+  while (!condition()) {
+    if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
