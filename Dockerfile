@@ -30,9 +30,12 @@ RUN apt-get update \
 
 WORKDIR /app
 COPY package.json package-lock.json ./
-# Production dependencies only; no lifecycle scripts of our own run (the package has none for
-# install), better-sqlite3's own install script builds or fetches its addon.
-RUN npm ci --omit=dev --no-audit --no-fund \
+# Production dependencies only, at the versions in package-lock.json. devDependencies are dropped
+# from this stage's copy of package.json first: the image never needs them, and `npm ci` then does
+# not insist on lock entries for dev-only platform packages (tailwind's oxide binaries for other
+# operating systems). better-sqlite3's own install script fetches or compiles its addon.
+RUN npm pkg delete devDependencies \
+ && npm ci --omit=dev --no-audit --no-fund \
  && npm cache clean --force \
  && node -e "new (require('better-sqlite3'))(':memory:').prepare('select 1').get()"
 

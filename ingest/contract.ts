@@ -90,12 +90,19 @@ export function normaliseEmail(value: string): string {
   return at < 0 ? text : text.slice(0, at) + text.slice(at).toLowerCase();
 }
 
+/**
+ * The email address pattern both the site and the service apply: zod's "practical" pattern
+ * (`z.regexes.email`), copied because reaching it through `z.regexes` pulls every zod regex
+ * into the browser bundle (2.7 KB gzip more). A test keeps the two identical.
+ */
+export const EMAIL_PATTERN = /^(?:[A-Za-z0-9_'+\-]+\.)*[A-Za-z0-9_'+\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}$/;
+
 const email = z.string('required').check(
   z.overwrite(normaliseEmail),
   z.minLength(1, 'required'),
   z.maxLength(LIMITS.email, 'tooLong'),
   z.refine((value: string) => !SINGLE_LINE_FORBIDDEN.test(value), 'invalidChars'),
-  z.regex(z.regexes.email, 'email'),
+  z.regex(EMAIL_PATTERN, 'email'),
 );
 
 const lang = z.enum(LANGS, 'required');

@@ -14,12 +14,13 @@ export function flagOf(code: string): string {
 /**
  * Every ISO 3166-1 country with its flag and its name in `lang`, sorted the way that language sorts.
  *
- * @example countryOptions('de')[0] // { value: 'af', label: '🇦🇫 Afghanistan' }
+ * @example countryOptions('de')[0] // { value: 'af', label: 'Afghanistan 🇦🇫' }
  */
 export function countryOptions(lang: string): CountryOption[] {
   const names = new Intl.DisplayNames([lang], { type: 'region', fallback: 'code' });
   const collator = new Intl.Collator(lang);
   return COUNTRY_CODES.map((code) => ({ code, name: names.of(code.toUpperCase()) ?? code.toUpperCase() }))
     .sort((a, b) => collator.compare(a.name, b.name))
-    .map(({ code, name }) => ({ value: code, label: `${flagOf(code)} ${name}` }));
+    // The flag follows the name, so typing a country's first letters selects it in the list.
+    .map(({ code, name }) => ({ value: code, label: `${name} ${flagOf(code)}` }));
 }

@@ -125,6 +125,8 @@ export interface SmtpPeer {
   port: number;
   url: string;
   messages: string[];
+  /** The SMTP envelope recipients of each accepted message. */
+  recipients: string[][];
   refused: number;
   refusing: boolean;
   close: () => Promise<void>;
@@ -132,12 +134,12 @@ export interface SmtpPeer {
 
 /** Starts an in-process SMTP server. */
 export async function smtpPeer(): Promise<SmtpPeer> {
-  const peer = { port: 0, url: '', messages: [] as string[], refused: 0, refusing: false, close: async () => {} };
+  const peer = { port: 0, url: '', messages: [] as string[], recipients: [] as string[][], refused: 0, refusing: false, close: async () => {} };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
-    onData(stream, _session, callback) {
+    onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
@@ -147,6 +149,7 @@ export async function smtpPeer(): Promise<SmtpPeer> {
           return;
         }
         peer.messages.push(Buffer.concat(chunks).toString('utf8'));
+        peer.recipients.push(session.envelope.rcptTo.map((recipient) => recipient.address));
         callback();
       });
     },

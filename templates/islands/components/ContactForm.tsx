@@ -113,6 +113,7 @@ export function ContactForm({ lang, endpoint, captchaEndpoint, privacyHref, coun
   const optional = <Optional text={s.optional} />;
   const c = challenge.value;
   return (
+    <>
     <form ref={formRef} method="post" onSubmit={submit} noValidate data-form="contact"
       className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
       <div className="grid gap-x-4 sm:grid-cols-2">
@@ -157,7 +158,8 @@ export function ContactForm({ lang, endpoint, captchaEndpoint, privacyHref, coun
         className="mt-6 w-full rounded-lg bg-teal-700 px-5 py-3 font-semibold text-white shadow-sm hover:bg-teal-800 disabled:cursor-not-allowed disabled:opacity-70 sm:w-auto">
         {sending.value ? s.sending : s.submit}
       </button>
-      <Toaster closeLabel={s.close} />
     </form>
+    <Toaster closeLabel={s.close} />
+    </>
   );
 }

@@ -70,7 +70,6 @@ export function NewsletterForm({ lang, endpoint, privacyHref, strings: s, valida
     }
   }
 
-  const toaster = <Toaster closeLabel={s.close} />;
   if (status.value === 'success') {
     return (
       <div role="status" className="rounded-2xl border border-teal-200 bg-teal-50 p-6 sm:p-8" data-newsletter="success">
@@ -78,7 +77,6 @@ export function NewsletterForm({ lang, endpoint, privacyHref, strings: s, valida
         <h3 className="mt-3 text-xl font-semibold text-navy-900">{s.successTitle}</h3>
         <p className="mt-2 text-slate-700">{s.successMessage}</p>
         <p className="mt-4 text-sm text-slate-600">{s.privacyNote}</p>
-        {toaster}
       </div>
     );
   }
@@ -88,6 +86,7 @@ export function NewsletterForm({ lang, endpoint, privacyHref, strings: s, valida
   );
   const submitting = status.value === 'submitting';
   return (
+    <>
     <form ref={formRef} method="post" onSubmit={submit} noValidate data-form="newsletter"
       className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
       <div className="grid gap-x-4 sm:grid-cols-2">
@@ -130,7 +129,8 @@ export function NewsletterForm({ lang, endpoint, privacyHref, strings: s, valida
         className="mt-6 w-full rounded-lg bg-teal-700 px-5 py-3 font-semibold text-white shadow-sm hover:bg-teal-800 disabled:cursor-not-allowed disabled:opacity-70">
         {submitting ? s.submitting : s.submit}
       </button>
-      {toaster}
     </form>
+    <Toaster closeLabel={s.close} />
+    </>
   );
 }

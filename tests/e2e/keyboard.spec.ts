@@ -1,0 +1,66 @@
+import type { Page } from '@playwright/test';
+import { expect, rows, test, uniqueEmail } from './fixtures.ts';
+
+/** Presses Tab until `selector` has focus (at most `limit` times); fails if it never does. */
+async function tabTo(page: Page, selector: string, limit = 80): Promise<void> {
+  for (let i = 0; i < limit; i++) {
+    await page.keyboard.press('Tab');
+    if (await page.locator(selector).evaluate((el) => el === document.activeElement).catch(() => false)) return;
+  }
+  throw new Error(`Tab never reached ${selector}`);
+}
+
+test('the newsletter form can be completed with the keyboard alone', async ({ page, url }) => {
+  const email = uniqueEmail('keys');
+  await page.goto(url('/nl'));
+  await tabTo(page, '#newsletter-name');
+  await page.keyboard.type('Keyboard Karel');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(email);
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Space');
+  await expect(page.locator('form[data-form=newsletter] input[name=privacyConsent]')).toBeChecked();
+  await tabTo(page, 'form[data-form=newsletter] button[type=submit]', 5);
+  await page.keyboard.press('Enter');
+  await expect(page.locator('[data-newsletter=success]')).toBeVisible();
+  expect(rows('SELECT lang FROM newsletter WHERE email = ?', email)).toEqual([{ lang: 'nl' }]);
+});
+
+test('the contact form can be completed with the keyboard alone', async ({ page, url }) => {
+  const email = uniqueEmail('keys');
+  await page.goto(url('/pt/contact'));
+  await tabTo(page, '#contact-firstName');
+  await page.keyboard.type('Tecla');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('Teclado');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(email);
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Tab');
+  await expect(page.locator('#contact-country')).toBeFocused();
+  await page.keyboard.type('Portugal');
+  await expect(page.locator('#contact-country')).toHaveValue('pt');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('Precisamos de mascarar dados de clientes em MySQL.');
+  const box = page.locator('[data-captcha]');
+  await expect(box).not.toHaveAttribute('data-captcha', 'pending');
+  const [a, b] = (await box.getAttribute('data-captcha'))!.split('+').map(Number);
+  await page.keyboard.press('Tab');
+  await expect(page.locator('#contact-answer')).toBeFocused();
+  await page.keyboard.type(String(a! + b!));
+  await page.keyboard.press('Enter');
+  await expect(page.locator('[data-toast=default]')).toBeVisible();
+  await expect(page.locator('#contact-firstName')).toHaveValue('');
+  expect(rows('SELECT country, lang FROM contacts WHERE email = ?', email)).toEqual([{ country: 'pt', lang: 'pt' }]);
+});
+
+test('the skip link jumps to the main content', async ({ page, url }) => {
+  await page.goto(url('/about'));
+  await page.keyboard.press('Tab');
+  const skip = page.getByRole('link', { name: 'Skip to main content' });
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeVisible();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('#main')).toBeFocused();
+});

@@ -1,0 +1,59 @@
+import { expect, test, watchConsole } from './fixtures.ts';
+
+test('the language menu leads to the same page in the chosen language', async ({ page, url }) => {
+  const problems = watchConsole(page);
+  await page.goto(url('/de/datenschutz'));
+  const menu = page.locator('[data-menu=language]');
+  await menu.hover();
+  await expect(menu.getByRole('button')).toHaveAttribute('aria-expanded', 'true');
+  await menu.getByRole('link', { name: 'Français' }).click();
+  await expect(page).toHaveURL(url('/fr/confidentialite'));
+  await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
+  expect(problems).toEqual([]);
+});
+
+test('without JavaScript the language menu still reaches every language', async ({ browser, url }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(url('/about'));
+  await page.locator('[data-menu=language] summary').click();
+  await page.getByRole('link', { name: 'Nederlands' }).click();
+  await expect(page).toHaveURL(url('/nl/about'));
+  await context.close();
+});
+
+test('the home page downloads no JavaScript until a menu is touched or a form is near', async ({ page, url }) => {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(request.url());
+  });
+  await page.goto(url('/'));
+  await page.waitForLoadState('networkidle');
+  expect(scripts).toEqual([]);
+  await page.locator('[data-menu=language]').hover();
+  await expect.poll(() => scripts.some((s) => s.includes('/LanguageMenu.'))).toBe(true);
+  expect(scripts.some((s) => s.includes('/NewsletterForm.'))).toBe(false);
+});
+
+test.describe('small screens', () => {
+  test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+
+  test('the menu button opens the navigation, Escape closes it and returns focus', async ({ page, url }) => {
+    const problems = watchConsole(page);
+    await page.goto(url('/es/about'));
+    await expect(page.locator('header nav').first()).toBeHidden();
+    const menu = page.locator('[data-menu=mobile]');
+    await menu.locator('summary, button').first().tap();
+    await expect(menu.getByRole('link', { name: 'Contacto' })).toBeVisible();
+    const button = menu.getByRole('button');
+    await expect(button).toHaveAttribute('aria-expanded', 'true');
+    await page.keyboard.press('Escape');
+    await expect(button).toHaveAttribute('aria-expanded', 'false');
+    await expect(button).toBeFocused();
+    await expect(menu.getByRole('link', { name: 'Contacto' })).toBeHidden();
+    await button.tap();
+    await menu.getByRole('link', { name: 'Contacto' }).tap();
+    await expect(page).toHaveURL(url('/es/contact'));
+    expect(problems).toEqual([]);
+  });
+});
