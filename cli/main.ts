@@ -1,8 +1,10 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { buildSite } from './build.ts';
+import { checkContent } from './check.ts';
+import { formatProblem } from './check-problem.ts';
 import { LANGUAGES, parseLangList } from './languages.ts';
-import { DEFAULT_PATHS } from './paths.ts';
+import { DEFAULT_PATHS, PROJECT_ROOT } from './paths.ts';
 import { createStaticServer } from './static-server.ts';
 
 /** Exit codes: 0 done, 1 the build found problems, 2 bad command-line input. */
@@ -50,6 +52,21 @@ program
     process.stdout.write(
       `sitegen: built ${result.pages.length} pages in ${parsed.langs.length} language(s) into ${resolve(opts.out)} in ${Math.round(result.durationMs)} ms\n`,
     );
+  });
+
+program
+  .command('check')
+  .description('check the content: translations in step, Markdown pages, internal links, site.json')
+  .option('--content <dir>', 'content folder', DEFAULT_PATHS.contentDir)
+  .option('--templates <dir>', 'templates folder', join(PROJECT_ROOT, 'templates'))
+  .action((opts: { content: string; templates: string }) => {
+    const result = checkContent({ contentDir: resolve(opts.content), templatesDir: resolve(opts.templates), root: process.cwd() });
+    for (const problem of result.problems) process.stdout.write(`${formatProblem(problem)}\n`);
+    const summary = `${result.languages} languages, ${result.keys} keys, ${result.pages} pages`;
+    if (result.problems.length > 0) {
+      process.stdout.write(`${summary}: ${result.problems.length} problem(s)\n`);
+      process.exitCode = EXIT.failed;
+    } else process.stdout.write(`${summary}: ok\n`);
   });
 
 program

@@ -1,0 +1,41 @@
+/**
+ * Maps every key of a JSON document to the line it is written on, so problems can be reported
+ * as `file:line`. Nested keys are dotted.
+ *
+ * @example jsonKeyLines('{\n  "nav": {\n    "about": "About"\n  }\n}')
+ * // Map { 'nav' => 2, 'nav.about' => 3 }
+ */
+export function jsonKeyLines(text: string): Map<string, number> {
+  const lines = new Map<string, number>();
+  const path: (string | null)[] = [];
+  let line = 1;
+  let pendingKey: string | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '\n') line++;
+    else if (ch === '"') {
+      let j = i + 1;
+      let value = '';
+      while (j < text.length && text[j] !== '"') {
+        if (text[j] === '\\') {
+          value += text[j + 1];
+          j += 2;
+        } else value += text[j++];
+      }
+      const rest = text.slice(j + 1).match(/^\s*:/);
+      if (rest) {
+        pendingKey = value;
+        lines.set([...path.filter((p): p is string => p !== null), value].join('.'), line);
+      }
+      i = j;
+    } else if (ch === '{' || ch === '[') {
+      path.push(pendingKey);
+      pendingKey = null;
+    } else if (ch === '}' || ch === ']') {
+      path.pop();
+    } else if (ch === ',') {
+      pendingKey = null;
+    }
+  }
+  return lines;
+}

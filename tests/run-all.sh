@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# `npm test`: every test of the project, cheapest first. Exits non-zero on the first failing stage.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+stage() { printf '\n== %s\n' "$1"; }
+
+stage "typecheck (tsc --noEmit, strict)"
+npx tsc --noEmit
+
+stage "content check (sitegen check)"
+node cli/bin.js check
+
+stage "unit, build and service tests (vitest)"
+npx vitest run
+
+stage "browser tests (Playwright in Chromium, real ingest service and SMTP peer)"
+bash tests/e2e/ensure-browser.sh
+npx playwright test -c tests/e2e
