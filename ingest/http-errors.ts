@@ -23,12 +23,13 @@ const FASTIFY_CODES: Readonly<Record<string, ErrorCode>> = {
 const UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY)/;
 
 /** Maps anything thrown while handling a request to its catalogue code: `errorCodeFor({ statusCode: 429 })` → `'rate_limited'`. */
-export function errorCodeFor(error: { code?: unknown; statusCode?: unknown }): ErrorCode {
-  const code = typeof error.code === 'string' ? error.code : '';
+export function errorCodeFor(error: object): ErrorCode {
+  const { code: rawCode, statusCode } = error as { code?: unknown; statusCode?: unknown };
+  const code = typeof rawCode === 'string' ? rawCode : '';
   const mapped = FASTIFY_CODES[code];
   if (mapped !== undefined) return mapped;
   if (UNAVAILABLE.test(code)) return 'unavailable';
-  const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
+  const status = typeof statusCode === 'number' ? statusCode : 500;
   if (status === 429) return 'rate_limited';
   if (status === 404) return 'not_found';
   if (status === 413) return 'payload_too_large';

@@ -37,6 +37,7 @@ export interface ServiceOverrides {
 export interface RunningService {
   app: FastifyInstance;
   db: SqliteDatabase;
+  store: ReturnType<typeof sqliteSubmissionStore>;
   worker: OutboxWorker;
   /** The address it listens on, e.g. `http://127.0.0.1:8787`. */
   url: string;
@@ -105,7 +106,7 @@ export async function startService(config: IngestConfig, overrides: ServiceOverr
     })();
     return closed;
   };
-  return { app, db, worker, url, close };
+  return { app, db, store, worker, url, close };
 }
 
 /** Runs the service until SIGTERM or SIGINT, then shuts down within `graceMs` (exit 0) or gives up (exit 1). */
