@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { compileCss } from './css.ts';
 import { faviconSvg } from './favicon.ts';
 import { createTranslator } from './i18n.ts';
-import { buildIslands, loaderScript, type IslandBundle } from './islands-build.ts';
+import { islandBundle, stylesheet as compiledStylesheet } from './cached-assets.ts';
+import { loaderScript } from './island-loader.ts';
+import type { IslandBundle } from './islands-build.ts';
 import { LANGUAGES, type Lang } from './languages.ts';
 import { loadAllMessages } from './locales.ts';
 import { isMarkdownPage, loadMarkdownPage } from './markdown.ts';
@@ -24,6 +25,8 @@ export interface BuildOptions {
   siteUrl?: string;
   /** The clock, for the copyright year. */
   now?: Date;
+  /** Reuse the island bundle and CSS built from identical sources (default true). */
+  cache?: boolean;
 }
 
 /** One file the build wrote. */
@@ -87,7 +90,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   if (outError) return { ...finish(), errors: [outError] };
 
   // The island bundle (native, multi-threaded) and the CSS compile run side by side.
-  const [islands, css] = await Promise.all([buildIslands(options.outDir), compileCss(options.cssEntry)]);
+  const useCache = options.cache ?? true;
+  const [islands, css] = await Promise.all([islandBundle(options.outDir, useCache), compiledStylesheet(options.cssEntry, useCache)]);
   const cssHash = createHash('sha256').update(css).digest('hex').slice(0, 10);
   const stylesheet = `/assets/styles.${cssHash}.css`;
   result.assets = { css: stylesheet, cssBytes: writeOut(options.outDir, stylesheet.slice(1), css), islands: islands.files };

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build, type Rolldown } from 'vite';
 import { ISLANDS, type IslandAssets, type IslandName } from '../templates/islands/registry.ts';
@@ -54,16 +53,4 @@ export async function buildIslands(outDir: string): Promise<IslandBundle> {
     if (chunk.isEntry && chunk.name in ISLANDS) assets[chunk.name as IslandName] = `/${chunk.fileName}`;
   }
   return { assets, files: chunks.map((c) => ({ file: c.fileName, bytes: Buffer.byteLength(c.code) })) };
-}
-
-/**
- * The island loader, inlined at the end of pages that have islands (comments and indentation
- * removed: it is small enough not to need a minifier).
- */
-export function loaderScript(): string {
-  return readFileSync(join(PROJECT_ROOT, 'templates', 'islands', 'loader.js'), 'utf8')
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line && !line.startsWith('//'))
-    .join('\n');
 }

@@ -22,7 +22,8 @@ program
   .option('--lang <codes>', `"all" or a comma-separated list of ${LANGUAGES.join(', ')}`, 'all')
   .option('--out <dir>', 'output folder', DEFAULT_PATHS.outDir)
   .option('--site-url <url>', 'absolute site URL for canonical links and the sitemap (default: content/site.json)')
-  .action(async (opts: { lang: string; out: string; siteUrl?: string }) => {
+  .option('--no-cache', 'rebuild the island scripts and CSS even when their sources are unchanged')
+  .action(async (opts: { lang: string; out: string; siteUrl?: string; cache: boolean }) => {
     const parsed = parseLangList(opts.lang);
     if (!parsed.ok) {
       process.stderr.write(
@@ -41,6 +42,7 @@ program
       outDir: resolve(opts.out),
       langs: parsed.langs,
       siteUrl: opts.siteUrl,
+      cache: opts.cache,
     });
     for (const warning of result.warnings) process.stderr.write(`warning: ${warning}\n`);
     if (result.errors.length > 0) {

@@ -25,6 +25,8 @@ const ingest: ChildProcess = spawn(process.execPath, [join(PROJECT_ROOT, 'ingest
     ...process.env,
     PORT: String(ingestPort),
     HOST: '127.0.0.1',
+    // The site server below is the only client and sets X-Forwarded-For: rate limits apply per visitor.
+    TRUST_PROXY: 'true',
     ALLOWED_ORIGINS: process.env.ALLOWED_ORIGINS ?? `http://localhost:${port}`,
   },
   stdio: ['ignore', 'inherit', 'inherit'],

@@ -2,100 +2,103 @@
  * Group commit: concurrent writes share one transaction, so the disk sync that makes a commit
  * durable is paid once per batch instead of once per request.
  *
- * Each request submits a synchronous job and awaits its promise; the batch runs when `maxBatch`
- * jobs are waiting or `maxDelayMs` after the first one arrived, and every promise settles only
- * after the batch has committed. Each job runs in its own savepoint, so a job that throws (a
- * constraint it did not expect, say) rolls back alone and only its own request fails; if the
- * commit itself fails, every job of the batch fails and nothing of it is stored.
+ * Requests submit jobs and await their promises. When nothing is being committed, the queue
+ * is flushed `maxDelayMs` after the first job arrives (0: after the current round of I/O
+ * callbacks); while a batch is being committed, new jobs wait and go out together as soon as
+ * it is done, so batches grow by themselves when the disk is slow. A batch holds at most
+ * `maxBatch` jobs. Each promise settles only after the commit of its batch: a job's own
+ * failure (reported per job by the executor) fails only that job; a failed commit fails all.
  */
 
-/** How batches are cut; `maxDelayMs: 0` flushes after the current round of I/O callbacks. */
+/** How batches are cut. */
 export interface GroupCommitOptions {
   maxBatch: number;
   maxDelayMs: number;
 }
 
-/** The defaults: a batch every 2 ms, at most 256 rows. */
-export const DEFAULT_GROUP_COMMIT: GroupCommitOptions = { maxBatch: 256, maxDelayMs: 2 };
+/** The defaults: flush at once when idle, at most 512 rows per transaction. */
+export const DEFAULT_GROUP_COMMIT: GroupCommitOptions = { maxBatch: 512, maxDelayMs: 0 };
 
-/** What the database offers the batcher: run `fn` in one transaction, and `fn`'s parts each in a nested savepoint. */
-export interface Transactor {
-  transaction<T>(fn: () => T): T;
-}
+/** One job's result as the executor reports it. */
+export type JobResult<O> = { ok: true; value: O } | { ok: false; error: unknown };
 
-interface Pending {
-  job: () => unknown;
-  resolve: (value: unknown) => void;
+/** Commits a batch in one transaction and reports each job's result in order; rejects if the commit failed. */
+export type BatchExecutor<J, O> = (jobs: J[]) => Promise<Array<JobResult<O>>>;
+
+interface Pending<J, O> {
+  job: J;
+  resolve: (value: O) => void;
   reject: (reason: unknown) => void;
 }
 
-type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
-
-/** Batches synchronous write jobs into shared transactions; see the module comment. */
-export class GroupCommit {
-  readonly #db: Transactor;
+/** Batches write jobs into shared transactions; see the module comment. */
+export class GroupCommit<J, O> {
+  readonly #execute: BatchExecutor<J, O>;
   readonly #options: GroupCommitOptions;
-  #queue: Pending[] = [];
+  #queue: Array<Pending<J, O>> = [];
+  #inFlight: Promise<void> | undefined;
   #timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
   #closed = false;
-  /** How many batches have committed, and how many jobs they held (for tests and the bench). */
+  /** How many batches have committed, and how many jobs they held. */
   readonly stats = { batches: 0, jobs: 0 };
 
-  constructor(db: Transactor, options: GroupCommitOptions = DEFAULT_GROUP_COMMIT) {
-    this.#db = db;
+  constructor(execute: BatchExecutor<J, O>, options: GroupCommitOptions = DEFAULT_GROUP_COMMIT) {
+    this.#execute = execute;
     this.#options = options;
   }
 
-  /** Queues `job` for the next batch; resolves with its result once that batch is committed. */
-  submit<T>(job: () => T): Promise<T> {
+  /** Queues `job` for the next batch; settles once that batch is committed. */
+  submit(job: J): Promise<O> {
     if (this.#closed) return Promise.reject(new Error('group commit is closed'));
-    return new Promise<T>((resolve, reject) => {
-      this.#queue.push({ job, resolve: resolve as (value: unknown) => void, reject });
-      if (this.#queue.length >= this.#options.maxBatch) this.flush();
+    return new Promise<O>((resolve, reject) => {
+      this.#queue.push({ job, resolve, reject });
+      if (this.#inFlight !== undefined) return;
+      if (this.#queue.length >= this.#options.maxBatch) this.#flush();
       else if (this.#timer === undefined) this.#schedule();
     });
   }
 
-  /** Runs everything queued now, in one transaction. */
-  flush(): void {
+  /** Commits everything queued, refuses new jobs, and resolves when the last batch is done. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    while (this.#inFlight !== undefined || this.#queue.length > 0) {
+      if (this.#inFlight === undefined) this.#flush();
+      await this.#inFlight;
+    }
+  }
+
+  #flush(): void {
     this.#cancelTimer();
-    const batch = this.#queue;
+    const batch = this.#queue.splice(0, this.#options.maxBatch);
     if (batch.length === 0) return;
-    this.#queue = [];
-    let outcomes: Outcome[];
+    this.#inFlight = this.#commit(batch).finally(() => {
+      this.#inFlight = undefined;
+      // Whatever arrived during the commit has already waited long enough.
+      if (this.#queue.length > 0) this.#flush();
+    });
+  }
+
+  async #commit(batch: Array<Pending<J, O>>): Promise<void> {
+    let results: Array<JobResult<O>>;
     try {
-      outcomes = this.#db.transaction(() => batch.map((pending) => this.#runInSavepoint(pending.job)));
+      results = await this.#execute(batch.map((pending) => pending.job));
     } catch (error) {
       for (const pending of batch) pending.reject(error);
       return;
     }
     this.stats.batches += 1;
     this.stats.jobs += batch.length;
-    outcomes.forEach((outcome, index) => {
-      const pending = batch[index]!;
-      if (outcome.ok) pending.resolve(outcome.value);
-      else pending.reject(outcome.error);
+    batch.forEach((pending, index) => {
+      const result = results[index];
+      if (result?.ok) pending.resolve(result.value);
+      else pending.reject(result === undefined ? new Error('no result for job') : result.error);
     });
-  }
-
-  /** Commits what is queued and refuses new jobs. */
-  close(): void {
-    this.flush();
-    this.#closed = true;
-  }
-
-  #runInSavepoint(job: () => unknown): Outcome {
-    try {
-      return { ok: true, value: this.#db.transaction(job) };
-    } catch (error) {
-      return { ok: false, error };
-    }
   }
 
   #schedule(): void {
     const run = () => {
       this.#timer = undefined;
-      this.flush();
+      if (this.#inFlight === undefined) this.#flush();
     };
     this.#timer = this.#options.maxDelayMs > 0 ? setTimeout(run, this.#options.maxDelayMs) : setImmediate(run);
   }

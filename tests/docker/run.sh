@@ -205,9 +205,9 @@ Suites: bookworm-security
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 EOF
-  chroot "$rootfs" groupadd --gid 1000 node
-  chroot "$rootfs" useradd --uid 1000 --gid node --shell /bin/bash --create-home node
-  chroot "$rootfs" /usr/local/bin/node -e 'process.exit(0)' || die "node does not run in the stand-in"
+  chroot "$rootfs" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin groupadd --gid 1000 node
+  chroot "$rootfs" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin useradd --uid 1000 --gid node --shell /bin/bash --create-home node
+  chroot "$rootfs" env -i /usr/local/bin/node -e 'process.exit(0)' || die "node does not run in the stand-in"
   # Slim like the official image: no package caches, lists, docs or locales.
   rm -rf "$rootfs"/var/cache/apt/*.bin "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/* \
     "$rootfs"/usr/share/doc/* "$rootfs"/usr/share/man/* "$rootfs"/usr/share/locale/* "$rootfs"/var/log/*.log
@@ -240,7 +240,9 @@ phase "docker build"
 if docker build --network host -t "$IMAGE" "$REPO" >"$WORK/build.log" 2>&1; then
   pass "docker build of the unchanged Dockerfile ($(elapsed "$PHASE_T0")s)"
 else
-  tail -40 "$WORK/build.log"
+  grep -nE 'npm error (code|Missing)|^E: |error:|returned a non-zero code' "$WORK/build.log" | head -20
+  echo "    ... last lines of the build log:"
+  tail -30 "$WORK/build.log" | sed 's/^/    /'
   die "docker build failed (log above)"
 fi
 grep -E '^Step [0-9]+/' "$WORK/build.log" | sed 's/^/    /'

@@ -1,0 +1,33 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { cachedFolder, copyCached, inputsHash } from './build-cache.ts';
+import type { IslandBundle } from './islands-build.ts';
+
+/** What the island bundle is built from: a change to any of these rebuilds it. */
+const ISLAND_INPUTS = ['templates', 'ingest/contract.ts', 'ingest/countries.ts', 'ingest/errors.ts', 'cli/islands-build.ts', 'package-lock.json'];
+/** What the stylesheet is built from (Tailwind scans the templates for class names). */
+const CSS_INPUTS = ['templates', 'cli/css.ts', 'package-lock.json'];
+
+/**
+ * The island bundle for the current sources, from the build cache or freshly built with Vite
+ * (imported only then: it is the slowest part of a cold start), copied into `outDir`.
+ */
+export async function islandBundle(outDir: string, useCache: boolean): Promise<IslandBundle> {
+  const build = async (dir: string) => (await import('./islands-build.ts')).buildIslands(dir);
+  if (!useCache) return build(outDir);
+  const { dir } = await cachedFolder('islands', inputsHash(ISLAND_INPUTS), async (staging) => {
+    writeFileSync(join(staging, 'manifest.json'), JSON.stringify(await build(staging)));
+  });
+  copyCached(dir, outDir);
+  return JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as IslandBundle;
+}
+
+/** The compiled stylesheet for the current templates, from the build cache or compiled with Tailwind. */
+export async function stylesheet(cssEntry: string, useCache: boolean): Promise<string> {
+  const compile = async () => (await import('./css.ts')).compileCss(cssEntry);
+  if (!useCache) return compile();
+  const { dir } = await cachedFolder('css', inputsHash([...CSS_INPUTS, cssEntry]), async (staging) => {
+    writeFileSync(join(staging, 'styles.css'), await compile());
+  });
+  return readFileSync(join(dir, 'styles.css'), 'utf8');
+}
