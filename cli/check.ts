@@ -6,7 +6,7 @@ import type { Problem } from './check-problem.ts';
 import { checkTranslations } from './check-translations.ts';
 import { jsonKeyLines } from './json-lines.ts';
 import { LANGUAGES } from './languages.ts';
-import { siteConfigSchema } from './site-config.ts';
+import { PLACEHOLDER_NAMES, siteConfigSchema } from './site-config.ts';
 
 export interface CheckResult {
   problems: Problem[];
@@ -15,8 +15,6 @@ export interface CheckResult {
   pages: number;
 }
 
-/** Placeholders the Markdown texts may use: the names `placeholderValues` fills from site.json. */
-const PLACEHOLDERS = new Set(['brand', 'company', 'taxId', 'address', 'registry', 'email', 'privacyEmail', 'phone', 'location', 'siteUrl']);
 
 function checkSiteConfig(contentDir: string, root: string): Problem[] {
   const path = join(contentDir, 'site.json');
@@ -45,7 +43,7 @@ function checkSiteConfig(contentDir: string, root: string): Problem[] {
  */
 export function checkContent({ contentDir, templatesDir, root }: { contentDir: string; templatesDir: string; root: string }): CheckResult {
   const translations = checkTranslations(contentDir, root);
-  const pages = checkPages(contentDir, root, PLACEHOLDERS);
+  const pages = checkPages(contentDir, root, new Set(PLACEHOLDER_NAMES));
   const problems = [
     ...checkSiteConfig(contentDir, root),
     ...translations.problems,

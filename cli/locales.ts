@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { LANGUAGES, type Lang } from './languages.ts';
-import { ContentError, describeIssues } from './site-config.ts';
+import { readContentJson } from './site-config.ts';
 
 /** A resource file: nested objects whose leaves are non-empty strings. */
 export type Messages = { [key: string]: string | Messages };
@@ -18,16 +17,7 @@ export function localeFile(contentDir: string, lang: Lang): string {
 
 /** Reads and validates one language's resource file. */
 export function loadMessages(contentDir: string, lang: Lang): Messages {
-  const file = localeFile(contentDir, lang);
-  let raw: unknown;
-  try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
-  } catch (error) {
-    throw new ContentError(`${file}: cannot be read as JSON: ${(error as Error).message}`);
-  }
-  const parsed = messagesSchema.safeParse(raw);
-  if (!parsed.success) throw new ContentError(describeIssues(file, parsed.error));
-  return parsed.data;
+  return readContentJson(localeFile(contentDir, lang), messagesSchema);
 }
 
 /** Loads the resource files of the given languages (English is always loaded: it is the fallback). */

@@ -47,22 +47,29 @@ export function describeIssues(file: string, error: z.ZodError): string {
     .join('\n');
 }
 
-/** Reads and validates `site.json` in `contentDir`; throws a ContentError naming the file and field. */
-export function loadSiteConfig(contentDir: string): SiteConfig {
-  const file = join(contentDir, 'site.json');
+/** Reads a content JSON file and validates it with `schema`; throws a ContentError naming the file and fields. */
+export function readContentJson<T>(file: string, schema: z.ZodType<T>): T {
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
     throw new ContentError(`${file}: cannot be read as JSON: ${(error as Error).message}`);
   }
-  const parsed = siteConfigSchema.safeParse(raw);
+  const parsed = schema.safeParse(raw);
   if (!parsed.success) throw new ContentError(describeIssues(file, parsed.error));
-  return Object.freeze(parsed.data);
+  return parsed.data;
 }
 
-/** The values the `{{placeholder}}` syntax of strings and Markdown can use. */
-export function placeholderValues(site: SiteConfig): Record<string, string> {
+/** Reads and validates `site.json` in `contentDir`; throws a ContentError naming the file and field. */
+export function loadSiteConfig(contentDir: string): SiteConfig {
+  return Object.freeze(readContentJson(join(contentDir, 'site.json'), siteConfigSchema));
+}
+
+/** The names the `{{placeholder}}` syntax of strings and Markdown can use. */
+export const PLACEHOLDER_NAMES = ['brand', 'company', 'taxId', 'address', 'registry', 'email', 'privacyEmail', 'phone', 'location', 'siteUrl'] as const;
+
+/** The values of the placeholders, from `site.json`. */
+export function placeholderValues(site: SiteConfig): Record<(typeof PLACEHOLDER_NAMES)[number], string> {
   return {
     brand: site.brand,
     company: site.company.legalName,

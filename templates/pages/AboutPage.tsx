@@ -1,6 +1,6 @@
 import { Icon, type IconName } from '../layout/Icon.tsx';
 import { usePage } from '../page-context.tsx';
-import { Card } from '../sections/Card.tsx';
+import { CardGrid } from '../sections/CardGrid.tsx';
 import { CtaBanner } from '../sections/CtaBanner.tsx';
 import { PageHeader } from './PageHeader.tsx';
 
@@ -48,20 +48,14 @@ export function AboutPage() {
         <section aria-labelledby="what-we-do">
           <h2 id="what-we-do" className="text-3xl font-bold tracking-tight text-navy-900">{t('about.whatWeDo.title')}</h2>
           <p className="mt-3 max-w-3xl text-lg text-slate-600">{t('about.whatWeDo.intro')}</p>
-          <div className="mt-8 grid gap-6 md:grid-cols-3">
-            {WHAT_WE_DO.map((item, index) => (
-              <Card key={item.key} index={index} icon={item.icon}
-                title={t(`about.whatWeDo.${item.key}.title`)} description={t(`about.whatWeDo.${item.key}.text`)} />
-            ))}
+          <div className="mt-8">
+            <CardGrid prefix="about.whatWeDo" items={WHAT_WE_DO} textKey="text" columns="md:grid-cols-3" />
           </div>
         </section>
         <section aria-labelledby="why-choose">
           <h2 id="why-choose" className="text-3xl font-bold tracking-tight text-navy-900">{t('about.whyChoose.title')}</h2>
-          <div className="mt-8 grid gap-6 md:grid-cols-3">
-            {WHY_CHOOSE.map((item, index) => (
-              <Card key={item.key} index={index} icon={item.icon}
-                title={t(`about.whyChoose.${item.key}.title`)} description={t(`about.whyChoose.${item.key}.text`)} />
-            ))}
+          <div className="mt-8">
+            <CardGrid prefix="about.whyChoose" items={WHY_CHOOSE} textKey="text" columns="md:grid-cols-3" />
           </div>
         </section>
         <section aria-labelledby="journey" className="grid gap-6 rounded-3xl bg-navy-900 p-8 text-white sm:p-12 lg:grid-cols-[1fr_2fr]">
@@ -73,11 +67,8 @@ export function AboutPage() {
         </section>
         <section aria-labelledby="who-we-serve">
           <h2 id="who-we-serve" className="text-3xl font-bold tracking-tight text-navy-900">{t('about.whoWeServe.title')}</h2>
-          <div className="mt-8 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-            {AUDIENCES.map((item, index) => (
-              <Card key={item.key} index={index} icon={item.icon}
-                title={t(`about.whoWeServe.${item.key}.title`)} description={t(`about.whoWeServe.${item.key}.text`)} />
-            ))}
+          <div className="mt-8">
+            <CardGrid prefix="about.whoWeServe" items={AUDIENCES} textKey="text" columns="lg:grid-cols-3" />
           </div>
         </section>
       </div>

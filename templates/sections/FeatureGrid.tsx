@@ -1,6 +1,6 @@
 import type { IconName } from '../layout/Icon.tsx';
 import { usePage } from '../page-context.tsx';
-import { Card } from './Card.tsx';
+import { CardGrid } from './CardGrid.tsx';
 import { SectionHeading } from './SectionHeading.tsx';
 
 const FEATURES: readonly { key: string; icon: IconName }[] = [
@@ -19,16 +19,8 @@ export function FeatureGrid() {
     <section id="features" aria-labelledby="features-title" className="scroll-mt-20 py-20 sm:py-24">
       <div className="mx-auto max-w-6xl px-4 sm:px-6 lg:px-8">
         <SectionHeading id="features-title" title={t('features.title')} subtitle={t('features.subtitle')} />
-        <div className="mt-14 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-          {FEATURES.map((feature, index) => (
-            <Card
-              key={feature.key}
-              index={index}
-              icon={feature.icon}
-              title={t(`features.${feature.key}.title`)}
-              description={t(`features.${feature.key}.description`)}
-            />
-          ))}
+        <div className="mt-14">
+          <CardGrid prefix="features" items={FEATURES} textKey="description" />
         </div>
       </div>
     </section>

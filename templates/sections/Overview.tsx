@@ -1,6 +1,6 @@
 import { Icon, type IconName } from '../layout/Icon.tsx';
 import { usePage } from '../page-context.tsx';
-import { Card } from './Card.tsx';
+import { CardGrid } from './CardGrid.tsx';
 import { SectionHeading } from './SectionHeading.tsx';
 
 const CARDS: readonly { key: string; icon: IconName }[] = [
@@ -19,16 +19,8 @@ export function Overview() {
     <section id="solutions" aria-labelledby="overview-title" className="scroll-mt-20 bg-slate-50 py-20 sm:py-24">
       <div className="mx-auto max-w-6xl px-4 sm:px-6 lg:px-8">
         <SectionHeading id="overview-title" title={t('overview.title')} subtitle={t('overview.subtitle')} />
-        <div className="mt-14 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
-          {CARDS.map((card, index) => (
-            <Card
-              key={card.key}
-              index={index}
-              icon={card.icon}
-              title={t(`overview.${card.key}.title`)}
-              description={t(`overview.${card.key}.description`)}
-            />
-          ))}
+        <div className="mt-14">
+          <CardGrid prefix="overview" items={CARDS} textKey="description" />
         </div>
         <div className="mt-16 grid gap-8 rounded-3xl bg-navy-900 p-8 text-white sm:p-12 lg:grid-cols-2 lg:items-center">
           <div>
