@@ -34,9 +34,15 @@ COPY package.json package-lock.json ./
 # from this stage's copy of package.json first: the image never needs them, and `npm ci` then does
 # not insist on lock entries for dev-only platform packages (tailwind's oxide binaries for other
 # operating systems). better-sqlite3's own install script fetches or compiles its addon.
+# After a compile only build/Release/better_sqlite3.node is needed at run time: the SQLite sources
+# and object files (about 25 MB) are dropped, and the addon is loaded once to prove it works.
 RUN npm pkg delete devDependencies \
  && npm ci --omit=dev --no-audit --no-fund \
  && npm cache clean --force \
+ && cd node_modules/better-sqlite3 \
+ && rm -rf deps src build/deps build/Release/obj build/Release/obj.target build/Release/.deps \
+      build/Release/sqlite3.a build/Release/test_extension.node \
+ && cd /app \
  && node -e "new (require('better-sqlite3'))(':memory:').prepare('select 1').get()"
 
 

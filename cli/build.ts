@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
+import { caseRedirectScript } from './case-redirect.ts';
 import { faviconSvg } from './favicon.ts';
+import { hostConfigs } from './host-configs.ts';
 import { createTranslator } from './i18n.ts';
 import { islandBundle, stylesheet as compiledStylesheet } from './cached-assets.ts';
 import { loaderScript } from './island-loader.ts';
@@ -9,10 +11,12 @@ import type { IslandBundle } from './islands-build.ts';
 import { LANGUAGES, type Lang } from './languages.ts';
 import { loadAllMessages } from './locales.ts';
 import { isMarkdownPage, loadMarkdownPage } from './markdown.ts';
+import { precompress } from './precompress.ts';
 import { renderPage } from './render-page.tsx';
 import { allRoutes, fileForPath, notFoundPath, type PageId } from './routes.ts';
 import { ContentError, loadSiteConfig, placeholderValues } from './site-config.ts';
 import { robotsTxt, sitemapXml } from './sitemap.ts';
+import { validateOutput, type OutputDocument } from './validate-output.ts';
 
 export interface BuildOptions {
   /** Folder with `site.json`, `locales/` and `pages/`. */
@@ -62,6 +66,13 @@ function prepareOutDir(outDir: string): string | null {
   return null;
 }
 
+/** Every file under `dir`, as paths relative to it with forward slashes. */
+function listFiles(dir: string): Set<string> {
+  return new Set((readdirSync(dir, { recursive: true, withFileTypes: true }) as import('node:fs').Dirent[])
+    .filter((entry) => entry.isFile())
+    .map((entry) => join(entry.parentPath, entry.name).slice(dir.length + 1).split(sep).join('/')));
+}
+
 function writeOut(outDir: string, file: string, content: string): number {
   const target = join(outDir, file);
   mkdirSync(dirname(target), { recursive: true });
@@ -101,6 +112,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const values = placeholderValues(site);
   const year = (options.now ?? new Date()).getUTCFullYear();
   const routes = allRoutes(langs);
+  const documents: OutputDocument[] = [];
+  const caseRedirect = caseRedirectScript(routes.map((r) => r.path));
   for (const lang of langs) {
     const t = createTranslator(lang, messages, values, (key) => {
       const problem = `translation key "${key}" is used by a template but missing from content/locales/en.json`;
@@ -119,13 +132,24 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       const html = renderPage({ context: { ...context, page: route.page }, canonicalPath: route.canonical, stylesheet, loader, markdown });
       const file = fileForPath(route.path);
       result.pages.push({ path: route.path, file, lang, page: route.page, bytes: writeOut(options.outDir, file, html) });
+      documents.push({ path: route.path, file, html, ...(route.path !== route.canonical ? { aliasOf: route.canonical } : {}) });
     }
     const path = notFoundPath(lang);
-    const html = renderPage({ context: { ...context, page: 'notFound' }, canonicalPath: null, stylesheet, loader });
+    const html = renderPage({ context: { ...context, page: 'notFound' }, canonicalPath: null, stylesheet, loader, headScript: caseRedirect });
     const file = fileForPath(path);
     result.pages.push({ path, file, lang, page: 'notFound', bytes: writeOut(options.outDir, file, html) });
+    documents.push({ path, file, html });
   }
-  writeOut(options.outDir, 'sitemap.xml', sitemapXml(routes, site.siteUrl));
+  const sitemap = sitemapXml(routes, site.siteUrl);
+  writeOut(options.outDir, 'sitemap.xml', sitemap);
   writeOut(options.outDir, 'robots.txt', robotsTxt(site.siteUrl));
+  const written = listFiles(options.outDir);
+  const builtPaths = new Set(routes.map((r) => r.path));
+  const unbuiltPages = new Set(allRoutes().map((r) => r.path).filter((p) => !builtPaths.has(p)));
+  result.errors.push(...validateOutput({ siteUrl: site.siteUrl, documents, sitemap, exists: (file) => written.has(file), unbuiltPages }));
+
+  const configs = hostConfigs({ siteUrl: site.siteUrl, ingestUrl: site.ingestUrl, routes, langs, html: documents.map((d) => d.html) });
+  for (const [file, content] of Object.entries(configs)) writeOut(options.outDir, file, content);
+  precompress(options.outDir, written);
   return finish();
 }

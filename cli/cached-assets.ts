@@ -2,9 +2,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cachedFolder, copyCached, inputsHash } from './build-cache.ts';
 import type { IslandBundle } from './islands-build.ts';
+import { MAX_LEVELS, precompress } from './precompress.ts';
 
 /** What the island bundle is built from: a change to any of these rebuilds it. */
-const ISLAND_INPUTS = ['templates', 'ingest/contract.ts', 'ingest/countries.ts', 'ingest/errors.ts', 'cli/islands-build.ts', 'package-lock.json'];
+const ISLAND_INPUTS = ['templates', 'ingest/contract.ts', 'ingest/countries.ts', 'ingest/errors.ts', 'cli/islands-build.ts', 'cli/precompress.ts', 'package-lock.json'];
 /** What the stylesheet is built from (Tailwind scans the templates for class names). */
 const CSS_INPUTS = ['templates', 'cli/css.ts', 'package-lock.json'];
 
@@ -16,7 +17,10 @@ export async function islandBundle(outDir: string, useCache: boolean): Promise<I
   const build = async (dir: string) => (await import('./islands-build.ts')).buildIslands(dir);
   if (!useCache) return build(outDir);
   const { dir } = await cachedFolder('islands', inputsHash(ISLAND_INPUTS), async (staging) => {
-    writeFileSync(join(staging, 'manifest.json'), JSON.stringify(await build(staging)));
+    const bundle = await build(staging);
+    // Content-hashed and built once: worth brotli's slowest, smallest level (~0.3 s, cached).
+    precompress(staging, bundle.files.map((f) => f.file), MAX_LEVELS);
+    writeFileSync(join(staging, 'manifest.json'), JSON.stringify(bundle));
   });
   copyCached(dir, outDir);
   return JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as IslandBundle;

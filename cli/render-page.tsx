@@ -20,6 +20,8 @@ export interface PageToRender {
   loader: string;
   /** The rendered long text, for the Markdown pages. */
   markdown?: RenderedMarkdown;
+  /** A small classic script run before the page renders (the 404 pages' wrong-case redirect). */
+  headScript?: string;
 }
 
 function PageBody({ page, markdown }: { page: PageId | 'notFound'; markdown?: RenderedMarkdown }) {
@@ -41,7 +43,7 @@ function PageBody({ page, markdown }: { page: PageId | 'notFound'; markdown?: Re
 }
 
 /** Renders one page of one language into a complete HTML document string. */
-export function renderPage({ context, canonicalPath, stylesheet, loader, markdown }: PageToRender): string {
+export function renderPage({ context, canonicalPath, stylesheet, loader, markdown, headScript }: PageToRender): string {
   const { page, t, site } = context;
   const canonical = canonicalPath === null ? null : absoluteUrl(site.siteUrl, canonicalPath);
   const alternates = page === 'notFound' ? [] : hreflangLinks(page, site.siteUrl);
@@ -62,5 +64,6 @@ export function renderPage({ context, canonicalPath, stylesheet, loader, markdow
   );
   // Pages without islands load no JavaScript at all.
   const withLoader = html.includes(' data-island=') ? html.replace('</body>', `<script type="module">${loader}</script></body>`) : html;
-  return `<!DOCTYPE html>${withLoader}`;
+  const withHeadScript = headScript ? withLoader.replace('</head>', `<script>${headScript}</script></head>`) : withLoader;
+  return `<!DOCTYPE html>${withHeadScript}`;
 }

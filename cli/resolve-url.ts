@@ -10,7 +10,7 @@ export type Resolution =
  * Decides how a request path is answered from the built `dist/` folder, given a way to ask
  * whether a file exists. Clean URLs without trailing slash; any other letter case, a trailing
  * slash or a `.html` suffix redirect to the canonical URL; unknown paths get the 404 page of
- * their language.
+ * their language, and so do the host configuration files and dotfiles of the folder.
  *
  * @example resolveUrl('/DE/Impressum', exists) // { type: 'redirect', location: '/de/impressum', status: 308 }
  * @example resolveUrl('/de/nope', exists)      // { type: 'notFound', file: 'de/404.html', status: 404 }
@@ -25,9 +25,11 @@ export function resolveUrl(pathname: string, exists: (file: string) => boolean):
   const notFound = (): Resolution => ({ type: 'notFound', file: fileForPath(notFoundPath(langOfPath(path))), status: 404 });
   if (path.includes('\0') || path.split('/').some((segment) => segment === '..')) return notFound();
 
-  // Static files (assets, sitemap, favicon) are served exactly as named.
+  // Static files (assets, sitemap, favicon) are served exactly as named; the host configuration
+  // (`_headers`, `_redirects`, `_deploy/`) and dotfiles are not published.
   const asFile = path.slice(1);
-  if (asFile && !asFile.endsWith('.html') && exists(asFile)) return { type: 'file', file: asFile, status: 200 };
+  const published = !asFile.split('/').some((segment) => segment.startsWith('_') || segment.startsWith('.'));
+  if (asFile && published && !asFile.endsWith('.html') && exists(asFile)) return { type: 'file', file: asFile, status: 200 };
 
   let canonical = path.toLowerCase();
   if (canonical.endsWith('.html')) canonical = canonical.slice(0, -'.html'.length);

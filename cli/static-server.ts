@@ -1,7 +1,9 @@
-import { createReadStream, statSync } from 'node:fs';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { extname, join } from 'node:path';
+import { headersForPath, parseHeadersFile, type HeaderRule } from './host-files.ts';
 import { resolveUrl } from './resolve-url.ts';
+import { cacheControlFor } from './security-headers.ts';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -31,6 +33,32 @@ function isFile(root: string, file: string): boolean {
   }
 }
 
+/**
+ * The rules of the build's `_headers` file (security headers, CSP hashes), re-read when the
+ * folder is rebuilt, so this server answers with exactly the headers a static host would.
+ */
+function headerRules(root: string): () => readonly HeaderRule[] {
+  let cached: { mtimeMs: number; rules: HeaderRule[] } = { mtimeMs: -1, rules: [] };
+  return () => {
+    let mtimeMs: number;
+    try {
+      mtimeMs = statSync(join(root, '_headers')).mtimeMs;
+    } catch {
+      return [];
+    }
+    if (mtimeMs !== cached.mtimeMs) cached = { mtimeMs, rules: parseHeadersFile(readFileSync(join(root, '_headers'), 'utf8')) };
+    return cached.rules;
+  };
+}
+
+/** The precompressed copy the build wrote beside `file` that the client accepts (brotli first), if any. */
+function precompressed(root: string, file: string, acceptEncoding: string): { file: string; encoding: string } | null {
+  for (const [encoding, suffix] of [['br', '.br'], ['gzip', '.gz']] as const) {
+    if (new RegExp(`\\b${encoding}\\b`).test(acceptEncoding) && isFile(root, file + suffix)) return { file: file + suffix, encoding };
+  }
+  return null;
+}
+
 function proxy(req: IncomingMessage, res: ServerResponse, target: string): void {
   const url = new URL(req.url ?? '/', target);
   const upstream = httpRequest(
@@ -52,35 +80,38 @@ function proxy(req: IncomingMessage, res: ServerResponse, target: string): void 
 
 /**
  * A small static server for the built site, as production hosts serve it: clean URLs,
- * case redirects, language 404 pages, long caching for hashed assets, and `/api` forwarded to
+ * case redirects, language 404 pages, the security headers of the build's `_headers` file,
+ * long caching for hashed assets, the precompressed `.br`/`.gz` copies, and `/api` forwarded to
  * the ingest service when `apiTarget` is set.
  */
 export function createStaticServer({ root, apiTarget }: StaticServerOptions): Server {
+  const rules = headerRules(root);
   return createServer((req, res) => {
-    const { pathname } = new URL(req.url ?? '/', 'http://localhost');
+    const { pathname, search } = new URL(req.url ?? '/', 'http://localhost');
     if (apiTarget && (pathname === '/api' || pathname.startsWith('/api/'))) return proxy(req, res, apiTarget);
+    const common = { ...headersForPath(rules(), pathname), 'cache-control': cacheControlFor(pathname) };
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { allow: 'GET, HEAD' }).end();
+      res.writeHead(405, { ...common, allow: 'GET, HEAD' }).end();
       return;
     }
     const resolution = resolveUrl(pathname, (file) => isFile(root, file));
     if (resolution.type === 'redirect') {
-      const { search } = new URL(req.url ?? '/', 'http://localhost');
-      res.writeHead(308, { location: resolution.location + search }).end();
+      res.writeHead(308, { ...common, location: resolution.location + search }).end();
       return;
     }
-    const headers: Record<string, string> = {
-      'content-type': CONTENT_TYPES[extname(resolution.file)] ?? 'application/octet-stream',
-      'cache-control': resolution.file.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache',
-      'x-content-type-options': 'nosniff',
-      'referrer-policy': 'strict-origin-when-cross-origin',
-    };
     if (!isFile(root, resolution.file)) {
-      res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('404 Not Found');
+      res.writeHead(404, { ...common, 'content-type': 'text/plain; charset=utf-8' }).end('404 Not Found');
       return;
     }
+    const encoded = precompressed(root, resolution.file, String(req.headers['accept-encoding'] ?? ''));
+    const headers: Record<string, string> = {
+      ...common,
+      'content-type': CONTENT_TYPES[extname(resolution.file)] ?? 'application/octet-stream',
+      vary: 'Accept-Encoding',
+      ...(encoded ? { 'content-encoding': encoded.encoding } : {}),
+    };
     res.writeHead(resolution.status, headers);
     if (req.method === 'HEAD') res.end();
-    else createReadStream(join(root, resolution.file)).pipe(res);
+    else createReadStream(join(root, encoded?.file ?? resolution.file)).pipe(res);
   });
 }

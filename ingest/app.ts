@@ -61,11 +61,16 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onRequest', async (_request, reply) => {
-    if (closing) {
-      reply.header('connection', 'close');
-      return sendError(reply, 'unavailable');
-    }
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (!closing) return done();
+    reply.header('connection', 'close');
+    sendError(reply, 'unavailable');
+  });
+  // Requests still in flight when closing starts get their answer, then their connection is
+  // closed; otherwise a client's keep-alive connection would hold the shutdown open.
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (closing) reply.header('connection', 'close');
+    done(null, payload);
   });
   await app.register(cors, {
     origin: (origin, callback) => callback(null, origin !== undefined && allowed.has(origin)),
@@ -73,7 +78,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     allowedHeaders: ['content-type'],
     maxAge: 600,
   });
-  await app.register(rateLimit, { global: true, max: limit.max, timeWindow: limit.windowMs });
+  await app.register(rateLimit, {
+    global: true,
+    max: limit.max,
+    timeWindow: limit.windowMs,
+    // The limit headers go out only once a client is limited (with Retry-After), not on every answer.
+    addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
+  });
 
   await app.register(healthRoute, { isReady: () => !closing && deps.store.isReady() });
   await app.register(newsletterRoute, { store: deps.store, clock });

@@ -79,6 +79,10 @@ export const OPERATOR_ERRORS = {
     exit: 1,
     message: 'A database migration failed and was rolled back. Fix the cause shown above and run `ingest migrate`.',
   },
+  listen_failed: {
+    exit: 1,
+    message: 'The service could not listen on HOST:PORT (taken or not allowed). Stop the other process or set PORT to a free port.',
+  },
   database_unavailable: {
     exit: 1,
     message: 'The database file could not be opened. Check DATABASE_URL, DATA_DIR and the directory permissions.',

@@ -39,7 +39,7 @@ program
 
 program
   .command('migrate')
-  .description('Apply pending database migrations and list them.')
+  .description('Apply pending database migrations and print the schema version.')
   .action(async () => {
     const config = configOrExit();
     const db = await openMigrated(config);

@@ -19,8 +19,9 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 };
 
 async function securityHeaders(app: FastifyInstance): Promise<void> {
-  app.addHook('onRequest', async (_request, reply) => {
+  app.addHook('onRequest', (_request, reply, done) => {
     reply.headers(SECURITY_HEADERS);
+    done();
   });
 }
 

@@ -20,7 +20,7 @@ import { sqliteOutbox } from './outbox.ts';
 import { type OutboxWorker, outboxWorker } from './outbox-worker.ts';
 import type { RetryPolicy } from './retry-policy.ts';
 import { openSqlite, type SqliteDatabase, type Synchronous } from './sqlite.ts';
-import { sqliteSubmissionStore } from './submissions.ts';
+import { openSubmissionStore } from './submissions.ts';
 
 /** Knobs tests and the bench turn; production passes none. */
 export interface ServiceOverrides {
@@ -37,7 +37,7 @@ export interface ServiceOverrides {
 export interface RunningService {
   app: FastifyInstance;
   db: SqliteDatabase;
-  store: ReturnType<typeof sqliteSubmissionStore>;
+  store: Awaited<ReturnType<typeof openSubmissionStore>>;
   worker: OutboxWorker;
   /** The address it listens on, e.g. `http://127.0.0.1:8787`. */
   url: string;
@@ -66,9 +66,10 @@ export async function openMigrated(config: IngestConfig, synchronous?: Synchrono
 export async function startService(config: IngestConfig, overrides: ServiceOverrides = {}): Promise<RunningService> {
   const clock = overrides.clock ?? systemClock;
   const db = await openMigrated(config, overrides.synchronous);
-  const store = sqliteSubmissionStore(db, {
+  const store = await openSubmissionStore(db, {
     privacyVersion: config.privacyVersion,
     ...(overrides.groupCommit === undefined ? {} : { groupCommit: overrides.groupCommit }),
+    ...(overrides.synchronous === undefined ? {} : { synchronous: overrides.synchronous }),
   });
   const mailer = overrides.mailer ?? createMailer(config.mail);
   let worker: OutboxWorker | undefined;
@@ -91,7 +92,14 @@ export async function startService(config: IngestConfig, overrides: ServiceOverr
     ...(overrides.retryPolicy === undefined ? {} : { policy: overrides.retryPolicy }),
     ...(overrides.pollMs === undefined ? {} : { pollMs: overrides.pollMs }),
   });
-  const url = await app.listen({ port: config.port, host: config.host });
+  let url: string;
+  try {
+    url = await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await store.close();
+    db.close();
+    throw new OperatorError('listen_failed', `${config.host}:${config.port}: ${(error as Error).message}`);
+  }
   worker.start();
   app.log.info({ database: config.database.path, mail: config.mail.kind }, 'ingest listening');
 
@@ -100,7 +108,7 @@ export async function startService(config: IngestConfig, overrides: ServiceOverr
     closed ??= (async () => {
       await app.close();
       await worker.stop();
-      store.close();
+      await store.close();
       mailer.close();
       db.close();
     })();

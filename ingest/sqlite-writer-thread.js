@@ -5,6 +5,7 @@
 // each batch it receives as one BEGIN IMMEDIATE … COMMIT, each job in its own savepoint. A job is
 // a list of steps [statementIndex, parameters, stopIfNoRow]; a step marked stopIfNoRow that
 // returns no row ends its job early (a duplicate signup, a reused captcha) without an error.
+// Each job's outcome is null (all steps ran), the index of the step that stopped it, or an error.
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 
@@ -29,31 +30,31 @@ function describe(error) {
   return { message: error instanceof Error ? error.message : String(error), code: error?.code };
 }
 
+// Returns the index of the step that found no row, or null when every step ran.
 function runJob(steps) {
   for (let index = 0; index < steps.length; index++) {
     const [statementIndex, parameters, stopIfNoRow] = steps[index];
     const statement = statements[statementIndex];
-    if (statement.reader) {
-      const rows = statement.all(parameters);
-      if (stopIfNoRow && rows.length === 0) return index;
-    } else {
-      statement.run(parameters);
-    }
+    if (!statement.reader) statement.run(parameters);
+    else if (statement.get(parameters) === undefined && stopIfNoRow) return index;
   }
   return null;
 }
 
-const runBatch = (jobs) =>
-  db.transaction(() =>
-    jobs.map((steps) => {
-      try {
-        // Nested transaction(): better-sqlite3 runs it as a savepoint.
-        return { stoppedAt: db.transaction(runJob)(steps) };
-      } catch (error) {
-        return { error: describe(error) };
-      }
-    }),
-  );
+// Nested transaction(): better-sqlite3 runs the inner one as a savepoint. A one-statement job
+// needs none: SQLite undoes a failed statement by itself and the transaction carries on.
+const runJobInSavepoint = db ? db.transaction(runJob) : undefined;
+const runBatch = db
+  ? db.transaction((jobs) =>
+      jobs.map((steps) => {
+        try {
+          return steps.length === 1 ? runJob(steps) : runJobInSavepoint(steps);
+        } catch (error) {
+          return describe(error);
+        }
+      }),
+    )
+  : undefined;
 
 parentPort.on('message', (message) => {
   if (message.close) {
@@ -62,7 +63,7 @@ parentPort.on('message', (message) => {
     return;
   }
   try {
-    parentPort.postMessage({ id: message.id, outcomes: runBatch(message.jobs).immediate() });
+    parentPort.postMessage({ id: message.id, outcomes: runBatch.immediate(message.jobs) });
   } catch (error) {
     parentPort.postMessage({ id: message.id, error: describe(error) });
   }

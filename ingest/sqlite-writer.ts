@@ -15,8 +15,8 @@ import type { Synchronous } from './sqlite.ts';
 /** One step of a job: run statement `statement` with `parameters`; with `stopIfNoRow`, an empty result ends the job. */
 export type WriteStep = [statement: number, parameters: unknown[], stopIfNoRow: boolean];
 
-/** How a job ended: `stoppedAt` is the index of the step that found no row, or null when every step ran. */
-export type WriteOutcome = { stoppedAt: number | null } | { error: { message: string; code?: string } };
+/** How a job ended: null when every step ran, the index of the step that found no row, or the error that undid it. */
+export type WriteOutcome = null | number | { message: string; code?: string };
 
 /** The writer as the group commit sees it. */
 export interface SqliteWriter {
@@ -53,6 +53,9 @@ export function startSqliteWriter(
   options: { synchronous?: Synchronous; busyTimeoutMs?: number } = {},
 ): SqliteWriter {
   const worker = new Worker(new URL('./sqlite-writer-thread.js', import.meta.url), {
+    // Plain JavaScript: no loader flags (a `--import tsx` inherited from the parent would route
+    // the thread's module loading and messages through the loader's hooks for nothing).
+    execArgv: [],
     workerData: { path, statements, synchronous: options.synchronous ?? 'FULL', busyTimeoutMs: options.busyTimeoutMs ?? 5000 },
   });
   const pending = new Map<number, Pending>();

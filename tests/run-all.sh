@@ -14,6 +14,7 @@ node cli/bin.js check
 stage "unit, build and service tests (vitest)"
 npx vitest run
 
-stage "browser tests (Playwright in Chromium, real ingest service and SMTP peer)"
+stage "browser tests (Playwright in Chromium, real ingest service and SMTP peer, Debian's nginx)"
 bash tests/e2e/ensure-browser.sh
+bash tests/e2e/ensure-nginx.sh
 npx playwright test -c tests/e2e

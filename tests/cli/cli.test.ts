@@ -30,7 +30,11 @@ describe('sitegen CLI', () => {
     const run = sitegen('build', '--lang', 'es', '--out', out, '--site-url', 'https://staging.example.org');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('built 8 pages in 1 language(s)');
-    expect(readdirSync(out).sort()).toEqual(['.sitegen-output', 'assets', 'aviso-legal.html', 'es', 'es.html', 'favicon.svg', 'robots.txt', 'sitemap.xml']);
+    expect(readdirSync(out).sort()).toEqual([
+      '.sitegen-output', '_deploy', '_headers', '_redirects', 'assets',
+      'aviso-legal.html', 'aviso-legal.html.br', 'aviso-legal.html.gz', 'es', 'es.html', 'es.html.br', 'es.html.gz',
+      'favicon.svg', 'robots.txt', 'sitemap.xml', 'sitemap.xml.br', 'sitemap.xml.gz',
+    ]);
     const sitemap = spawnSync('cat', [join(out, 'sitemap.xml')], { encoding: 'utf8' }).stdout;
     expect(sitemap).toContain('<loc>https://staging.example.org/es/privacidad</loc>');
   });

@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { resolveUrl } from '../../cli/resolve-url.ts';
 import { allRoutes, fileForPath } from '../../cli/routes.ts';
 
-const files = new Set([...allRoutes().map((r) => fileForPath(r.path)), '404.html', 'de/404.html', 'assets/styles.abc.css', 'sitemap.xml']);
+const files = new Set([
+  ...allRoutes().map((r) => fileForPath(r.path)),
+  ...['404.html', 'de/404.html', 'assets/styles.abc.css', 'sitemap.xml', '_headers', '_redirects', '_deploy/nginx.conf', '.sitegen-output'],
+]);
 const exists = (file: string) => files.has(file);
 
 describe('resolveUrl', () => {
@@ -30,6 +33,9 @@ describe('resolveUrl', () => {
     ['/de/404', 'de/404.html'],
     ['/../etc/passwd', '404.html'],
     ['/%E0%A4%A', '404.html'],
+    ['/_headers', '404.html'],
+    ['/_deploy/nginx.conf', '404.html'],
+    ['/.sitegen-output', '404.html'],
   ])('answers %s with the 404 page %s', (path, file) => {
     expect(resolveUrl(path, exists)).toEqual({ type: 'notFound', file, status: 404 });
   });

@@ -59,10 +59,21 @@ export async function axeViolations(page: Page) {
   return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
 }
 
-export const test = base.extend<{ url: (path: string) => string }>({
+/** The built folder the servers serve. */
+export function builtDir(): string {
+  return state().outDir;
+}
+
+export const test = base.extend<{ url: (path: string) => string; nginxUrl: (path: string) => string }>({
   url: async ({}, use) => {
     const { baseURL } = state();
     await use((path: string) => `${baseURL}${path}`);
+  },
+  /** A URL of the site served by Debian's nginx with the generated config. */
+  nginxUrl: async ({}, use) => {
+    const { nginxURL } = state();
+    if (!nginxURL) throw new Error('nginx is not installed: run tests/e2e/ensure-nginx.sh (Debian: apt-get install -y nginx)');
+    await use((path: string) => `${nginxURL}${path}`);
   },
 });
 

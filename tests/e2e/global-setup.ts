@@ -6,11 +6,16 @@ import { join } from 'node:path';
 import { buildSite } from '../../cli/build.ts';
 import { DEFAULT_PATHS, PROJECT_ROOT } from '../../cli/paths.ts';
 import { createStaticServer } from '../../cli/static-server.ts';
+import { nginxAvailable, startNginx } from './nginx-server.ts';
 import { startSmtpSink } from './smtp-sink.ts';
 
 /** What the specs need to know about the running stack; written to `E2E_STATE` as JSON. */
 export interface E2EState {
   baseURL: string;
+  /** The same build served by Debian's nginx with the generated config, or null when nginx is not installed. */
+  nginxURL: string | null;
+  /** The built folder both servers serve. */
+  outDir: string;
   databaseFile: string;
   mailDir: string;
 }
@@ -29,7 +34,8 @@ async function waitForHealthy(url: string, timeoutMs = 20_000): Promise<void> {
 }
 
 /**
- * Starts the whole stack for the browser tests: the built site, the real ingest service on a
+ * Starts the whole stack for the browser tests: the built site (served by the local static
+ * server, and by Debian's nginx with the generated config), the real ingest service on a
  * temporary SQLite file, and a real SMTP peer receiving the sales emails. Returns the teardown.
  */
 export default async function globalSetup() {
@@ -63,13 +69,22 @@ export default async function globalSetup() {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
 
-  const state: E2EState = { baseURL: `http://127.0.0.1:${port}`, databaseFile: join(dataDir, 'ingest.sqlite'), mailDir };
+  const nginx = nginxAvailable() ? await startNginx(outDir, ingestPort, join(work, 'nginx')) : null;
+
+  const state: E2EState = {
+    baseURL: `http://127.0.0.1:${port}`,
+    nginxURL: nginx?.baseURL ?? null,
+    outDir,
+    databaseFile: join(dataDir, 'ingest.sqlite'),
+    mailDir,
+  };
   const stateFile = join(work, 'state.json');
   writeFileSync(stateFile, JSON.stringify(state));
   process.env.E2E_STATE = stateFile;
   process.env.E2E_BASE_URL = state.baseURL;
 
   return async () => {
+    await nginx?.stop();
     server.close();
     ingest.kill('SIGTERM');
     await new Promise((r) => ingest.once('exit', r));

@@ -64,3 +64,28 @@ test('the skip link jumps to the main content', async ({ page, url }) => {
   await page.keyboard.press('Enter');
   await expect(page.locator('#main')).toBeFocused();
 });
+
+test('regression: what is typed before a form has hydrated is kept when the visitor goes on typing', async ({ page, url }) => {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/assets/islands/ContactForm.*.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await page.goto(url('/es/contact'));
+  await page.locator('#contact-firstName').focus();
+  await page.keyboard.type('Rápida');
+  await page.locator('#contact-country').selectOption('es');
+  await page.locator('#contact-message').fill('Escribo antes de que el formulario esté listo.');
+  release();
+  await page.waitForFunction(() => Object.keys(document.querySelector('form[data-form=contact]') ?? {}).some((k) => k.startsWith('__react')));
+  await page.locator('#contact-lastName').focus();
+  await page.keyboard.type('Tecleadora');
+  await page.locator('form[data-form=contact]').getByRole('button').click();
+  await expect(page.locator('#contact-firstName')).toHaveValue('Rápida');
+  await expect(page.locator('#contact-country')).toHaveValue('es');
+  await expect(page.locator('#contact-message')).toHaveValue('Escribo antes de que el formulario esté listo.');
+  await expect(page.locator('#contact-firstName-error')).toBeEmpty();
+  await expect(page.locator('#contact-country-error')).toBeEmpty();
+  await expect(page.locator('#contact-message-error')).toBeEmpty();
+});

@@ -13,7 +13,7 @@ import { eraseEmail } from '../../ingest/erase.ts';
 import { csvCell, exportTable } from '../../ingest/export-rows.ts';
 import { parseAge, purgeOlderThan } from '../../ingest/purge.ts';
 import type { SqliteDatabase } from '../../ingest/sqlite.ts';
-import { sqliteSubmissionStore } from '../../ingest/submissions.ts';
+import { openSubmissionStore } from '../../ingest/submissions.ts';
 import { contact, count, eventually, migratedDb, signup, tempDir } from './fixtures.ts';
 
 const BIN = new URL('../../ingest/bin.js', import.meta.url).pathname;
@@ -27,7 +27,7 @@ async function seeded(): Promise<{ dir: string; db: SqliteDatabase }> {
   const temp = tempDir();
   const db = await migratedDb(temp.dir);
   cleanups.push(temp.remove, () => db.close());
-  const store = sqliteSubmissionStore(db, { privacyVersion: '2025-01-12' });
+  const store = await openSubmissionStore(db, { privacyVersion: '2025-01-12' });
   const old = Date.parse('2022-01-01T00:00:00Z');
   const recent = Date.parse('2025-06-01T00:00:00Z');
   await store.subscribe(valid(newsletterSchema, signup({ name: '=HYPERLINK("http://evil")', email: 'Old@Example.com' })), old);
@@ -37,7 +37,7 @@ async function seeded(): Promise<{ dir: string; db: SqliteDatabase }> {
   await store.submitContact(valid(contactSchema, contact({ captcha, email: 'ANA@example.com' })), nonce('a', old + 600_000), old);
   await store.submitContact(valid(contactSchema, contact({ captcha, email: 'ana@EXAMPLE.com' })), nonce('b', recent + 600_000), recent);
   await store.submitContact(valid(contactSchema, contact({ captcha, email: 'bo@example.com', firstName: 'Bo' })), nonce('c', recent + 600_000), recent);
-  store.close();
+  await store.close();
   return { dir: temp.dir, db };
 }
 

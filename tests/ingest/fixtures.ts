@@ -14,7 +14,7 @@ import { type IngestConfig, resolveConfig } from '../../ingest/config.ts';
 import { loggerOptions } from '../../ingest/logger.ts';
 import { migrateToLatest } from '../../ingest/migrations.ts';
 import { openSqlite, type SqliteDatabase } from '../../ingest/sqlite.ts';
-import { type SubmissionStore, sqliteSubmissionStore } from '../../ingest/submissions.ts';
+import { openSubmissionStore, type SubmissionStore } from '../../ingest/submissions.ts';
 
 export const SECRET = 'test-secret-0123456789abcdef0123456789';
 
@@ -56,7 +56,7 @@ export interface TestApp {
 export async function testApp(overrides: Partial<AppDeps> & { clock?: Clock } = {}): Promise<TestApp> {
   const temp = tempDir();
   const db = await migratedDb(temp.dir);
-  const store = sqliteSubmissionStore(db, { privacyVersion: '2025-01-12', groupCommit: { maxBatch: 64, maxDelayMs: 1 } });
+  const store = await openSubmissionStore(db, { privacyVersion: '2025-01-12' });
   const logs: string[] = [];
   const app = await buildApp({
     store,
@@ -74,7 +74,7 @@ export async function testApp(overrides: Partial<AppDeps> & { clock?: Clock } = 
     logs,
     close: async () => {
       await app.close();
-      store.close();
+      await store.close();
       db.close();
       temp.remove();
     },

@@ -11,7 +11,7 @@ import { outboxWorker } from '../../ingest/outbox-worker.ts';
 import { DEFAULT_RETRY_POLICY } from '../../ingest/retry-policy.ts';
 import { type RunningService, startService } from '../../ingest/server.ts';
 import { openSqlite } from '../../ingest/sqlite.ts';
-import { sqliteSubmissionStore } from '../../ingest/submissions.ts';
+import { openSubmissionStore } from '../../ingest/submissions.ts';
 import { configFor, contact, eventually, migratedDb, postJson, type SmtpPeer, smtpPeer, solvedCaptcha, tempDir } from './fixtures.ts';
 
 const FAST_RETRY = { firstDelayMs: 30, maxDelayMs: 200, giveUpAfterMs: 60_000, jitter: 0.2 };
@@ -33,7 +33,7 @@ function folder(): string {
 }
 
 async function service(dir: string, smtp: SmtpPeer, overrides: Parameters<typeof startService>[1] = {}): Promise<RunningService> {
-  const running = await startService(configFor(dir, { SMTP_URL: `${smtp.url}?ignoreTLS=true`, SALES_EMAIL: 'sales@example.com' }), {
+  const running = await startService(configFor(dir, { SMTP_URL: `${smtp.url}?ignoreTLS=true`, SALES_EMAIL: 'sales@example.com', RATE_LIMIT_MAX: '1000' }), {
     retryPolicy: FAST_RETRY,
     pollMs: 20,
     logStream: { write: () => {} },
@@ -96,14 +96,15 @@ describe('outbox delivery', () => {
     const smtp = await peer();
     const dir = folder();
     const db = await migratedDb(dir);
-    const store = sqliteSubmissionStore(db, { privacyVersion: 'v1' });
+    const store = await openSubmissionStore(db, { privacyVersion: 'v1' });
     await store.submitContact(contactFields(), { value: 'nonce-crash-0000001', expiresAt: Date.now() + 60_000 }, Date.now());
     // What a process killed mid-send leaves behind.
     db.raw.prepare("UPDATE outbox SET status = 'sending', attempts = 1, claimed_at = ?").run(new Date(Date.now() - 10 * 60_000).toISOString());
-    store.close();
+    await store.close();
     db.close();
     const running = await service(dir, smtp);
-    await eventually(() => smtp.messages.length === 1);
+    await eventually(() => sqliteOutbox(running.db).counts().sent === 1);
+    expect(smtp.messages).toHaveLength(1);
     expect(sqliteOutbox(running.db).counts()).toMatchObject({ sent: 1, sending: 0 });
   });
 
@@ -111,11 +112,11 @@ describe('outbox delivery', () => {
     const smtp = await peer();
     const dir = folder();
     const db = await migratedDb(dir);
-    const store = sqliteSubmissionStore(db, { privacyVersion: 'v1' });
+    const store = await openSubmissionStore(db, { privacyVersion: 'v1' });
     for (let i = 0; i < 12; i++) {
       await store.submitContact(contactFields(), { value: `nonce-parallel-${String(i).padStart(6, '0')}`, expiresAt: Date.now() + 60_000 }, Date.now());
     }
-    store.close();
+    await store.close();
     const other = openSqlite(db.path);
     cleanups.push(() => db.close(), () => other.close());
     const workers = [db, other].map((handle) =>
@@ -138,8 +139,9 @@ describe('outbox delivery', () => {
     const db = await migratedDb(dir);
     cleanups.push(() => db.close());
     const clock = manualClock(Date.parse('2025-06-01T00:00:00Z'));
-    const store = sqliteSubmissionStore(db, { privacyVersion: 'v1' });
+    const store = await openSubmissionStore(db, { privacyVersion: 'v1' });
     await store.submitContact(contactFields(), { value: 'nonce-giveup-000001', expiresAt: clock.now() + 60_000 }, clock.now());
+    await store.close();
     const errors: string[] = [];
     let sends = 0;
     const outbox = sqliteOutbox(db);
@@ -174,6 +176,33 @@ describe('outbox delivery', () => {
     clock.advance(24 * 3600_000);
     await worker.runPass();
     expect(sends).toBe(attempts);
+  });
+});
+
+describe('graceful shutdown', () => {
+  it('answers and stores every request in flight when closing, then refuses new connections', async () => {
+    const smtp = await peer();
+    const dir = folder();
+    const running = await service(dir, smtp);
+    const port = (running.app.server.address() as { port: number }).port;
+    const post = (i: number) =>
+      fetch(`http://127.0.0.1:${port}/api/newsletter`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'N', email: `n${i}@example.com`, privacyConsent: true, marketingConsent: false, lang: 'en' }),
+      }).then((res) => res.status);
+    let received = 0;
+    running.app.server.on('request', () => void (received += 1));
+    const inFlight = Array.from({ length: 40 }, (_, i) => post(i).catch(() => 'failed' as const));
+    await eventually(() => received === 40);
+    await running.close();
+    const statuses = await Promise.all(inFlight);
+    expect(statuses).toEqual(Array.from({ length: 40 }, () => 201));
+    const created = 40;
+    await expect(post(99)).rejects.toThrow();
+    const db = await migratedDb(dir);
+    cleanups.push(() => db.close());
+    expect(db.raw.prepare('SELECT count(*) AS n FROM newsletter').get()).toEqual({ n: created });
   });
 });
 
@@ -214,7 +243,7 @@ describe('the sales email', () => {
     const smtp = await peer();
     const dir = folder();
     const db = await migratedDb(dir);
-    const store = sqliteSubmissionStore(db, { privacyVersion: 'v1' });
+    const store = await openSubmissionStore(db, { privacyVersion: 'v1' });
     await store.submitContact(
       {
         ...contactFields(),
@@ -226,7 +255,7 @@ describe('the sales email', () => {
       { value: 'nonce-inject-000001', expiresAt: Date.now() + 60_000 },
       Date.now(),
     );
-    store.close();
+    await store.close();
     db.close();
     await service(dir, smtp);
     await eventually(() => smtp.messages.length === 1);

@@ -1,11 +1,10 @@
 /**
  * The pure parts: captcha tokens, the retry schedule, error mapping, group commit batching.
  */
-import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { CAPTCHA_TTL_MS, createChallenge, verifyAnswer } from '../../ingest/captcha.ts';
 import { errorCodeFor } from '../../ingest/http-errors.ts';
-import { GroupCommit } from '../../ingest/group-commit.ts';
+import { GroupCommit, type JobResult } from '../../ingest/group-commit.ts';
 import { DEFAULT_RETRY_POLICY, nextRetry } from '../../ingest/retry-policy.ts';
 
 const SECRET = 'unit-secret-unit-secret-unit-secret';
@@ -71,63 +70,84 @@ describe('errorCodeFor', () => {
 });
 
 describe('group commit', () => {
-  function table() {
-    const db = new Database(':memory:');
-    db.exec('CREATE TABLE t (v TEXT UNIQUE)');
-    const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
-    const transactor = {
-      commits: 0,
-      transaction<T>(fn: () => T): T {
-        if (!db.inTransaction) transactor.commits += 1;
-        return db.transaction(fn)();
-      },
+  // An executor that records its batches and commits when the test says so.
+  function executor(failJob?: (job: string) => boolean) {
+    const batches: string[][] = [];
+    const waiting: Array<() => void> = [];
+    const execute = (jobs: string[]) => {
+      batches.push(jobs);
+      return new Promise<Array<JobResult<string>>>((resolve) => {
+        waiting.push(() => resolve(jobs.map((job) => (failJob?.(job) ? { ok: false, error: new Error(job) } : { ok: true, value: `done ${job}` }))));
+      });
     };
-    return { db, insert, transactor, rows: () => (db.prepare('SELECT v FROM t ORDER BY v').all() as Array<{ v: string }>).map((r) => r.v) };
+    const commitAll = () => waiting.splice(0).forEach((commit) => commit());
+    return { batches, execute, commitAll };
   }
+  const tick = () => new Promise((resolve) => setImmediate(resolve));
 
-  it('commits concurrent jobs in one transaction and answers each after the commit', async () => {
-    const { insert, transactor, rows } = table();
-    const group = new GroupCommit(transactor, { maxBatch: 100, maxDelayMs: 2 });
-    const results = await Promise.all(['a', 'b', 'c', 'd'].map((v) => group.submit(() => insert.run(v).changes)));
-    expect(results).toEqual([1, 1, 1, 1]);
-    expect(transactor.commits).toBe(1);
-    expect(group.stats).toEqual({ batches: 1, jobs: 4 });
-    expect(rows()).toEqual(['a', 'b', 'c', 'd']);
+  it('puts jobs submitted together into one batch and answers each only after the commit', async () => {
+    const { batches, execute, commitAll } = executor();
+    const group = new GroupCommit(execute, { maxBatch: 100, maxDelayMs: 0 });
+    let answered = false;
+    const all = Promise.all(['a', 'b', 'c'].map((job) => group.submit(job))).then((values) => ((answered = true), values));
+    await tick();
+    expect(batches).toEqual([['a', 'b', 'c']]);
+    expect(answered).toBe(false);
+    commitAll();
+    expect(await all).toEqual(['done a', 'done b', 'done c']);
+    expect(group.stats).toEqual({ batches: 1, jobs: 3 });
   });
 
-  it('fails only the job that throws; its savepoint rolls back and the rest commit', async () => {
-    const { insert, transactor, rows } = table();
-    const group = new GroupCommit(transactor, { maxBatch: 100, maxDelayMs: 2 });
-    const outcomes = await Promise.allSettled([
-      group.submit(() => insert.run('a')),
-      group.submit(() => {
-        insert.run('half-done');
-        insert.run('a'); // unique violation
-      }),
-      group.submit(() => insert.run('b')),
-    ]);
-    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
-    expect(rows()).toEqual(['a', 'b']);
+  it('sends what arrives during a commit as the next batch, right after it', async () => {
+    const { batches, execute, commitAll } = executor();
+    const group = new GroupCommit(execute, { maxBatch: 100, maxDelayMs: 0 });
+    const first = group.submit('a');
+    await tick();
+    const later = ['b', 'c', 'd'].map((job) => group.submit(job));
+    await tick();
+    expect(batches).toEqual([['a']]);
+    commitAll();
+    await first;
+    await tick();
+    expect(batches).toEqual([['a'], ['b', 'c', 'd']]);
+    commitAll();
+    expect(await Promise.all(later)).toEqual(['done b', 'done c', 'done d']);
   });
 
-  it('cuts a batch at maxBatch and fails the whole batch when the commit fails', async () => {
-    const { insert, transactor, rows } = table();
-    const group = new GroupCommit(transactor, { maxBatch: 2, maxDelayMs: 50 });
-    await Promise.all(['a', 'b', 'c'].map((v) => group.submit(() => insert.run(v))));
-    expect(group.stats.batches).toBe(2);
-    const failing = new GroupCommit({ transaction: () => { throw new Error('disk I/O error'); } }, { maxBatch: 10, maxDelayMs: 0 });
-    const settled = await Promise.allSettled([failing.submit(() => 1), failing.submit(() => 2)]);
-    expect(settled.every((s) => s.status === 'rejected')).toBe(true);
-    expect(rows()).toEqual(['a', 'b', 'c']);
+  it('cuts batches at maxBatch', async () => {
+    const { batches, execute, commitAll } = executor();
+    const group = new GroupCommit(execute, { maxBatch: 2, maxDelayMs: 50 });
+    const all = Promise.all(['a', 'b', 'c', 'd', 'e'].map((job) => group.submit(job)));
+    for (let i = 0; i < 5; i++) {
+      await tick();
+      commitAll();
+    }
+    await all;
+    expect(batches).toEqual([['a', 'b'], ['c', 'd'], ['e']]);
+  });
+
+  it('fails only the job the executor reports as failed, and every job when the commit fails', async () => {
+    const { execute, commitAll } = executor((job) => job === 'bad');
+    const group = new GroupCommit(execute, { maxBatch: 100, maxDelayMs: 0 });
+    const settled = Promise.allSettled(['a', 'bad', 'b'].map((job) => group.submit(job)));
+    await tick();
+    commitAll();
+    expect((await settled).map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    const broken = new GroupCommit<string, string>(() => Promise.reject(new Error('disk I/O error')), { maxBatch: 10, maxDelayMs: 0 });
+    const outcomes = await Promise.allSettled([broken.submit('x'), broken.submit('y')]);
+    expect(outcomes.every((result) => result.status === 'rejected')).toBe(true);
   });
 
   it('commits what is queued on close and refuses new jobs after', async () => {
-    const { insert, transactor, rows } = table();
-    const group = new GroupCommit(transactor, { maxBatch: 100, maxDelayMs: 1000 });
-    const pending = group.submit(() => insert.run('x'));
-    group.close();
-    await pending;
-    expect(rows()).toEqual(['x']);
-    await expect(group.submit(() => 1)).rejects.toThrow(/closed/);
+    const { batches, execute, commitAll } = executor();
+    const group = new GroupCommit(execute, { maxBatch: 100, maxDelayMs: 10_000 });
+    const pending = group.submit('x');
+    const closed = group.close();
+    await tick();
+    commitAll();
+    await closed;
+    expect(await pending).toBe('done x');
+    expect(batches).toEqual([['x']]);
+    await expect(group.submit('y')).rejects.toThrow(/closed/);
   });
 });

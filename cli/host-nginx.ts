@@ -1,0 +1,147 @@
+import { HASHED_ASSETS_PREFIX, HSTS, IMMUTABLE_CACHE, REVALIDATE_CACHE } from './security-headers.ts';
+
+/** Where the generated server block is written inside the output folder. */
+export const NGINX_CONFIG_FILE = '_deploy/nginx.conf';
+
+/** The values an operator sets for their host; the build writes these defaults. */
+export const NGINX_DEFAULTS = {
+  listen: '80',
+  root: '/srv/maskwise/dist',
+  upstream: '127.0.0.1:8787',
+} as const;
+
+/** What the server block is generated from. */
+export interface NginxSite {
+  /** Host name(s) for `server_name`, e.g. `www.maskwise.io`. */
+  serverName: string;
+  /** Every page URL (lower-case, canonical form of itself) and the file that holds it. */
+  pages: readonly { path: string; file: string }[];
+  /** The 404 page of each language: URL prefix (`/de`, or `/` for the default) and file. */
+  notFoundPages: readonly { prefix: string; file: string }[];
+  /** Security headers for every answer, names lower-case (see `securityHeaders`). */
+  headers: Readonly<Record<string, string>>;
+  /** Whether the build wrote a web app manifest at `/manifest.webmanifest`. */
+  manifest?: boolean;
+}
+
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const quote = (text: string) => `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+const titleCase = (name: string) => name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
+
+/**
+ * The regular expression (case-insensitive) matching every other spelling of a page's URL that
+ * should answer 308 to it: any letter case, trailing slashes, `.html`, `/index`, `/index.html`.
+ * The same rules as `resolveUrl`, written for nginx's `map`.
+ *
+ * @example equivalentFormsPattern('/de/about') // '^/de/about(?:\\.html|/index(?:\\.html)?|/+)?$'
+ * @example equivalentFormsPattern('/')         // '^/(?:index(?:\\.html)?)?$'
+ */
+export function equivalentFormsPattern(path: string): string {
+  return path === '/' ? '^/(?:index(?:\\.html)?)?$' : `^${escapeRegex(path)}(?:\\.html|/index(?:\\.html)?|/+)?$`;
+}
+
+/**
+ * The nginx server block for the built site, to be included in the `http {}` block of an nginx
+ * configuration: clean URLs without trailing slash, 308 to the canonical URL for any other
+ * spelling, each language's 404 page with status 404, immutable caching for hashed assets and
+ * revalidation for the rest, gzip (and the `.gz` files written beside each text file), the
+ * security headers, and `/api/` proxied to the ingest service.
+ */
+export function nginxConfig(site: NginxSite): string {
+  const width = Math.max(...site.pages.map((p) => equivalentFormsPattern(p.path).length)) + 6;
+  const pad = (text: string, to = width) => text.padEnd(to);
+  const notFound = [...site.notFoundPages].sort((a, b) => b.prefix.length - a.prefix.length);
+  const defaultNotFound = notFound.find((n) => n.prefix === '/');
+  const lines = [
+    '# nginx server block for the MaskWise site, written by `sitegen build` from the routes table',
+    '# (cli/routes.ts). Do not edit: rebuild. Include it inside the http {} block of nginx.conf',
+    '# (which must include mime.types), e.g.',
+    `#     include ${NGINX_DEFAULTS.root}/_deploy/nginx.conf;`,
+    '# and set the lines marked "set for your host": the ingest upstream, listen, server_name, root.',
+    '# Tested with Debian 12\'s nginx 1.22 by tests/e2e/nginx.spec.ts.',
+    '',
+    'upstream maskwise_ingest {',
+    `    server ${NGINX_DEFAULTS.upstream};  # set for your host: where \`ingest serve\` listens (PORT, HOST); run it with TRUST_PROXY=1`,
+    '    keepalive 8;',
+    '}',
+    '',
+    '# Every other spelling of a page URL (letter case, trailing slash, .html, /index) → its canonical URL.',
+    'map $uri $maskwise_canonical {',
+    '    default "";',
+    ...site.pages.map((p) => `    ${pad(quote(`~*${equivalentFormsPattern(p.path)}`))} ${quote(p.path)};`),
+    '}',
+    '',
+    '# The 404 page of the language an unknown URL belongs to.',
+    'map $uri $maskwise_not_found {',
+    `    default ${quote(`/${defaultNotFound?.file ?? '404.html'}`)};`,
+    ...notFound.filter((n) => n.prefix !== '/').map((n) => `    ${quote(`~*^${escapeRegex(n.prefix)}(?:/|$)`)} ${quote(`/${n.file}`)};`),
+    '}',
+    '',
+    '# Content-hashed files never change: cache them for a year. Everything else is revalidated.',
+    'map $uri $maskwise_cache_control {',
+    `    default ${quote(REVALIDATE_CACHE)};`,
+    `    ${quote(`~^${escapeRegex(HASHED_ASSETS_PREFIX)}`)} ${quote(IMMUTABLE_CACHE)};`,
+    '}',
+    '',
+    'server {',
+    `    listen ${NGINX_DEFAULTS.listen};  # set for your host (HTTPS: listen 443 ssl; plus ssl_certificate lines)`,
+    `    server_name ${site.serverName};  # set for your host`,
+    `    root ${NGINX_DEFAULTS.root};  # set for your host: the folder \`sitegen build\` wrote`,
+    '    server_tokens off;',
+    '    absolute_redirect off;  # Location: /de/about, whatever scheme and port the visitor used',
+    '    charset utf-8;',
+    '',
+    '    gzip on;',
+    '    gzip_vary on;',
+    '    gzip_types text/css text/javascript application/javascript application/json application/manifest+json application/xml image/svg+xml image/x-icon text/plain;',
+    '    gzip_static on;  # the build writes a .gz beside every text file',
+    '    # brotli_static on;  # with the ngx_brotli static module (Debian: libnginx-mod-http-brotli-static): serves the .br files',
+    '',
+    '    add_header Cache-Control $maskwise_cache_control always;',
+    ...Object.entries(site.headers).map(([name, value]) => `    add_header ${titleCase(name)} ${quote(value)} always;`),
+    `    # add_header Strict-Transport-Security ${quote(HSTS)} always;  # HSTS: enable once the site is served over HTTPS only`,
+    '',
+    '    error_page 404 $maskwise_not_found;',
+    '',
+    '    # Each page at its clean URL.',
+    ...site.pages.map((p) => `    location = ${p.path} { try_files /${p.file} =404; }`),
+    '',
+    '    # The 404 pages are only shown for unknown URLs, never at their own address.',
+    ...site.notFoundPages.map((n) => `    location = /${n.file} { internal; }`),
+    '',
+    ...(site.manifest
+      ? ['    location = /manifest.webmanifest {', '        types { application/manifest+json webmanifest; }', '        try_files $uri =404;', '    }', '']
+      : []),
+    '    # Build metadata (_headers, _redirects, _deploy/, dotfiles) is not published.',
+    '    location ~ ^/(?:_|\\.) { return 404; }',
+    '',
+    '    # Page files answer only at their clean URL.',
+    '    location ~* \\.html$ {',
+    '        if ($maskwise_canonical) { return 308 $maskwise_canonical$is_args$args; }',
+    '        return 404;',
+    '    }',
+    '',
+    '    # Other spellings of a page redirect; other files (assets, icons, sitemap) are served as named.',
+    '    location / {',
+    '        if ($maskwise_canonical) { return 308 $maskwise_canonical$is_args$args; }',
+    '        try_files $uri =404;',
+    '    }',
+    '',
+    '    # The forms\' service. Its answers carry its own stricter security headers; an add_header',
+    '    # here replaces the site\'s headers above for this location.',
+    '    location /api/ {',
+    '        proxy_pass http://maskwise_ingest;',
+    '        proxy_http_version 1.1;',
+    '        proxy_set_header Connection "";',
+    '        proxy_set_header Host $host;',
+    '        # nginx is the edge: the client address replaces any X-Forwarded-For the client sent.',
+    '        # Behind a load balancer use $proxy_add_x_forwarded_for and raise TRUST_PROXY to the hop count.',
+    '        proxy_set_header X-Forwarded-For $remote_addr;',
+    '        proxy_set_header X-Forwarded-Proto $scheme;',
+    '        add_header X-Robots-Tag "noindex" always;',
+    '    }',
+    '}',
+    '',
+  ];
+  return lines.join('\n');
+}

@@ -1,0 +1,67 @@
+/**
+ * A small tag scanner for the HTML the build writes: enough to read attributes (links, ids,
+ * head metadata) without a DOM. It skips comments and the contents of `<script>` and `<style>`
+ * (so JSON props or CSS never look like markup) but still reports those elements' own tags.
+ */
+
+/** One start tag: its lower-case name and its attributes (names lower-cased, values decoded). */
+export interface HtmlTag {
+  name: string;
+  attrs: Readonly<Record<string, string>>;
+}
+
+const TAG = /<!--[\s\S]*?-->|<(script|style)\b([^>]*)>[\s\S]*?<\/\1\s*>|<([a-zA-Z][\w:-]*)(\s[^>]*)?>/gi;
+const ATTRIBUTE = /([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
+
+const NAMED_ENTITIES: Readonly<Record<string, string>> = { amp: '&', quot: '"', apos: "'", lt: '<', gt: '>', nbsp: '\u00a0' };
+
+/**
+ * Decodes the character references of an attribute value or text.
+ *
+ * @example decodeEntities('/a?x=1&amp;y=&#x27;2&#39;') // "/a?x=1&y='2'"
+ */
+export function decodeEntities(text: string): string {
+  if (!text.includes('&')) return text;
+  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, ref: string) => {
+    if (ref[0] === '#') {
+      const code = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
+      return Number.isFinite(code) ? String.fromCodePoint(code) : whole;
+    }
+    return NAMED_ENTITIES[ref.toLowerCase()] ?? whole;
+  });
+}
+
+function parseAttributes(source: string): Record<string, string> {
+  const attrs: Record<string, string> = {};
+  for (const match of source.matchAll(ATTRIBUTE)) {
+    const name = match[1]!.toLowerCase();
+    if (!(name in attrs)) attrs[name] = decodeEntities(match[2] ?? match[3] ?? match[4] ?? '');
+  }
+  return attrs;
+}
+
+/**
+ * Every start tag of a document, in order.
+ *
+ * @example scanTags('<a href="/de">x</a><script type="module">if (a<b) {}</script>')
+ * // [{ name: 'a', attrs: { href: '/de' } }, { name: 'script', attrs: { type: 'module' } }]
+ */
+export function scanTags(html: string): HtmlTag[] {
+  const tags: HtmlTag[] = [];
+  for (const match of html.matchAll(TAG)) {
+    if (match[0].startsWith('<!--')) continue;
+    const name = (match[1] ?? match[3])!.toLowerCase();
+    tags.push({ name, attrs: parseAttributes(match[2] ?? match[4] ?? '') });
+  }
+  return tags;
+}
+
+/** The text inside each `<script>` element whose attributes match `filter` (inline scripts only). */
+export function inlineScripts(html: string, filter: (attrs: Readonly<Record<string, string>>) => boolean = () => true): string[] {
+  const scripts: string[] = [];
+  for (const match of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi)) {
+    const attrs = parseAttributes(match[1] ?? '');
+    if (!('src' in attrs) && filter(attrs)) scripts.push(match[2]!);
+  }
+  return scripts;
+}
