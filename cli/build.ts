@@ -8,15 +8,17 @@ import { createTranslator } from './i18n.ts';
 import { islandBundle, stylesheet as compiledStylesheet } from './cached-assets.ts';
 import { loaderScript } from './island-loader.ts';
 import type { IslandBundle } from './islands-build.ts';
-import { LANGUAGES, type Lang } from './languages.ts';
+import { DEFAULT_LANG, LANGUAGES, type Lang } from './languages.ts';
 import { loadAllMessages } from './locales.ts';
 import { isMarkdownPage, loadMarkdownPage } from './markdown.ts';
 import { precompress } from './precompress.ts';
+import { rasterAssets } from './raster-assets.ts';
 import { renderPage } from './render-page.tsx';
 import { allRoutes, fileForPath, notFoundPath, type PageId } from './routes.ts';
 import { ContentError, loadSiteConfig, placeholderValues } from './site-config.ts';
 import { robotsTxt, sitemapXml } from './sitemap.ts';
 import { validateOutput, type OutputDocument } from './validate-output.ts';
+import { MANIFEST_PATH, webManifest } from './web-manifest.ts';
 
 export interface BuildOptions {
   /** Folder with `site.json`, `locales/` and `pages/`. */
@@ -100,26 +102,48 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const outError = prepareOutDir(options.outDir);
   if (outError) return { ...finish(), errors: [outError] };
 
-  // The island bundle (native, multi-threaded) and the CSS compile run side by side.
+  const values = placeholderValues(site);
+  const translators = new Map(
+    langs.map((lang) => [
+      lang,
+      createTranslator(lang, messages, values, (key) => {
+        const problem = `translation key "${key}" is used by a template but missing from content/locales/en.json`;
+        if (!result.errors.includes(problem)) result.errors.push(problem);
+      }),
+    ]),
+  );
+  const host = new URL(site.siteUrl).host;
+  const socialTexts = Object.fromEntries(
+    langs.map((lang) => {
+      const t = translators.get(lang)!;
+      return [lang, { brand: site.brand, title: t('hero.title'), tagline: t('hero.eyebrow'), host }];
+    }),
+  );
+
+  // The island bundle (native, multi-threaded), the CSS compile and the images run side by side;
+  // each comes from the build cache when its sources are unchanged.
   const useCache = options.cache ?? true;
-  const [islands, css] = await Promise.all([islandBundle(options.outDir, useCache), compiledStylesheet(options.cssEntry, useCache)]);
+  const [islands, css, socialImages] = await Promise.all([
+    islandBundle(options.outDir, useCache),
+    compiledStylesheet(options.cssEntry, useCache),
+    rasterAssets(options.outDir, socialTexts, useCache),
+  ]);
   const cssHash = createHash('sha256').update(css).digest('hex').slice(0, 10);
   const stylesheet = `/assets/styles.${cssHash}.css`;
   result.assets = { css: stylesheet, cssBytes: writeOut(options.outDir, stylesheet.slice(1), css), islands: islands.files };
   const loader = loaderScript();
   writeOut(options.outDir, 'favicon.svg', faviconSvg());
+  const english = translators.get(DEFAULT_LANG) ?? translators.get(langs[0]!)!;
+  writeOut(options.outDir, MANIFEST_PATH.slice(1), webManifest({ name: site.brand, description: english('meta.home.description'), lang: langs.includes(DEFAULT_LANG) ? DEFAULT_LANG : langs[0]! }));
 
-  const values = placeholderValues(site);
   const year = (options.now ?? new Date()).getUTCFullYear();
   const routes = allRoutes(langs);
   const documents: OutputDocument[] = [];
   const caseRedirect = caseRedirectScript(routes.map((r) => r.path));
   for (const lang of langs) {
-    const t = createTranslator(lang, messages, values, (key) => {
-      const problem = `translation key "${key}" is used by a template but missing from content/locales/en.json`;
-      if (!result.errors.includes(problem)) result.errors.push(problem);
-    });
+    const t = translators.get(lang)!;
     const context = { lang, t, site, year, islands: islands.assets };
+    const shared = { stylesheet, loader, socialImage: socialImages[lang]! };
     for (const route of routes.filter((r) => r.lang === lang)) {
       let markdown;
       try {
@@ -129,13 +153,13 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
         result.errors.push(...error.message.split('\n'));
         continue;
       }
-      const html = renderPage({ context: { ...context, page: route.page }, canonicalPath: route.canonical, stylesheet, loader, markdown });
+      const html = renderPage({ ...shared, context: { ...context, page: route.page }, canonicalPath: route.canonical, markdown });
       const file = fileForPath(route.path);
       result.pages.push({ path: route.path, file, lang, page: route.page, bytes: writeOut(options.outDir, file, html) });
       documents.push({ path: route.path, file, html, ...(route.path !== route.canonical ? { aliasOf: route.canonical } : {}) });
     }
     const path = notFoundPath(lang);
-    const html = renderPage({ context: { ...context, page: 'notFound' }, canonicalPath: null, stylesheet, loader, headScript: caseRedirect });
+    const html = renderPage({ ...shared, context: { ...context, page: 'notFound' }, canonicalPath: null, headScript: caseRedirect });
     const file = fileForPath(path);
     result.pages.push({ path, file, lang, page: 'notFound', bytes: writeOut(options.outDir, file, html) });
     documents.push({ path, file, html });
@@ -148,7 +172,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const unbuiltPages = new Set(allRoutes().map((r) => r.path).filter((p) => !builtPaths.has(p)));
   result.errors.push(...validateOutput({ siteUrl: site.siteUrl, documents, sitemap, exists: (file) => written.has(file), unbuiltPages }));
 
-  const configs = hostConfigs({ siteUrl: site.siteUrl, ingestUrl: site.ingestUrl, routes, langs, html: documents.map((d) => d.html) });
+  const configs = hostConfigs({ siteUrl: site.siteUrl, ingestUrl: site.ingestUrl, routes, langs, html: documents.map((d) => d.html), manifest: true });
   for (const [file, content] of Object.entries(configs)) writeOut(options.outDir, file, content);
   precompress(options.outDir, written);
   return finish();

@@ -93,7 +93,7 @@ export function nginxConfig(site: NginxSite): string {
     '',
     '    gzip on;',
     '    gzip_vary on;',
-    '    gzip_types text/css text/javascript application/javascript application/json application/manifest+json application/xml image/svg+xml image/x-icon text/plain;',
+    '    gzip_types text/css text/javascript application/javascript application/json application/manifest+json application/xml image/svg+xml text/plain;',
     '    gzip_static on;  # the build writes a .gz beside every text file',
     '    # brotli_static on;  # with the ngx_brotli static module (Debian: libnginx-mod-http-brotli-static): serves the .br files',
     '',

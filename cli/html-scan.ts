@@ -7,10 +7,16 @@
 /** One start tag: its lower-case name and its attributes (names lower-cased, values decoded). */
 export interface HtmlTag {
   name: string;
+  /** Its `id` attribute, if any (read without parsing the other attributes). */
+  id: string | undefined;
+  /** The attributes as written, for a quick look before parsing them. */
+  raw: string;
+  /** Every attribute, parsed on first use. */
   attrs: Readonly<Record<string, string>>;
 }
 
 const TAG = /<!--[\s\S]*?-->|<(script|style)\b([^>]*)>[\s\S]*?<\/\1\s*>|<([a-zA-Z][\w:-]*)(\s[^>]*)?>/gi;
+const ID_ATTRIBUTE = /(?:^|\s)id\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+))/i;
 const ATTRIBUTE = /([^\s"'>/=]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
 
 const NAMED_ENTITIES: Readonly<Record<string, string>> = { amp: '&', quot: '"', apos: "'", lt: '<', gt: '>', nbsp: '\u00a0' };
@@ -40,6 +46,22 @@ function parseAttributes(source: string): Record<string, string> {
   return attrs;
 }
 
+class ScannedTag implements HtmlTag {
+  readonly id: string | undefined;
+  #attrs: Record<string, string> | undefined;
+  constructor(
+    readonly name: string,
+    readonly raw: string,
+  ) {
+    const id = raw.includes('id') ? ID_ATTRIBUTE.exec(raw) : null;
+    this.id = id ? decodeEntities(id[1] ?? id[2] ?? id[3] ?? '') : undefined;
+  }
+  // Most tags are only looked at for their id: the other attributes are parsed when asked for.
+  get attrs(): Readonly<Record<string, string>> {
+    return (this.#attrs ??= parseAttributes(this.raw));
+  }
+}
+
 /**
  * Every start tag of a document, in order.
  *
@@ -50,8 +72,7 @@ export function scanTags(html: string): HtmlTag[] {
   const tags: HtmlTag[] = [];
   for (const match of html.matchAll(TAG)) {
     if (match[0].startsWith('<!--')) continue;
-    const name = (match[1] ?? match[3])!.toLowerCase();
-    tags.push({ name, attrs: parseAttributes(match[2] ?? match[4] ?? '') });
+    tags.push(new ScannedTag((match[1] ?? match[3])!.toLowerCase(), match[2] ?? match[4] ?? ''));
   }
   return tags;
 }

@@ -2,8 +2,8 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
-/** File types worth compressing: text. (PNG is compressed already.) */
-const COMPRESSIBLE = new Set(['.html', '.css', '.js', '.mjs', '.json', '.webmanifest', '.svg', '.xml', '.txt', '.ico']);
+/** File types worth compressing: text. (PNG, and favicon.ico which holds PNGs, are compressed already.) */
+const COMPRESSIBLE = new Set(['.html', '.css', '.js', '.mjs', '.json', '.webmanifest', '.svg', '.xml', '.txt']);
 /** Below this size a compressed copy saves less than a network packet. */
 const MIN_BYTES = 1024;
 

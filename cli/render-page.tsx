@@ -7,9 +7,12 @@ import { HomePage } from '../templates/pages/HomePage.tsx';
 import { LegalPage } from '../templates/pages/LegalPage.tsx';
 import { NotFoundPage } from '../templates/pages/NotFoundPage.tsx';
 import { PageProvider, type PageContextValue } from '../templates/page-context.tsx';
-import { absoluteUrl, hreflangLinks } from './head.ts';
+import { absoluteUrl, hreflangLinks, socialMetaTags } from './head.ts';
+import { ICONS } from './raster-assets.ts';
+import { SOCIAL_IMAGE } from './social-image.ts';
+import { jsonForScript, organizationJsonLd } from './structured-data.ts';
 import type { RenderedMarkdown } from './markdown.ts';
-import type { PageId } from './routes.ts';
+import { alternatesFor, type PageId } from './routes.ts';
 
 export interface PageToRender {
   context: PageContextValue;
@@ -22,6 +25,8 @@ export interface PageToRender {
   markdown?: RenderedMarkdown;
   /** A small classic script run before the page renders (the 404 pages' wrong-case redirect). */
   headScript?: string;
+  /** The URL path of the language's 1200×630 sharing image. */
+  socialImage: string;
 }
 
 function PageBody({ page, markdown }: { page: PageId | 'notFound'; markdown?: RenderedMarkdown }) {
@@ -43,19 +48,25 @@ function PageBody({ page, markdown }: { page: PageId | 'notFound'; markdown?: Re
 }
 
 /** Renders one page of one language into a complete HTML document string. */
-export function renderPage({ context, canonicalPath, stylesheet, loader, markdown, headScript }: PageToRender): string {
-  const { page, t, site } = context;
+export function renderPage({ context, canonicalPath, stylesheet, loader, markdown, headScript, socialImage }: PageToRender): string {
+  const { page, lang, t, site } = context;
   const canonical = canonicalPath === null ? null : absoluteUrl(site.siteUrl, canonicalPath);
   const alternates = page === 'notFound' ? [] : hreflangLinks(page, site.siteUrl);
+  const title = t(`meta.${page}.title`);
+  const description = t(`meta.${page}.description`);
+  const social = socialMetaTags({
+    lang,
+    siteName: site.brand,
+    title,
+    description,
+    url: canonical,
+    image: { url: absoluteUrl(site.siteUrl, socialImage), ...SOCIAL_IMAGE, alt: `${site.brand}: ${t('hero.title')}` },
+    alternateLangs: page === 'notFound' ? [] : alternatesFor(page).map((a) => a.lang),
+  });
+  const jsonLd = page === 'home' ? jsonForScript(organizationJsonLd(site, absoluteUrl(site.siteUrl, ICONS.any512))) : undefined;
   const html = renderToStaticMarkup(
     <PageProvider value={context}>
-      <Document
-        title={t(`meta.${page}.title`)}
-        description={t(`meta.${page}.description`)}
-        canonical={canonical}
-        alternates={alternates}
-        stylesheet={stylesheet}
-      >
+      <Document title={title} description={description} canonical={canonical} alternates={alternates} social={social} jsonLd={jsonLd} stylesheet={stylesheet}>
         <Layout>
           <PageBody page={page} markdown={markdown} />
         </Layout>

@@ -52,6 +52,7 @@ const LOCAL_ORIGIN = 'http://sitegen.invalid';
 /** The URLs a tag refers to, as written. */
 function referencesOf(tag: HtmlTag): string[] {
   const refs: string[] = [];
+  if (!(tag.name in REFERENCE_ATTRIBUTES) && tag.name !== 'meta' && !tag.raw.includes('data-island-src')) return refs;
   for (const attr of REFERENCE_ATTRIBUTES[tag.name] ?? []) {
     const value = tag.attrs[attr];
     if (value === undefined) continue;
@@ -88,8 +89,7 @@ function safeDecode(text: string): string {
 function idsOf(tags: readonly HtmlTag[]): Map<string, number> {
   const ids = new Map<string, number>();
   for (const tag of tags) {
-    const id = tag.attrs.id;
-    if (id !== undefined) ids.set(id, (ids.get(id) ?? 0) + 1);
+    if (tag.id !== undefined) ids.set(tag.id, (ids.get(tag.id) ?? 0) + 1);
   }
   return ids;
 }

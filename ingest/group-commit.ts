@@ -2,12 +2,12 @@
  * Group commit: concurrent writes share one transaction, so the disk sync that makes a commit
  * durable is paid once per batch instead of once per request.
  *
- * Requests submit jobs and await their promises. When nothing is being committed, the queue
- * is flushed `maxDelayMs` after the first job arrives (0: after the current round of I/O
- * callbacks); while a batch is being committed, new jobs wait and go out together as soon as
- * it is done, so batches grow by themselves when the disk is slow. A batch holds at most
- * `maxBatch` jobs. Each promise settles only after the commit of its batch: a job's own
- * failure (reported per job by the executor) fails only that job; a failed commit fails all.
+ * Requests submit jobs and await their promises. A batch goes out when its oldest job has
+ * waited `maxDelayMs` (0: after the current round of I/O callbacks) or when it holds
+ * `maxBatch` jobs, and never while the previous batch is still being committed: jobs that
+ * arrive meanwhile wait and go out together, so batches grow by themselves when the disk is
+ * slow. Each promise settles only after the commit of its batch: a job's own failure (reported
+ * per job by the executor) fails only that job; a failed commit fails every job of the batch.
  */
 
 /** How batches are cut. */
@@ -16,8 +16,8 @@ export interface GroupCommitOptions {
   maxDelayMs: number;
 }
 
-/** The defaults: flush at once when idle, at most 512 rows per transaction. */
-export const DEFAULT_GROUP_COMMIT: GroupCommitOptions = { maxBatch: 512, maxDelayMs: 0 };
+/** The defaults: a batch every 2 ms at most, of at most 512 rows. */
+export const DEFAULT_GROUP_COMMIT: GroupCommitOptions = { maxBatch: 512, maxDelayMs: 2 };
 
 /** One job's result as the executor reports it. */
 export type JobResult<O> = { ok: true; value: O } | { ok: false; error: unknown };
@@ -27,6 +27,8 @@ export type BatchExecutor<J, O> = (jobs: J[]) => Promise<Array<JobResult<O>>>;
 
 interface Pending<J, O> {
   job: J;
+  /** When it was submitted (performance.now()). */
+  at: number;
   resolve: (value: O) => void;
   reject: (reason: unknown) => void;
 }
@@ -51,10 +53,10 @@ export class GroupCommit<J, O> {
   submit(job: J): Promise<O> {
     if (this.#closed) return Promise.reject(new Error('group commit is closed'));
     return new Promise<O>((resolve, reject) => {
-      this.#queue.push({ job, resolve, reject });
+      this.#queue.push({ job, at: performance.now(), resolve, reject });
       if (this.#inFlight !== undefined) return;
       if (this.#queue.length >= this.#options.maxBatch) this.#flush();
-      else if (this.#timer === undefined) this.#schedule();
+      else if (this.#timer === undefined) this.#schedule(this.#options.maxDelayMs);
     });
   }
 
@@ -73,8 +75,10 @@ export class GroupCommit<J, O> {
     if (batch.length === 0) return;
     this.#inFlight = this.#commit(batch).finally(() => {
       this.#inFlight = undefined;
-      // Whatever arrived during the commit has already waited long enough.
-      if (this.#queue.length > 0) this.#flush();
+      if (this.#queue.length === 0) return;
+      const waited = performance.now() - this.#queue[0]!.at;
+      if (this.#closed || this.#queue.length >= this.#options.maxBatch || waited >= this.#options.maxDelayMs) this.#flush();
+      else this.#schedule(this.#options.maxDelayMs - waited);
     });
   }
 
@@ -95,12 +99,12 @@ export class GroupCommit<J, O> {
     });
   }
 
-  #schedule(): void {
+  #schedule(delayMs: number): void {
     const run = () => {
       this.#timer = undefined;
       if (this.#inFlight === undefined) this.#flush();
     };
-    this.#timer = this.#options.maxDelayMs > 0 ? setTimeout(run, this.#options.maxDelayMs) : setImmediate(run);
+    this.#timer = delayMs > 0 ? setTimeout(run, delayMs) : setImmediate(run);
   }
 
   #cancelTimer(): void {

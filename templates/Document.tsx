@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
-import { LOCALES } from '../cli/languages.ts';
-import type { HeadLink } from '../cli/head.ts';
+import type { HeadLink, SocialMeta } from '../cli/head.ts';
+import { ICONS } from '../cli/raster-assets.ts';
+import { MANIFEST_PATH, THEME } from '../cli/web-manifest.ts';
 import { usePage } from './page-context.tsx';
 
 export interface DocumentProps {
@@ -9,12 +10,16 @@ export interface DocumentProps {
   /** Absolute canonical URL, or null for pages that must not be indexed (404). */
   canonical: string | null;
   alternates: HeadLink[];
+  /** Open Graph and Twitter card tags (see `socialMetaTags`). */
+  social: readonly SocialMeta[];
+  /** Structured data (JSON-LD, already serialised for a script element), on the pages that carry it. */
+  jsonLd?: string;
   stylesheet: string;
   children: ReactNode;
 }
 
-/** The full HTML document around a page: head metadata, stylesheet, body. */
-export function Document({ title, description, canonical, alternates, stylesheet, children }: DocumentProps) {
+/** The full HTML document around a page: head metadata, sharing previews, icons, stylesheet, body. */
+export function Document({ title, description, canonical, alternates, social, jsonLd, stylesheet, children }: DocumentProps) {
   const { lang } = usePage();
   return (
     <html lang={lang} dir="ltr">
@@ -27,10 +32,14 @@ export function Document({ title, description, canonical, alternates, stylesheet
         {alternates.map((a) => (
           <link key={a.hreflang} rel="alternate" hrefLang={a.hreflang} href={a.href} />
         ))}
-        <meta property="og:locale" content={LOCALES[lang]} />
-        <meta name="theme-color" content="#0b1f3a" />
+        {social.map((tag, i) => ('property' in tag ? <meta key={i} property={tag.property} content={tag.content} /> : <meta key={i} name={tag.name} content={tag.content} />))}
+        <meta name="theme-color" content={THEME.themeColor} />
+        <link rel="icon" href={ICONS.favicon} sizes="32x32" />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <link rel="apple-touch-icon" href={ICONS.appleTouch} />
+        <link rel="manifest" href={MANIFEST_PATH} />
         <link rel="stylesheet" href={stylesheet} />
+        {jsonLd && <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLd }} />}
       </head>
       <body className="min-h-screen bg-white font-sans text-slate-800 antialiased">{children}</body>
     </html>

@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
 import { buildApp } from '../../ingest/app.ts';
 import { LIMITS, newsletterSchema, validate } from '../../ingest/contract.ts';
+import { DEFAULT_GROUP_COMMIT } from '../../ingest/group-commit.ts';
 import { loggerOptions } from '../../ingest/logger.ts';
 import { resolveConfig } from '../../ingest/config.ts';
 import { startService } from '../../ingest/server.ts';
@@ -45,9 +46,9 @@ const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 /** The servers the bench can start; the first is the baseline, the second the target. */
 const SCENARIOS = {
   'no-op: bare Fastify + contract validation': { kind: 'noop' },
-  'ingest: group commit, synchronous=FULL': { kind: 'ingest', synchronous: 'FULL', maxBatch: 512 },
+  'ingest: group commit, synchronous=FULL': { kind: 'ingest', synchronous: 'FULL', maxBatch: DEFAULT_GROUP_COMMIT.maxBatch },
   'ingest app with a no-op store': { kind: 'noop-store' },
-  'ingest: group commit, synchronous=NORMAL': { kind: 'ingest', synchronous: 'NORMAL', maxBatch: 512 },
+  'ingest: group commit, synchronous=NORMAL': { kind: 'ingest', synchronous: 'NORMAL', maxBatch: DEFAULT_GROUP_COMMIT.maxBatch },
   'ingest: one commit per row, FULL': { kind: 'ingest', synchronous: 'FULL', maxBatch: 1 },
 } as const;
 type ScenarioName = keyof typeof SCENARIOS;
@@ -98,7 +99,7 @@ async function serveScenario(name: ScenarioName): Promise<void> {
   if (!config.ok) throw new Error(config.errors.join('\n'));
   const service = await startService(config.config, {
     synchronous: scenario.synchronous as Synchronous,
-    groupCommit: { maxBatch: scenario.maxBatch, maxDelayMs: 0 },
+    groupCommit: scenario.maxBatch === 1 ? { maxBatch: 1, maxDelayMs: 0 } : DEFAULT_GROUP_COMMIT,
   });
   answerParent((service.app.server.address() as { port: number }).port, async () => {
     const rows = (service.db.raw.prepare('SELECT count(*) AS n FROM newsletter').get() as { n: number }).n;

@@ -31,10 +31,12 @@ describe('sitegen CLI', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('built 8 pages in 1 language(s)');
     expect(readdirSync(out).sort()).toEqual([
-      '.sitegen-output', '_deploy', '_headers', '_redirects', 'assets',
+      '.sitegen-output', '_deploy', '_headers', '_redirects', 'apple-touch-icon.png', 'assets',
       'aviso-legal.html', 'aviso-legal.html.br', 'aviso-legal.html.gz', 'es', 'es.html', 'es.html.br', 'es.html.gz',
-      'favicon.svg', 'robots.txt', 'sitemap.xml', 'sitemap.xml.br', 'sitemap.xml.gz',
+      'favicon.ico', 'favicon.svg', 'icon-192.png', 'icon-512.png', 'icon-maskable-512.png', 'manifest.webmanifest',
+      'robots.txt', 'sitemap.xml', 'sitemap.xml.br', 'sitemap.xml.gz',
     ]);
+    expect(readdirSync(join(out, 'assets', 'social'))).toEqual([expect.stringMatching(/^es\.[0-9a-f]{10}\.png$/)]);
     const sitemap = spawnSync('cat', [join(out, 'sitemap.xml')], { encoding: 'utf8' }).stdout;
     expect(sitemap).toContain('<loc>https://staging.example.org/es/privacidad</loc>');
   });

@@ -114,9 +114,27 @@ describe('group commit', () => {
     expect(await Promise.all(later)).toEqual(['done b', 'done c', 'done d']);
   });
 
+  it('lets the jobs that arrive during a commit wait until the oldest has waited maxDelayMs', async () => {
+    const { batches, execute, commitAll } = executor();
+    const group = new GroupCommit(execute, { maxBatch: 100, maxDelayMs: 30 });
+    const first = group.submit('a');
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(batches).toEqual([['a']]);
+    const second = group.submit('b');
+    commitAll();
+    await first;
+    await tick();
+    expect(batches).toEqual([['a']]);
+    const third = group.submit('c');
+    await new Promise((resolve) => setTimeout(resolve, 40));
+    expect(batches).toEqual([['a'], ['b', 'c']]);
+    commitAll();
+    expect(await Promise.all([second, third])).toEqual(['done b', 'done c']);
+  });
+
   it('cuts batches at maxBatch', async () => {
     const { batches, execute, commitAll } = executor();
-    const group = new GroupCommit(execute, { maxBatch: 2, maxDelayMs: 50 });
+    const group = new GroupCommit(execute, { maxBatch: 2, maxDelayMs: 0 });
     const all = Promise.all(['a', 'b', 'c', 'd', 'e'].map((job) => group.submit(job)));
     for (let i = 0; i < 5; i++) {
       await tick();
