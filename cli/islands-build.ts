@@ -25,6 +25,9 @@ export async function buildIslands(outDir: string): Promise<IslandBundle> {
     mode: 'production',
     publicDir: false,
     define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+    // Production JSX whatever NODE_ENV the building process has (vitest sets "test"): the
+    // development transform calls jsxDEV, which React's production build does not have.
+    oxc: { jsx: { runtime: 'automatic', development: false } },
     build: {
       outDir,
       emptyOutDir: false,

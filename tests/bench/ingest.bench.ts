@@ -10,7 +10,8 @@
  * commit buys). `--quick` runs only the first two rows. Each server runs in its own child process so the
  * load generator does not share its event loop; both log at `warn` (no per-request log lines).
  *
- * Usage: npx tsx tests/bench/ingest.bench.ts [--quick] [--duration 10] [--connections 50]
+ * Usage: npx tsx tests/bench/ingest.bench.ts [--quick] [--rounds 1] [--duration 10] [--connections 50]
+ * (`--rounds 3` interleaves the scenarios three times and reports each one's median round.)
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -55,18 +56,20 @@ type ScenarioName = keyof typeof SCENARIOS;
 
 // ---- child process: one server --------------------------------------------------------------
 
-// The child answers 'start' (CPU accounting begins) and 'stats' (CPU used since, in µs, and
-// for the ingest scenarios the rows on disk and the group commit counters).
+// The child answers 'start' (CPU accounting begins), 'cpu' (CPU used since, in µs, all threads)
+// and 'finish' (for the ingest scenarios: rows on disk and group commit counters; then it stops).
 function answerParent(port: number, finish: () => Promise<Partial<Stats>>): void {
   let since = process.cpuUsage();
   process.on('message', async (message: string) => {
     if (message === 'start') {
       since = process.cpuUsage();
       process.send!('started');
-      return;
+    } else if (message === 'cpu') {
+      const cpu = process.cpuUsage(since);
+      process.send!(cpu.user + cpu.system);
+    } else {
+      process.send!({ rows: null, batches: null, jobs: null, ...(await finish()) });
     }
-    const cpu = process.cpuUsage(since);
-    process.send!({ rows: null, batches: null, jobs: null, cpuMicros: cpu.user + cpu.system, ...(await finish()) });
   });
   process.send!({ port });
 }
@@ -112,6 +115,12 @@ async function serveScenario(name: ScenarioName): Promise<void> {
 
 // ---- parent process: load and report --------------------------------------------------------
 
+interface Stats {
+  rows: number | null;
+  batches: number | null;
+  jobs: number | null;
+}
+
 function startChild(name: ScenarioName): Promise<{ child: ChildProcess; port: number }> {
   const child = fork(fileURLToPath(import.meta.url), ['--serve', name], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
@@ -145,27 +154,11 @@ async function load(port: number, seconds: number, connections: number, run: str
   });
 }
 
-interface Stats {
-  rows: number | null;
-  batches: number | null;
-  jobs: number | null;
-  cpuMicros: number;
-}
-
-async function measure(name: ScenarioName, seconds: number, connections: number) {
-  const { child, port } = await startChild(name);
-  const warmup = await load(port, 2, connections, 'warmup');
-  await new Promise((resolve) => {
-    child.once('message', resolve);
-    child.send('start');
+function ask<T>(child: ChildProcess, message: string): Promise<T> {
+  return new Promise((resolve) => {
+    child.once('message', (answer: T) => resolve(answer));
+    child.send(message);
   });
-  const result = await load(port, seconds, connections, 'measured');
-  const stats = await new Promise<Stats>((resolve) => {
-    child.once('message', (message: Stats) => resolve(message));
-    child.send('stats');
-  });
-  child.kill();
-  return { name, result, stats, created: warmup['2xx'] + result['2xx'] };
 }
 
 function argument(flag: string, fallback: number): number {
@@ -173,18 +166,43 @@ function argument(flag: string, fallback: number): number {
   return index < 0 ? fallback : Number(process.argv[index + 1]);
 }
 
+interface Run {
+  result: AutocannonResult;
+  cpuMicros: number;
+}
+
+const median = (runs: Run[]): Run => [...runs].sort((a, b) => a.result.requests.average - b.result.requests.average)[Math.floor(runs.length / 2)]!;
+
 async function main(): Promise<void> {
   const seconds = argument('--duration', 10);
   const connections = argument('--connections', 50);
+  const rounds = argument('--rounds', 1);
   const names = Object.keys(SCENARIOS) as ScenarioName[];
   const chosen = process.argv.includes('--quick') ? names.slice(0, 2) : names;
-  const rows = [];
+  const servers = [];
   for (const name of chosen) {
-    process.stderr.write(`running ${name} for ${seconds} s with ${connections} connections…\n`);
-    rows.push(await measure(name, seconds, connections));
+    const { child, port } = await startChild(name);
+    const warmup = await load(port, 2, connections, 'warmup');
+    servers.push({ name, child, port, runs: [] as Run[], created: warmup['2xx'] });
+  }
+  // Rounds interleave the scenarios, so a burst of other load on the machine hits all of them.
+  for (let round = 1; round <= rounds; round++) {
+    for (const server of servers) {
+      process.stderr.write(`round ${round}/${rounds}: ${server.name}, ${seconds} s, ${connections} connections…\n`);
+      await ask(server.child, 'start');
+      const result = await load(server.port, seconds, connections, `r${round}`);
+      server.runs.push({ result, cpuMicros: await ask<number>(server.child, 'cpu') });
+      server.created += result['2xx'];
+    }
+  }
+  const rows = [];
+  for (const server of servers) {
+    const stats = await ask<Stats>(server.child, 'finish');
+    server.child.kill();
+    rows.push({ name: server.name, ...median(server.runs), stats, created: server.created });
   }
   const noop = rows[0]!.result.requests.average;
-  const table = rows.map(({ name, result, stats, created }) => ({
+  const table = rows.map(({ name, result, cpuMicros, stats, created }) => ({
     scenario: name,
     'req/s': Math.round(result.requests.average),
     'p50 ms': result.latency.p50,
@@ -192,12 +210,18 @@ async function main(): Promise<void> {
     'non-2xx': result.non2xx + result.errors + result.timeouts,
     // Every 201 (warm-up included) must be a row on disk. A run ends with up to one request per
     // connection in flight: stored, but its 201 not counted by autocannon.
-    'rows ≥ 201s': stats.rows === null ? '-' : stats.rows >= created && stats.rows - created <= 2 * connections ? `yes (${stats.rows})` : `NO (${created} 201s, ${stats.rows} rows)`,
+    'rows ≥ 201s':
+      stats.rows === null
+        ? '-'
+        : stats.rows >= created && stats.rows - created <= (rounds + 1) * connections
+          ? `yes (${stats.rows})`
+          : `NO (${created} 201s, ${stats.rows} rows)`,
     'rows/commit': stats.batches ? (stats.jobs! / stats.batches).toFixed(1) : '-',
-    // Server CPU (all its threads) per answered request: unlike req/s, barely moved by other load on the machine.
-    'CPU µs/req': Math.round(stats.cpuMicros / result.requests.total),
+    // Server CPU (all its threads) per answered request.
+    'CPU µs/req': Math.round(cpuMicros / result.requests.total),
     'vs no-op': `${((100 * result.requests.average) / noop).toFixed(1)} %`,
   }));
+  if (rounds > 1) console.log(`median of ${rounds} interleaved rounds per scenario`);
   console.table(table);
   const target = rows[1]!;
   const ratio = target.result.requests.average / noop;
