@@ -54,8 +54,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // JSON is the only body the API reads; anything else is 415 through the error handler.
   app.removeContentTypeParser(['text/plain']);
 
-  const X = process.env.EXP ?? '';
-  if (!X.includes('nohead')) await app.register(securityHeadersPlugin);
+  await app.register(securityHeadersPlugin);
   await app.register(httpErrorsPlugin);
 
   let closing = false;
@@ -73,13 +72,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (closing) reply.header('connection', 'close');
     done(null, payload);
   });
-  if (!X.includes('nocors')) await app.register(cors, {
+  await app.register(cors, {
     origin: (origin, callback) => callback(null, origin !== undefined && allowed.has(origin)),
     methods: ['GET', 'POST'],
     allowedHeaders: ['content-type'],
     maxAge: 600,
   });
-  if (!X.includes('norate')) await app.register(rateLimit, {
+  await app.register(rateLimit, {
     global: true,
     max: limit.max,
     timeWindow: limit.windowMs,

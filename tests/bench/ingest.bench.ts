@@ -11,7 +11,8 @@
  * load generator does not share its event loop; both log at `warn` (no per-request log lines).
  *
  * Usage: npx tsx tests/bench/ingest.bench.ts [--quick] [--rounds 1] [--duration 10] [--connections 50]
- * (`--rounds 3` interleaves the scenarios three times and reports each one's median round.)
+ * (`--rounds 3` interleaves the scenarios three times and reports each one's median round;
+ * `--max-delay-ms N` overrides the group commit's batch interval.)
  */
 import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -102,7 +103,10 @@ async function serveScenario(name: ScenarioName): Promise<void> {
   if (!config.ok) throw new Error(config.errors.join('\n'));
   const service = await startService(config.config, {
     synchronous: scenario.synchronous as Synchronous,
-    groupCommit: scenario.maxBatch === 1 ? { maxBatch: 1, maxDelayMs: 0 } : DEFAULT_GROUP_COMMIT,
+    groupCommit:
+      scenario.maxBatch === 1
+        ? { maxBatch: 1, maxDelayMs: 0 }
+        : { ...DEFAULT_GROUP_COMMIT, maxDelayMs: argument('--max-delay-ms', DEFAULT_GROUP_COMMIT.maxDelayMs) },
   });
   answerParent((service.app.server.address() as { port: number }).port, async () => {
     const rows = (service.db.raw.prepare('SELECT count(*) AS n FROM newsletter').get() as { n: number }).n;
@@ -122,7 +126,7 @@ interface Stats {
 }
 
 function startChild(name: ScenarioName): Promise<{ child: ChildProcess; port: number }> {
-  const child = fork(fileURLToPath(import.meta.url), ['--serve', name], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(fileURLToPath(import.meta.url), ['--serve', name, ...process.argv.slice(2)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   return new Promise((resolve, reject) => {
     child.once('message', (message: { port: number }) => resolve({ child, port: message.port }));
     child.once('exit', (code) => reject(new Error(`${name} server exited with ${code}`)));

@@ -18,6 +18,7 @@ test.describe('on a phone', () => {
     test(`axe finds no violations on ${path} with the small-screen menu open`, async ({ page, url }) => {
       await page.goto(url(path));
       await page.locator('[data-menu=mobile] summary, [data-menu=mobile] button').first().tap();
+      await expect(page.locator('[data-menu=mobile] a').first()).toBeVisible();
       expect(await axeViolations(page)).toEqual([]);
     });
   }
@@ -38,4 +39,36 @@ test.describe('reduced motion', () => {
     const animation = await page.locator('#features article').first().evaluate((el) => getComputedStyle(el).animationName);
     expect(animation).toBe('none');
   });
+
+  test('menus open without transitions', async ({ page, url }) => {
+    await page.goto(url('/'));
+    const durations = await page.evaluate(() =>
+      [...document.querySelectorAll('[data-menu] *')].map((el) => getComputedStyle(el).transitionDuration).filter((d) => d !== '0s'),
+    );
+    expect(durations).toEqual([]);
+  });
 });
+
+for (const path of ['/', '/de/contact']) {
+  test(`every element reached with Tab on ${path} shows where the focus is`, async ({ page, url }) => {
+    await page.goto(url(path));
+    const seen = new Set<string>();
+    for (let i = 0; i < 60; i++) {
+      await page.keyboard.press('Tab');
+      const focus = await page.evaluate(() => {
+        const el = document.activeElement as HTMLElement | null;
+        if (!el || el === document.body) return null;
+        const style = getComputedStyle(el);
+        const outline = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2;
+        const ring = style.boxShadow !== 'none';
+        const rect = el.getBoundingClientRect();
+        return { name: `${el.tagName.toLowerCase()}#${el.id} ${el.textContent?.trim().slice(0, 30) ?? ''}`, visible: outline || ring, onScreen: rect.width > 0 && rect.height > 0 };
+      });
+      if (!focus) break;
+      seen.add(focus.name);
+      expect(focus.visible, `focus indicator on ${focus.name}`).toBe(true);
+      expect(focus.onScreen, `${focus.name} is on screen while focused`).toBe(true);
+    }
+    expect(seen.size).toBeGreaterThan(10);
+  });
+}

@@ -89,3 +89,20 @@ test('regression: what is typed before a form has hydrated is kept when the visi
   await expect(page.locator('#contact-country-error')).toBeEmpty();
   await expect(page.locator('#contact-message-error')).toBeEmpty();
 });
+
+test('regression: Tab onto the language menu keeps the focus there when its script loads; it opens from the keyboard', async ({ page, url }) => {
+  await page.goto(url('/about'));
+  for (let i = 0; i < 20; i++) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate(() => !!document.activeElement?.closest('[data-menu=language]'))) break;
+  }
+  // Focusing the menu loads its script; the focus stays on the (now enhanced) menu button.
+  await expect(page.locator('[data-menu=language] button')).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('[data-menu=language] button')).toHaveAttribute('aria-expanded', 'true');
+  const german = page.locator('[data-menu=language]').getByRole('link', { name: 'Deutsch' });
+  for (let i = 0; i < 8 && !(await german.evaluate((el) => el === document.activeElement)); i++) await page.keyboard.press('Tab');
+  await expect(german).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(url('/de/about'));
+});

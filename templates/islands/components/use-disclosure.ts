@@ -35,8 +35,11 @@ export function useDisclosure({ hover = false }: { hover?: boolean } = {}) {
     if (hover && details?.matches(':hover') && !open.value) schedule(true, MENU_TIMINGS.openDelayMs);
   }, []);
 
+  // The value this render shows: the effect below must not see the signal's newer value before
+  // the button it would focus exists (that lost the keyboard focus on hydration).
+  const renderedEnhanced = enhanced.value;
   useEffect(() => {
-    if (!enhanced.value) return;
+    if (!renderedEnhanced) return;
     if (hadFocus.current) {
       hadFocus.current = false;
       buttonRef.current?.focus();
@@ -61,7 +64,7 @@ export function useDisclosure({ hover = false }: { hover?: boolean } = {}) {
       document.removeEventListener('pointerdown', onPointer);
       document.removeEventListener('focusin', onFocus);
     };
-  }, [enhanced.value]);
+  }, [renderedEnhanced]);
 
   useEffect(() => {
     if (!open.value) lastClosed.current = Date.now();

@@ -1,0 +1,124 @@
+/**
+ * `npm run bench:web`: builds the site, serves it locally as production hosts do (the local static
+ * server: clean URLs, the `_headers` security headers, precompressed files, `/api` forwarded to a
+ * real ingest service) and runs Lighthouse's mobile configuration on home, about, contact and
+ * privacy in English and German — and on the same pages as bare HTML without any script, the
+ * baseline. Prints the four category scores, LCP, CLS, TBT, bytes transferred and JavaScript
+ * bytes per page, the LCP ratio page/baseline, what the home pages' first screen needs, and the
+ * W3C Nu HTML checker's verdict on every built page. Numbers only: no pass/fail assertions.
+ */
+import { spawn } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildSite } from '../../cli/build.ts';
+import { DEFAULT_PATHS, PROJECT_ROOT } from '../../cli/paths.ts';
+import { precompress } from '../../cli/precompress.ts';
+import { fileForPath, pathFor, type PageId } from '../../cli/routes.ts';
+import { createStaticServer } from '../../cli/static-server.ts';
+import { FIRST_ROUND_TRIP_BYTES, firstRender } from './first-render.ts';
+import { runLighthouse, type LighthouseSummary } from './lighthouse-run.ts';
+import { runVnu } from './vnu.ts';
+
+const PAGES: PageId[] = ['home', 'about', 'contact', 'privacy'];
+const LANGS = ['en', 'de'] as const;
+const measured = LANGS.flatMap((lang) => PAGES.map((page) => pathFor(page, lang)));
+
+const work = mkdtempSync(join(tmpdir(), 'bench-web-'));
+const outDir = join(work, 'dist');
+const started = performance.now();
+const build = await buildSite({ ...DEFAULT_PATHS, outDir });
+if (build.errors.length > 0) throw new Error(`build failed:\n${build.errors.join('\n')}`);
+console.log(`built ${build.pages.length} pages in ${Math.round(performance.now() - started)} ms into ${outDir}`);
+
+// The baseline: the same pages with every <script> element removed (no loader, no islands' props, no JSON-LD).
+const bareDir = join(work, 'bare');
+cpSync(outDir, bareDir, { recursive: true });
+for (const path of measured) {
+  const file = fileForPath(path);
+  writeFileSync(join(bareDir, file), readFileSync(join(outDir, file), 'utf8').replace(/<script\b[^>]*>[\s\S]*?<\/script>/g, ''));
+  rmSync(join(bareDir, `${file}.gz`), { force: true });
+  rmSync(join(bareDir, `${file}.br`), { force: true });
+}
+precompress(bareDir, measured.map(fileForPath));
+
+async function listen(server: Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+const ingestPort = 20_000 + Math.floor(Math.random() * 20_000);
+const ingest = spawn(process.execPath, [join(PROJECT_ROOT, 'ingest', 'bin.js'), 'serve'], {
+  cwd: work,
+  env: { ...process.env, PORT: String(ingestPort), HOST: '127.0.0.1', DATA_DIR: join(work, 'data'), TRUST_PROXY: 'true', LOG_LEVEL: 'warn' },
+  stdio: ['ignore', 'inherit', 'inherit'],
+});
+for (let i = 0; i < 200; i++) {
+  if (await fetch(`http://127.0.0.1:${ingestPort}/readyz`).then((r) => r.ok, () => false)) break;
+  await new Promise((r) => setTimeout(r, 100));
+}
+const site = createStaticServer({ root: outDir, apiTarget: `http://127.0.0.1:${ingestPort}` });
+const bare = createStaticServer({ root: bareDir });
+const siteUrl = await listen(site);
+const bareUrl = await listen(bare);
+
+const results: { path: string; page: LighthouseSummary; baseline: LighthouseSummary }[] = [];
+try {
+  for (const path of measured) {
+    process.stdout.write(`lighthouse ${path} … `);
+    const page = runLighthouse(siteUrl + path, join(work, 'report.json'));
+    const baseline = runLighthouse(bareUrl + path, join(work, 'report.json'));
+    results.push({ path, page, baseline });
+    process.stdout.write(`${page.performance}/${page.accessibility}/${page.bestPractices}/${page.seo}\n`);
+  }
+} finally {
+  site.close();
+  bare.close();
+  ingest.kill('SIGTERM');
+}
+
+const kb = (bytes: number) => +(bytes / 1024).toFixed(1);
+console.log('\nLighthouse 12.8, mobile configuration (simulated slow 4G, 4× CPU slowdown), Debian Chromium. Targets: 100 in every category, CLS 0, TBT 0 ms, LCP ≤ 1.1 × baseline.\n');
+console.table(
+  Object.fromEntries(
+    results.map(({ path, page, baseline }) => [
+      path,
+      {
+        perf: page.performance,
+        a11y: page.accessibility,
+        'best pr.': page.bestPractices,
+        seo: page.seo,
+        'LCP ms': Math.round(page.lcpMs),
+        CLS: +page.cls.toFixed(3),
+        'TBT ms': Math.round(page.tbtMs),
+        'transfer KB': kb(page.totalBytes),
+        'JS KB': kb(page.scriptBytes),
+        'bare LCP ms': Math.round(baseline.lcpMs),
+        'LCP ratio': +(page.lcpMs / baseline.lcpMs).toFixed(3),
+      },
+    ]),
+  ),
+);
+for (const { path, page } of results) {
+  if (page.missed.length > 0) console.log(`${path}: audits below full marks: ${page.missed.join(', ')}`);
+}
+
+console.log(`\nFirst screen of the home pages (target: within the first ${FIRST_ROUND_TRIP_BYTES} B of gzip HTML, nothing render-blocking)\n`);
+console.table(
+  Object.fromEntries(
+    LANGS.map((lang) => {
+      const path = pathFor('home', lang);
+      const first = firstRender(readFileSync(join(outDir, fileForPath(path)), 'utf8'));
+      return [path, { 'HTML gzip B to end of hero': first.htmlGzip, 'render-blocking': first.blocking.join(' ') || 'none', 'within 14 KB': first.htmlGzip <= FIRST_ROUND_TRIP_BYTES && first.blocking.length === 0 ? 'yes' : 'NO' }];
+    }),
+  ),
+);
+
+const vnu = runVnu(outDir);
+console.log(`\nW3C Nu HTML checker on ${vnu.files} built pages: ${vnu.errors.length} errors, ${vnu.warnings.length} warnings (${vnu.infos} informational notes)`);
+for (const message of [...vnu.errors, ...vnu.warnings].slice(0, 20)) {
+  console.log(`  ${message.url.replace(`file:${outDir}/`, '')}:${message.lastLine ?? '?'}: ${message.type}${message.subType ? `/${message.subType}` : ''}: ${message.message}`);
+}
+rmSync(work, { recursive: true, force: true });
