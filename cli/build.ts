@@ -4,6 +4,7 @@ import { dirname, join, sep } from 'node:path';
 import { caseRedirectScript } from './case-redirect.ts';
 import { faviconSvg } from './favicon.ts';
 import { hostConfigs } from './host-configs.ts';
+import { inlineCriticalCss, parseCss } from './critical-css.ts';
 import { createTranslator } from './i18n.ts';
 import { islandBundle, stylesheet as compiledStylesheet } from './cached-assets.ts';
 import { loaderScript } from './island-loader.ts';
@@ -82,7 +83,12 @@ function writeOut(outDir: string, file: string, content: string): number {
   return Buffer.byteLength(content);
 }
 
-/** Builds the site: every page of the routes table in every requested language, plus 404s, CSS, sitemap. */
+/**
+ * Builds the site: every page of the routes table in every requested language (critical CSS
+ * inlined), the 404 pages, CSS, island scripts, sharing images and icons, manifest, sitemap, the
+ * host configurations (`_deploy/nginx.conf`, `_headers`, `_redirects`) and precompressed copies;
+ * then checks its own output (`validateOutput`), whose problems are the result's `errors`.
+ */
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const started = performance.now();
   const langs = options.langs ?? LANGUAGES;
@@ -131,6 +137,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const cssHash = createHash('sha256').update(css).digest('hex').slice(0, 10);
   const stylesheet = `/assets/styles.${cssHash}.css`;
   result.assets = { css: stylesheet, cssBytes: writeOut(options.outDir, stylesheet.slice(1), css), islands: islands.files };
+  const cssRules = parseCss(css);
   const loader = loaderScript();
   writeOut(options.outDir, 'favicon.svg', faviconSvg());
   const english = translators.get(DEFAULT_LANG) ?? translators.get(langs[0]!)!;
@@ -153,13 +160,17 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
         result.errors.push(...error.message.split('\n'));
         continue;
       }
-      const html = renderPage({ ...shared, context: { ...context, page: route.page }, canonicalPath: route.canonical, markdown });
+      const html = inlineCriticalCss(
+        renderPage({ ...shared, context: { ...context, page: route.page }, canonicalPath: route.canonical, markdown }),
+        stylesheet,
+        cssRules,
+      );
       const file = fileForPath(route.path);
       result.pages.push({ path: route.path, file, lang, page: route.page, bytes: writeOut(options.outDir, file, html) });
       documents.push({ path: route.path, file, html, ...(route.path !== route.canonical ? { aliasOf: route.canonical } : {}) });
     }
     const path = notFoundPath(lang);
-    const html = renderPage({ ...shared, context: { ...context, page: 'notFound' }, canonicalPath: null, headScript: caseRedirect });
+    const html = inlineCriticalCss(renderPage({ ...shared, context: { ...context, page: 'notFound' }, canonicalPath: null, headScript: caseRedirect }), stylesheet, cssRules);
     const file = fileForPath(path);
     result.pages.push({ path, file, lang, page: 'notFound', bytes: writeOut(options.outDir, file, html) });
     documents.push({ path, file, html });

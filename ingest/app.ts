@@ -14,7 +14,7 @@ import { type Clock, systemClock } from './clock.ts';
 import { contactRoute } from './contact-route.ts';
 import { LIMITS } from './contract.ts';
 import { healthRoute } from './health-route.ts';
-import { httpErrorsPlugin, sendError } from './http-errors.ts';
+import { httpErrorsPlugin } from './http-errors.ts';
 import { type LoggerOptions, loggerOptions } from './logger.ts';
 import { newsletterRoute } from './newsletter-route.ts';
 import { securityHeadersPlugin } from './security-headers.ts';
@@ -46,7 +46,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     logger: deps.logger ?? loggerOptions('info'),
     bodyLimit: LIMITS.bodyBytes,
     trustProxy: trustProxyOption(deps.trustProxy ?? false),
-    // Our own 503 (below) has the uniform error body; Fastify's built-in one does not.
+    // Fastify's built-in 503 while closing lacks the uniform error body; requests on connections
+    // still open are simply served (the database closes only after them).
     return503OnClosing: false,
     forceCloseConnections: 'idle',
   });
@@ -60,18 +61,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;
+    // Fastify closes the idle keep-alive connections once; those still busy become idle after
+    // their answer and would hold the shutdown open for the keep-alive timeout, so sweep them.
+    const sweep = setInterval(() => app.server.closeIdleConnections(), 25);
+    sweep.unref();
+    app.server.once('close', () => clearInterval(sweep));
   });
-  app.addHook('onRequest', (_request, reply, done) => {
-    if (!closing) return done();
-    reply.header('connection', 'close');
-    sendError(reply, 'unavailable');
-  });
-  // Requests still in flight when closing starts get their answer, then their connection is
-  // closed; otherwise a client's keep-alive connection would hold the shutdown open.
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    if (closing) reply.header('connection', 'close');
-    done(null, payload);
-  });
+
   await app.register(cors, {
     origin: (origin, callback) => callback(null, origin !== undefined && allowed.has(origin)),
     methods: ['GET', 'POST'],

@@ -5,6 +5,9 @@
   const load = (el) => {
     if (el.dataset.hydrating) return;
     el.dataset.hydrating = 'true';
+    // The page's own CSS is inlined; the full stylesheet (already downloaded, not applied) adds
+    // the states islands render (open menus, toasts, errors): apply it before the first one renders.
+    for (const css of document.querySelectorAll('link[data-island-css]')) css.media = 'all';
     const props = JSON.parse(el.nextElementSibling?.textContent || '{}');
     import(el.dataset.islandSrc).then((module) => module.hydrate(el, props));
   };

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from '../../cli/paths.ts';
@@ -35,15 +35,28 @@ interface Report {
 /**
  * Runs Lighthouse (its default, mobile configuration: simulated slow 4G and a 4× slower CPU) on
  * one URL with the `lighthouse` CLI and Debian's Chromium, and returns the numbers the benchmark
- * prints.
+ * prints. Asynchronous, so a server in the same process keeps answering.
  */
-export function runLighthouse(url: string, outFile: string): LighthouseSummary {
-  const run = spawnSync(
+export async function runLighthouse(url: string, outFile: string, attempts = 3): Promise<LighthouseSummary> {
+  try {
+    return await runOnce(url, outFile);
+  } catch (error) {
+    // Chromium on a busy machine now and then loses the trace (NO_NAVSTART): run again.
+    if (attempts > 1 && /NO_NAVSTART|NO_FCP|trace/i.test((error as Error).message)) return runLighthouse(url, outFile, attempts - 1);
+    throw error;
+  }
+}
+
+async function runOnce(url: string, outFile: string): Promise<LighthouseSummary> {
+  const child = spawn(
     join(PROJECT_ROOT, 'node_modules', '.bin', 'lighthouse'),
     [url, `--chrome-flags=${CHROME_FLAGS}`, '--output=json', `--output-path=${outFile}`, '--quiet'],
-    { encoding: 'utf8', env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium' }, timeout: 180_000 },
+    { env: { ...process.env, CHROME_PATH: process.env.CHROME_PATH ?? '/usr/bin/chromium' }, stdio: ['ignore', 'ignore', 'pipe'] },
   );
-  if (run.status !== 0) throw new Error(`lighthouse failed on ${url}:\n${run.stderr}`);
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  if (code !== 0) throw new Error(`lighthouse failed on ${url} (exit ${code}):\n${stderr}`);
   const report = JSON.parse(readFileSync(outFile, 'utf8')) as Report;
   rmSync(outFile, { force: true });
   if (report.runtimeError) throw new Error(`lighthouse on ${url}: ${report.runtimeError.message}`);

@@ -6,6 +6,8 @@
  * baseline. Prints the four category scores, LCP, CLS, TBT, bytes transferred and JavaScript
  * bytes per page, the LCP ratio page/baseline, what the home pages' first screen needs, and the
  * W3C Nu HTML checker's verdict on every built page. Numbers only: no pass/fail assertions.
+ * Lighthouse runs `BENCH_RUNS` times per URL (default 3) and the median run by performance score
+ * is reported: a busy machine makes single runs vary by tens of points.
  */
 import { spawn } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,6 +25,7 @@ import { runLighthouse, type LighthouseSummary } from './lighthouse-run.ts';
 import { runVnu } from './vnu.ts';
 
 const PAGES: PageId[] = ['home', 'about', 'contact', 'privacy'];
+const RUNS = Math.max(1, Number(process.env.BENCH_RUNS ?? 3));
 const LANGS = ['en', 'de'] as const;
 const measured = LANGS.flatMap((lang) => PAGES.map((page) => pathFor(page, lang)));
 
@@ -64,14 +67,22 @@ const bare = createStaticServer({ root: bareDir });
 const siteUrl = await listen(site);
 const bareUrl = await listen(bare);
 
-const results: { path: string; page: LighthouseSummary; baseline: LighthouseSummary }[] = [];
+/** Runs Lighthouse `RUNS` times and returns the run with the median performance score (then median LCP). */
+async function medianRun(url: string): Promise<LighthouseSummary & { spread: string }> {
+  const runs: LighthouseSummary[] = [];
+  for (let i = 0; i < RUNS; i++) runs.push(await runLighthouse(url, join(work, 'report.json')));
+  const sorted = [...runs].sort((a, b) => a.performance - b.performance || b.lcpMs - a.lcpMs);
+  return { ...sorted[Math.floor(sorted.length / 2)]!, spread: runs.map((r) => r.performance).join(',') };
+}
+
+const results: { path: string; page: LighthouseSummary & { spread: string }; baseline: LighthouseSummary }[] = [];
 try {
   for (const path of measured) {
-    process.stdout.write(`lighthouse ${path} … `);
-    const page = runLighthouse(siteUrl + path, join(work, 'report.json'));
-    const baseline = runLighthouse(bareUrl + path, join(work, 'report.json'));
+    process.stdout.write(`lighthouse ${path} (${RUNS}× page, ${RUNS}× bare) … `);
+    const page = await medianRun(siteUrl + path);
+    const baseline = await medianRun(bareUrl + path);
     results.push({ path, page, baseline });
-    process.stdout.write(`${page.performance}/${page.accessibility}/${page.bestPractices}/${page.seo}\n`);
+    process.stdout.write(`${page.performance}/${page.accessibility}/${page.bestPractices}/${page.seo} (performance of each run: ${page.spread})\n`);
   }
 } finally {
   site.close();
@@ -80,7 +91,7 @@ try {
 }
 
 const kb = (bytes: number) => +(bytes / 1024).toFixed(1);
-console.log('\nLighthouse 12.8, mobile configuration (simulated slow 4G, 4× CPU slowdown), Debian Chromium. Targets: 100 in every category, CLS 0, TBT 0 ms, LCP ≤ 1.1 × baseline.\n');
+console.log(`\nLighthouse 12.8, mobile configuration (simulated slow 4G, 4× CPU slowdown), Debian Chromium, median of ${RUNS} runs. Targets: 100 in every category, CLS 0, TBT 0 ms, LCP ≤ 1.1 × baseline.\n`);
 console.table(
   Object.fromEntries(
     results.map(({ path, page, baseline }) => [

@@ -40,10 +40,11 @@ export function watchConsole(page: Page): string[] {
   return problems;
 }
 
-/** Scrolls a form into view and waits until its island has hydrated. */
+/** Scrolls a form into view, points at it (forms hydrate on the first interaction) and waits until its island has hydrated. */
 export async function hydrateForm(page: Page, form: 'newsletter' | 'contact'): Promise<void> {
   const marker = page.locator(`[data-island]:has(form[data-form=${form}])`);
   await page.locator(`form[data-form=${form}]`).scrollIntoViewIfNeeded();
+  await page.locator(`form[data-form=${form}]`).hover();
   await expect(marker).toHaveAttribute('data-hydrating', 'true');
   // The submit handler exists once React has attached: the marker gets no further attribute, so
   // wait for the island's module graph to have run (the toaster's live regions are client-owned).

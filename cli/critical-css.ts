@@ -1,0 +1,127 @@
+/**
+ * Critical CSS: the rules of the site stylesheet that one page's markup uses, to inline in its
+ * head so the first render needs no other request. The whole stylesheet still loads, after the
+ * content, for the states scripts add later (open menus, toasts, error messages).
+ */
+
+/** A parsed stylesheet: at-rules with their children, style rules with their classes. */
+export type CssNode =
+  | { kind: 'raw'; text: string }
+  | { kind: 'block'; prelude: string; children: CssNode[] }
+  | { kind: 'rule'; text: string; classes: string[][] };
+
+/** At-rules whose block holds rules (filtered inside); the others are kept whole. */
+const NESTING_AT_RULES = /^@(media|supports|layer|container|scope|starting-style)\b/i;
+
+/** Index of the `}` closing the block opened just before `from`, skipping strings and escapes. */
+function blockEnd(css: string, from: number): number {
+  let depth = 1;
+  for (let i = from; i < css.length; i++) {
+    const c = css[i];
+    if (c === '\\') i++;
+    else if (c === '"' || c === "'") i = css.indexOf(c, i + 1);
+    else if (c === '{') depth++;
+    else if (c === '}' && --depth === 0) return i;
+  }
+  return css.length;
+}
+
+/** Splits a selector list at its top-level commas (not escaped, not inside `:is(…)` and the like). */
+function splitSelectorList(list: string): string[] {
+  const selectors: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < list.length; i++) {
+    const c = list[i];
+    if (c === '\\') i++;
+    else if (c === '(') depth++;
+    else if (c === ')') depth--;
+    else if (c === ',' && depth === 0) {
+      selectors.push(list.slice(start, i));
+      start = i + 1;
+    }
+  }
+  return [...selectors, list.slice(start)];
+}
+
+/** The class names a selector list needs, one list per selector: `.a:hover, .b .c` → [['a'], ['b', 'c']]. */
+function selectorClasses(selectorList: string): string[][] {
+  return splitSelectorList(selectorList).map((selector) =>
+    [...selector.matchAll(/\.((?:\\[0-9a-fA-F]{1,6}\s?|\\.|[\w-])+)/g)].map((m) =>
+      m[1]!.replace(/\\([0-9a-fA-F]{1,6})\s?|\\(.)/g, (_all, hex: string | undefined, char: string | undefined) => (hex ? String.fromCodePoint(parseInt(hex, 16)) : char!)),
+    ),
+  );
+}
+
+/** Parses (minified or not) CSS into the nodes `criticalCss` filters. Comments are dropped. */
+export function parseCss(css: string): CssNode[] {
+  const source = css.replace(/\/\*[\s\S]*?\*\//g, '');
+  const nodes: CssNode[] = [];
+  let i = 0;
+  while (i < source.length) {
+    const open = source.indexOf('{', i);
+    const semicolon = source.indexOf(';', i);
+    if (semicolon >= 0 && (open < 0 || semicolon < open)) {
+      const text = source.slice(i, semicolon + 1).trim();
+      if (text !== ';') nodes.push({ kind: 'raw', text });
+      i = semicolon + 1;
+      continue;
+    }
+    if (open < 0) break;
+    const prelude = source.slice(i, open).trim();
+    const close = blockEnd(source, open + 1);
+    const body = source.slice(open + 1, close);
+    if (NESTING_AT_RULES.test(prelude)) nodes.push({ kind: 'block', prelude, children: parseCss(body) });
+    else if (prelude.startsWith('@')) nodes.push({ kind: 'raw', text: `${prelude}{${body}}` });
+    else nodes.push({ kind: 'rule', text: `${prelude}{${body}}`, classes: selectorClasses(prelude) });
+    i = close + 1;
+  }
+  return nodes;
+}
+
+/**
+ * The CSS of the rules that apply to markup using `classes`: a style rule stays when one of its
+ * selectors needs only classes from the set (rules without classes, such as the reset and the
+ * theme variables, always stay); at-rules stay around the rules they still hold.
+ *
+ * @example criticalCss(parseCss('.a{color:red}.b{color:blue}@media (min-width:40rem){.a{margin:0}}'), new Set(['a']))
+ * // '.a{color:red}@media (min-width:40rem){.a{margin:0}}'
+ */
+export function criticalCss(nodes: readonly CssNode[], classes: ReadonlySet<string>): string {
+  let out = '';
+  for (const node of nodes) {
+    if (node.kind === 'raw') out += node.text;
+    else if (node.kind === 'rule') {
+      if (node.classes.some((needed) => needed.every((c) => classes.has(c)))) out += node.text;
+    } else {
+      const inner = criticalCss(node.children, classes);
+      // `@layer a, b;` order statements are raw nodes; an emptied block is dropped.
+      if (inner) out += `${node.prelude}{${inner}}`;
+    }
+  }
+  return out;
+}
+
+/** Every class name used in a document's `class` attributes. */
+export function classesInHtml(html: string): Set<string> {
+  const classes = new Set<string>();
+  for (const match of html.matchAll(/\sclass="([^"]*)"/g)) {
+    for (const name of match[1]!.split(/\s+/)) if (name) classes.add(name.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#x27;/g, "'"));
+  }
+  return classes;
+}
+
+/**
+ * Inlines a page's critical CSS — every rule its markup uses — in its head, in place of the
+ * stylesheet link, and moves the link to the end of the body with `media="not all"`: the browser
+ * downloads it at low priority without applying it (no render blocking, no second style pass on
+ * load), and the island loader switches it on when the first island hydrates, for the states
+ * islands render that the markup does not show yet.
+ */
+export function inlineCriticalCss(html: string, stylesheet: string, nodes: readonly CssNode[]): string {
+  const link = `<link rel="stylesheet" href="${stylesheet}"/>`;
+  if (!html.includes(link)) return html;
+  const css = criticalCss(nodes, classesInHtml(html));
+  const deferred = `<link rel="stylesheet" href="${stylesheet}" media="not all" data-island-css=""/>`;
+  return html.replace(link, () => `<style>${css}</style>`).replace('</body>', () => `${deferred}</body>`);
+}
