@@ -4,7 +4,7 @@ import { dirname, join, sep } from 'node:path';
 import { caseRedirectScript } from './case-redirect.ts';
 import { faviconSvg } from './favicon.ts';
 import { hostConfigs } from './host-configs.ts';
-import { inlineCriticalCss, parseCss } from './critical-css.ts';
+import { inlineCriticalCss, parseCss, plainCustomProperties } from './critical-css.ts';
 import { createTranslator } from './i18n.ts';
 import { islandBundle, stylesheet as compiledStylesheet } from './cached-assets.ts';
 import { loaderScript } from './island-loader.ts';
@@ -137,7 +137,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const cssHash = createHash('sha256').update(css).digest('hex').slice(0, 10);
   const stylesheet = `/assets/styles.${cssHash}.css`;
   result.assets = { css: stylesheet, cssBytes: writeOut(options.outDir, stylesheet.slice(1), css), islands: islands.files };
-  const cssRules = parseCss(css);
+  const cssRules = plainCustomProperties(parseCss(css));
   const loader = loaderScript();
   writeOut(options.outDir, 'favicon.svg', faviconSvg());
   const english = translators.get(DEFAULT_LANG) ?? translators.get(langs[0]!)!;

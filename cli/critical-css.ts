@@ -102,6 +102,25 @@ export function criticalCss(nodes: readonly CssNode[], classes: ReadonlySet<stri
   return out;
 }
 
+/**
+ * Replaces Tailwind's registered custom properties (`@property --tw-…`) by the plain fallback
+ * Tailwind ships for browsers without `@property`: the `@layer properties` block that sets every
+ * `--tw-*` initial value on all elements, made unconditional. Pages render the same (checked by
+ * tests/e2e/critical-css.spec.ts), and the inline CSS uses only what HTML validators know (the Nu
+ * checker reports `@property` and the `margin-trim` feature test as errors).
+ *
+ * @example plainCustomProperties(parseCss('@layer properties{@supports (x:y){*{--tw-a:0}}}@property --tw-a{syntax:"*"}'))
+ * // → the nodes of '@layer properties{*{--tw-a:0}}'
+ */
+export function plainCustomProperties(nodes: readonly CssNode[], inPropertiesLayer = false): CssNode[] {
+  return nodes.flatMap((node): CssNode[] => {
+    if (node.kind === 'raw') return /^@property\b/i.test(node.text) ? [] : [node];
+    if (node.kind === 'rule') return [node];
+    if (inPropertiesLayer && /^@supports\b/i.test(node.prelude)) return plainCustomProperties(node.children, true);
+    return [{ ...node, children: plainCustomProperties(node.children, inPropertiesLayer || /^@layer\s+properties$/i.test(node.prelude)) }];
+  });
+}
+
 /** Every class name used in a document's `class` attributes. */
 export function classesInHtml(html: string): Set<string> {
   const classes = new Set<string>();

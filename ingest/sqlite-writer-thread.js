@@ -63,7 +63,7 @@ parentPort.on('message', (message) => {
     return;
   }
   try {
-    parentPort.postMessage({ id: message.id, outcomes: runBatch.immediate(message.jobs) });
+    parentPort.postMessage({ id: message.id, outcomes: runBatch.immediate(JSON.parse(message.jobs)) });
   } catch (error) {
     parentPort.postMessage({ id: message.id, error: describe(error) });
   }

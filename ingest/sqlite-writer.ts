@@ -106,7 +106,9 @@ export function startSqliteWriter(
       const id = nextId++;
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve, reject });
-        worker.postMessage({ id, jobs });
+        // One JSON string per batch: cloning a string is a copy, while the structured clone of
+        // nested arrays walks every value and measured ~6 % of the main thread under load.
+        worker.postMessage({ id, jobs: JSON.stringify(jobs) });
       });
     },
     async close() {

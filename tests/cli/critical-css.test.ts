@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classesInHtml, criticalCss, inlineCriticalCss, parseCss } from '../../cli/critical-css.ts';
+import { classesInHtml, criticalCss, inlineCriticalCss, parseCss, plainCustomProperties } from '../../cli/critical-css.ts';
 
 const CSS = [
   '/*! banner */@layer theme,base,utilities;',
@@ -47,5 +47,13 @@ describe('critical CSS of arbitrary values', () => {
   it('regression: keeps a class whose escaped name holds commas and parentheses', () => {
     const css = '.bg-\\[radial-gradient\\(at_top\\,rgba\\(1\\,2\\,3\\,0\\.2\\)\\,transparent\\)\\]{background-image:radial-gradient(at top,rgba(1,2,3,.2),transparent)}';
     expect(criticalCss(parseCss(css), new Set(['bg-[radial-gradient(at_top,rgba(1,2,3,0.2),transparent)]']))).toBe(css);
+  });
+});
+
+describe('registered custom properties', () => {
+  it('become Tailwind\'s unconditional fallback in the inlined CSS', () => {
+    const css = '@layer properties{@supports (((-webkit-hyphens:none)) and (not (margin-trim:block))){*,:before{--tw-shadow:0 0 #0000}}}@layer utilities{.shadow{box-shadow:var(--tw-shadow)}}@property --tw-shadow{syntax:"*";inherits:false;initial-value:0 0 #0000}';
+    const plain = criticalCss(plainCustomProperties(parseCss(css)), new Set(['shadow']));
+    expect(plain).toBe('@layer properties{*,:before{--tw-shadow:0 0 #0000}}@layer utilities{.shadow{box-shadow:var(--tw-shadow)}}');
   });
 });
