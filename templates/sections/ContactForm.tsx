@@ -18,6 +18,7 @@ export function ContactForm() {
     <Island
       name="ContactForm"
       component={ContactFormIsland}
+      fromMarkup={['countries']}
       props={{
         lang,
         endpoint: `${site.ingestUrl}/contact`,

@@ -132,6 +132,19 @@ describe('translated pages', () => {
   });
 });
 
+describe('island props', () => {
+  it('the contact form\'s JSON leaves out the country list, which its select already renders', () => {
+    const html = readBuilt(outDir, fileForPath(pathFor('contact', 'de')));
+    const json = /<script type="application\/json" data-island-props="ContactForm">([^<]*)<\/script>/.exec(html)?.[1];
+    expect(json).toBeDefined();
+    const props = JSON.parse(json!) as Record<string, unknown>;
+    expect(props).not.toHaveProperty('countries');
+    expect(props).toHaveProperty('strings');
+    const select = /<select[^>]*name="country"[^>]*>([\s\S]*?)<\/select>/.exec(html)?.[1] ?? '';
+    expect(select.match(/<option value="[a-z]{2}">/g)).toHaveLength(249);
+  });
+});
+
 function flattenStrings(tree: unknown, prefix = ''): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(tree as Record<string, unknown>)) {
