@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { scanTags } from '../../cli/html-scan.ts';
 import { createTranslator } from '../../cli/i18n.ts';
 import { LANGUAGES, LOCALES } from '../../cli/languages.ts';
@@ -9,20 +9,14 @@ import { DEFAULT_PATHS } from '../../cli/paths.ts';
 import { allRoutes, fileForPath, notFoundPath } from '../../cli/routes.ts';
 import { loadSiteConfig, placeholderValues } from '../../cli/site-config.ts';
 import { socialImageSvg, wrapText } from '../../cli/social-image.ts';
-import { builtSite } from '../helpers/built-site.ts';
+import { useBuiltSite } from '../helpers/built-site.ts';
 
 const site = loadSiteConfig(DEFAULT_PATHS.contentDir);
 const messages = loadAllMessages(DEFAULT_PATHS.contentDir);
 const SITE = site.siteUrl;
-let outDir = '';
+const built = useBuiltSite();
 
-beforeAll(async () => {
-  const built = await builtSite();
-  expect(built.result.errors).toEqual([]);
-  outDir = built.outDir;
-});
-
-const read = (file: string) => readFileSync(join(outDir, file));
+const read = (file: string) => readFileSync(join(built.outDir, file));
 const local = (url: string) => url.slice(SITE.length + 1);
 
 /** The pixel size written in a PNG's IHDR chunk. */

@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { allRoutes, fileForPath, notFoundPath } from '../../cli/routes.ts';
 import { LANGUAGES } from '../../cli/languages.ts';
 import { loadSiteConfig } from '../../cli/site-config.ts';
 import { DEFAULT_PATHS } from '../../cli/paths.ts';
 import { validateOutput, type BuiltOutput, type OutputDocument } from '../../cli/validate-output.ts';
-import { builtSite } from '../helpers/built-site.ts';
+import { useBuiltSite } from '../helpers/built-site.ts';
 
 const SITE = 'https://example.test';
 
@@ -130,23 +130,18 @@ describe('validateOutput on a hand-made site', () => {
 });
 
 describe('validateOutput on the real build', () => {
-  let outDir = '';
-  beforeAll(async () => {
-    const built = await builtSite();
-    outDir = built.outDir;
-    expect(built.result.errors).toEqual([]);
-  });
+  const built = useBuiltSite();
 
   it('finds every page of the routes table and every 404 page clean', () => {
     const site = loadSiteConfig(DEFAULT_PATHS.contentDir);
-    const read = (file: string) => readFileSync(join(outDir, file), 'utf8');
+    const read = (file: string) => readFileSync(join(built.outDir, file), 'utf8');
     const documents: OutputDocument[] = [
       ...allRoutes().map((r) => ({ path: r.path, file: fileForPath(r.path), html: read(fileForPath(r.path)), ...(r.path !== r.canonical ? { aliasOf: r.canonical } : {}) })),
       ...LANGUAGES.map((l) => ({ path: notFoundPath(l), file: fileForPath(notFoundPath(l)), html: read(fileForPath(notFoundPath(l))) })),
     ];
     const exists = (file: string) => {
       try {
-        return readFileSync(join(outDir, file)).length >= 0;
+        return readFileSync(join(built.outDir, file)).length >= 0;
       } catch {
         return false;
       }
@@ -155,7 +150,7 @@ describe('validateOutput on the real build', () => {
   });
 
   it('regression: the about page\'s contact-sales button leads to the home page\'s newsletter section', () => {
-    const about = readFileSync(join(outDir, 'de/about.html'), 'utf8');
+    const about = readFileSync(join(built.outDir, 'de/about.html'), 'utf8');
     expect(about).not.toContain('href="#newsletter"');
     expect(about.match(/href="\/de#newsletter"/g)?.length).toBeGreaterThanOrEqual(2);
   });

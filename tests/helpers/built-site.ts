@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { beforeAll, expect } from 'vitest';
 import { buildSite, type BuildResult } from '../../cli/build.ts';
 import { DEFAULT_PATHS } from '../../cli/paths.ts';
 
@@ -14,6 +15,21 @@ export function builtSite(): Promise<{ outDir: string; result: BuildResult }> {
     return { outDir, result };
   })();
   return cached;
+}
+
+/**
+ * Builds the site before the tests of the calling file or `describe` block, failing them if the
+ * build reports errors, and gives its output folder once built: `const built = useBuiltSite();`
+ * then `readBuilt(built.outDir, 'index.html')` inside a test.
+ */
+export function useBuiltSite(): { readonly outDir: string } {
+  const built = { outDir: '' };
+  beforeAll(async () => {
+    const { outDir, result } = await builtSite();
+    expect(result.errors).toEqual([]);
+    built.outDir = outDir;
+  });
+  return built;
 }
 
 /** Reads a built file as text. */
