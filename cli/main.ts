@@ -1,11 +1,11 @@
 import { join, resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
-import { buildSite } from './build.ts';
-import { checkContent } from './check.ts';
-import { formatProblem } from './check-problem.ts';
-import { LANGUAGES, parseLangList } from './languages.ts';
+import { buildSite } from './build/build-site.ts';
+import { checkContent } from './check/check-content.ts';
+import { formatProblem } from './check/problem.ts';
+import { LANGUAGES, parseLangList } from './site/languages.ts';
 import { DEFAULT_PATHS, PROJECT_ROOT } from './paths.ts';
-import { createStaticServer } from './static-server.ts';
+import { createStaticServer } from './serve/static-server.ts';
 
 /** Exit codes: 0 done, 1 the build found problems, 2 bad command-line input. */
 const EXIT = { ok: 0, failed: 1, usage: 2 } as const;

@@ -10,3 +10,6 @@ export const DEFAULT_PATHS = {
   cssEntry: join(PROJECT_ROOT, 'templates', 'styles.css'),
   outDir: join(PROJECT_ROOT, 'dist'),
 } as const;
+
+/** The ingest service's command line, which `npm start` runs beside the site server. */
+export const INGEST_BIN = join(PROJECT_ROOT, 'ingest', 'bin.js');

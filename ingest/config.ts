@@ -25,7 +25,7 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
-import { OPERATOR_ERRORS } from './errors.ts';
+import { OPERATOR_ERRORS } from './contract/error-codes.ts';
 
 /** The environment variables the service reads, all optional. */
 export type IngestEnv = Partial<Record<(typeof VARIABLES)[number], string>>;

@@ -7,11 +7,11 @@
 import { writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { type IngestConfig, resolveConfig } from './config.ts';
-import { eraseEmail } from './erase.ts';
-import { OPERATOR_ERRORS, OperatorError } from './errors.ts';
-import { EXPORT_FORMATS, EXPORT_TABLES, type ExportRequest, exportTable } from './export-rows.ts';
-import { MIGRATIONS } from './migrations.ts';
-import { parseAge, purgeOlderThan } from './purge.ts';
+import { eraseEmail } from './ops/erase.ts';
+import { OPERATOR_ERRORS, OperatorError } from './contract/error-codes.ts';
+import { EXPORT_FORMATS, EXPORT_TABLES, type ExportRequest, exportTable } from './ops/export-rows.ts';
+import { MIGRATIONS } from './store/migrations.ts';
+import { parseAge, purgeOlderThan } from './ops/purge.ts';
 import { openMigrated, serve } from './server.ts';
 
 function configOrExit(): IngestConfig {

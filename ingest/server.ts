@@ -7,20 +7,20 @@
  * close the database.
  */
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from './app.ts';
-import { loadCaptchaSecret } from './captcha-secret.ts';
+import { buildApp } from './http/app.ts';
+import { loadCaptchaSecret } from './http/captcha-secret.ts';
 import { type Clock, systemClock } from './clock.ts';
 import type { IngestConfig } from './config.ts';
-import { OperatorError } from './errors.ts';
-import type { GroupCommitOptions } from './group-commit.ts';
-import { type LogStream, loggerOptions } from './logger.ts';
-import { createMailer, type Mailer } from './mailer.ts';
-import { migrateToLatest } from './migrations.ts';
-import { sqliteOutbox } from './outbox.ts';
-import { type OutboxWorker, outboxWorker } from './outbox-worker.ts';
-import type { RetryPolicy } from './retry-policy.ts';
-import { openSqlite, type SqliteDatabase, type Synchronous } from './sqlite.ts';
-import { openSubmissionStore } from './submissions.ts';
+import { OperatorError } from './contract/error-codes.ts';
+import type { GroupCommitOptions } from './store/group-commit.ts';
+import { type LogStream, loggerOptions } from './http/logger.ts';
+import { createMailer, type Mailer } from './mail/mailer.ts';
+import { migrateToLatest } from './store/migrations.ts';
+import { sqliteOutbox } from './store/sqlite/outbox-store.ts';
+import { type OutboxWorker, outboxWorker } from './mail/outbox-worker.ts';
+import type { RetryPolicy } from './mail/retry-policy.ts';
+import { openSqlite, type SqliteDatabase, type Synchronous } from './store/sqlite/connection.ts';
+import { openSubmissionStore } from './store/sqlite/submission-store.ts';
 
 /** Knobs tests and the bench turn; production passes none. */
 export interface ServiceOverrides {

@@ -1,8 +1,8 @@
 import { createContext, useContext } from 'react';
-import type { Translate } from '../cli/i18n.ts';
-import type { Lang } from '../cli/languages.ts';
-import type { PageId } from '../cli/routes.ts';
-import type { SiteConfig } from '../cli/site-config.ts';
+import type { Translate } from '../cli/site/i18n.ts';
+import type { Lang } from '../cli/site/languages.ts';
+import type { PageId } from '../cli/site/routes.ts';
+import type { SiteConfig } from '../cli/site/site-config.ts';
 import type { IslandAssets } from './islands/registry.ts';
 
 /** Everything a template needs to know about the page being rendered. */

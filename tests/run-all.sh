@@ -15,6 +15,6 @@ stage "unit, build and service tests (vitest)"
 npx vitest run
 
 stage "browser tests (Playwright in Chromium, real ingest service and SMTP peer, Debian's nginx)"
-bash tests/e2e/ensure-browser.sh
-bash tests/e2e/ensure-nginx.sh
+bash tests/e2e/support/ensure-browser.sh
+bash tests/e2e/support/ensure-nginx.sh
 npx playwright test -c tests/e2e

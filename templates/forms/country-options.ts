@@ -1,4 +1,4 @@
-import { COUNTRY_CODES } from '../../ingest/countries.ts';
+import { COUNTRY_CODES } from '../../ingest/contract/countries.ts';
 
 /** One entry of the country select: the value sent (lower-case alpha-2) and the visible label. */
 export interface CountryOption {

@@ -1,5 +1,5 @@
-import type { Translate } from '../../cli/i18n.ts';
-import { ISSUE_CODES } from '../../ingest/contract.ts';
+import type { Translate } from '../../cli/site/i18n.ts';
+import { ISSUE_CODES } from '../../ingest/contract/schemas.ts';
 import type { ValidationMessages } from '../islands/components/field-errors.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { homeAnchor, pathFor } from '../../cli/routes.ts';
+import { homeAnchor, pathFor } from '../../cli/site/routes.ts';
 import { usePage } from '../page-context.tsx';
 import { Icon, type IconName } from './Icon.tsx';
 import { Logo } from './Logo.tsx';

@@ -1,5 +1,5 @@
-import { LANGUAGES, NATIVE_NAMES } from '../../cli/languages.ts';
-import { pathFor } from '../../cli/routes.ts';
+import { LANGUAGES, NATIVE_NAMES } from '../../cli/site/languages.ts';
+import { pathFor } from '../../cli/site/routes.ts';
 import { LanguageMenu as LanguageMenuIsland } from '../islands/components/LanguageMenu.tsx';
 import { Island } from '../islands/Island.tsx';
 import { usePage } from '../page-context.tsx';

@@ -1,4 +1,4 @@
-import { pathFor } from '../../cli/routes.ts';
+import { pathFor } from '../../cli/site/routes.ts';
 import { usePage } from '../page-context.tsx';
 
 /** The brand mark and name, linking to the current language's home page. */

@@ -1,7 +1,7 @@
-import type { Translate } from '../../cli/i18n.ts';
-import type { Lang } from '../../cli/languages.ts';
-import { homeAnchor, pathFor, type PageId } from '../../cli/routes.ts';
-import type { SiteConfig } from '../../cli/site-config.ts';
+import type { Translate } from '../../cli/site/i18n.ts';
+import type { Lang } from '../../cli/site/languages.ts';
+import { homeAnchor, pathFor, type PageId } from '../../cli/site/routes.ts';
+import type { SiteConfig } from '../../cli/site/site-config.ts';
 
 /** One link of the main navigation. */
 export interface NavLink {

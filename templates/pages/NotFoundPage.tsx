@@ -1,4 +1,4 @@
-import { pathFor } from '../../cli/routes.ts';
+import { pathFor } from '../../cli/site/routes.ts';
 import { usePage } from '../page-context.tsx';
 
 /** The 404 page of a language: the error heading, the status and a way back home. */

@@ -1,4 +1,4 @@
-import { pathFor } from '../../cli/routes.ts';
+import { pathFor } from '../../cli/site/routes.ts';
 import { countryOptions } from '../forms/country-options.ts';
 import { pick, validationMessages } from '../forms/form-strings.ts';
 import { ContactForm as ContactFormIsland } from '../islands/components/ContactForm.tsx';

@@ -1,4 +1,4 @@
-import { homeAnchor } from '../../cli/routes.ts';
+import { homeAnchor } from '../../cli/site/routes.ts';
 import { Icon } from '../layout/Icon.tsx';
 import { usePage } from '../page-context.tsx';
 

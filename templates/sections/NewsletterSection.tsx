@@ -1,4 +1,4 @@
-import { pathFor } from '../../cli/routes.ts';
+import { pathFor } from '../../cli/site/routes.ts';
 import { pick, validationMessages } from '../forms/form-strings.ts';
 import { NewsletterForm } from '../islands/components/NewsletterForm.tsx';
 import { Island } from '../islands/Island.tsx';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { PROJECT_ROOT } from '../../cli/paths.ts';
-import { fileForPath } from '../../cli/routes.ts';
+import { fileForPath } from '../../cli/site/routes.ts';
 import { pageWeight } from './page-weight.ts';
 
 const RUNS = 3;

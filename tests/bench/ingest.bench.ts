@@ -21,13 +21,13 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
-import { buildApp } from '../../ingest/app.ts';
-import { LIMITS, newsletterSchema, validate } from '../../ingest/contract.ts';
-import { DEFAULT_GROUP_COMMIT } from '../../ingest/group-commit.ts';
-import { loggerOptions } from '../../ingest/logger.ts';
+import { buildApp } from '../../ingest/http/app.ts';
+import { LIMITS, newsletterSchema, validate } from '../../ingest/contract/schemas.ts';
+import { DEFAULT_GROUP_COMMIT } from '../../ingest/store/group-commit.ts';
+import { loggerOptions } from '../../ingest/http/logger.ts';
 import { resolveConfig } from '../../ingest/config.ts';
 import { startService } from '../../ingest/server.ts';
-import type { Synchronous } from '../../ingest/sqlite.ts';
+import type { Synchronous } from '../../ingest/store/sqlite/connection.ts';
 
 interface Histogram {
   average: number;

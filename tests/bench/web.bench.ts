@@ -15,11 +15,11 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildSite } from '../../cli/build.ts';
-import { DEFAULT_PATHS, PROJECT_ROOT } from '../../cli/paths.ts';
-import { precompress } from '../../cli/precompress.ts';
-import { fileForPath, pathFor, type PageId } from '../../cli/routes.ts';
-import { createStaticServer } from '../../cli/static-server.ts';
+import { buildSite } from '../../cli/build/build-site.ts';
+import { DEFAULT_PATHS, INGEST_BIN, PROJECT_ROOT } from '../../cli/paths.ts';
+import { precompress } from '../../cli/assets/precompress.ts';
+import { fileForPath, pathFor, type PageId } from '../../cli/site/routes.ts';
+import { createStaticServer } from '../../cli/serve/static-server.ts';
 import { FIRST_ROUND_TRIP_BYTES, firstRender } from './first-render.ts';
 import { runLighthouse, type LighthouseSummary } from './lighthouse-run.ts';
 import { runVnu } from './vnu.ts';
@@ -53,7 +53,7 @@ async function listen(server: Server): Promise<string> {
 }
 
 const ingestPort = 20_000 + Math.floor(Math.random() * 20_000);
-const ingest = spawn(process.execPath, [join(PROJECT_ROOT, 'ingest', 'bin.js'), 'serve'], {
+const ingest = spawn(process.execPath, [INGEST_BIN, 'serve'], {
   cwd: work,
   env: { ...process.env, PORT: String(ingestPort), HOST: '127.0.0.1', DATA_DIR: join(work, 'data'), TRUST_PROXY: 'true', LOG_LEVEL: 'warn' },
   stdio: ['ignore', 'inherit', 'inherit'],

@@ -1,6 +1,6 @@
-import { LANGUAGES } from '../../cli/languages.ts';
-import { allRoutes } from '../../cli/routes.ts';
-import { axeViolations, expect, hydrateForm, test } from './fixtures.ts';
+import { LANGUAGES } from '../../cli/site/languages.ts';
+import { allRoutes } from '../../cli/site/routes.ts';
+import { axeViolations, expect, hydrateForm, test } from './support/fixtures.ts';
 
 // Every page type in every language, from the routes table, plus each language's 404 page.
 const PAGES = [...allRoutes().map((r) => r.path), ...LANGUAGES.map((l) => (l === 'en' ? '/no-such-page' : `/${l}/no-such-page`))];

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, hydrateForm, receivedMail, rows, test, uniqueEmail, watchConsole } from './fixtures.ts';
+import { expect, hydrateForm, receivedMail, rows, test, uniqueEmail, watchConsole } from './support/fixtures.ts';
 
 async function question(page: Page): Promise<{ a: number; b: number }> {
   const box = page.locator('[data-captcha]');

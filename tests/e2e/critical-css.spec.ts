@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures.ts';
+import { expect, test } from './support/fixtures.ts';
 
 /** Computed styles of every element, for the properties layout and looks depend on. */
 function computedStyles(page: Page): Promise<string[]> {

@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, rows, test, uniqueEmail } from './fixtures.ts';
+import { expect, rows, test, uniqueEmail } from './support/fixtures.ts';
 
 /** Presses Tab until `selector` has focus (at most `limit` times); fails if it never does. */
 async function tabTo(page: Page, selector: string, limit = 80): Promise<void> {

@@ -1,4 +1,4 @@
-import { expect, test, watchConsole } from './fixtures.ts';
+import { expect, test, watchConsole } from './support/fixtures.ts';
 
 test('the language menu leads to the same page in the chosen language', async ({ page, url }) => {
   const problems = watchConsole(page);

@@ -1,4 +1,4 @@
-import { expect, hydrateForm, rows, test, uniqueEmail, watchConsole } from './fixtures.ts';
+import { expect, hydrateForm, rows, test, uniqueEmail, watchConsole } from './support/fixtures.ts';
 
 async function fillNewsletter(page: import('@playwright/test').Page, name: string, email: string) {
   const form = page.locator('form[data-form=newsletter]');

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { headersForPath, parseHeadersFile } from '../../cli/host-files.ts';
-import { LANGUAGES } from '../../cli/languages.ts';
-import { allRoutes, notFoundPath } from '../../cli/routes.ts';
-import { builtDir, expect, hydrateForm, receivedMail, rows, test, uniqueEmail, watchConsole } from './fixtures.ts';
+import { headersForPath, parseHeadersFile } from '../../cli/host/static-host-files.ts';
+import { LANGUAGES } from '../../cli/site/languages.ts';
+import { allRoutes, notFoundPath } from '../../cli/site/routes.ts';
+import { builtDir, expect, hydrateForm, receivedMail, rows, test, uniqueEmail, watchConsole } from './support/fixtures.ts';
 
 // Debian's nginx 1.22 serving the build with dist/_deploy/nginx.conf (lines "set for your host"
 // filled in), in front of the real ingest service: what an operator deploys.

@@ -7,7 +7,7 @@ const executablePath = process.env.CHROMIUM_PATH ?? (existsSync('/usr/bin/chromi
 export default defineConfig({
   testDir: '.',
   testMatch: '*.spec.ts',
-  globalSetup: './global-setup.ts',
+  globalSetup: './support/global-setup.ts',
   fullyParallel: true,
   workers: 2,
   retries: 0,

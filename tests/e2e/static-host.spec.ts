@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { headersForPath, parseHeadersFile } from '../../cli/host-files.ts';
-import { builtDir, expect, test, watchConsole } from './fixtures.ts';
+import { headersForPath, parseHeadersFile } from '../../cli/host/static-host-files.ts';
+import { builtDir, expect, test, watchConsole } from './support/fixtures.ts';
 
 // A static host without rewrite rules answers every unknown URL with the nearest 404.html and
 // the `_headers` headers. The 404 page's script then sends a wrong-case URL to its page.

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, expect } from 'vitest';
-import { buildSite, type BuildResult } from '../../cli/build.ts';
+import { buildSite, type BuildResult } from '../../cli/build/build-site.ts';
 import { DEFAULT_PATHS } from '../../cli/paths.ts';
 
 let cached: Promise<{ outDir: string; result: BuildResult }> | undefined;

@@ -8,13 +8,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { SMTPServer } from 'smtp-server';
-import { type AppDeps, buildApp } from '../../ingest/app.ts';
+import { type AppDeps, buildApp } from '../../ingest/http/app.ts';
 import { type Clock, systemClock } from '../../ingest/clock.ts';
 import { type IngestConfig, resolveConfig } from '../../ingest/config.ts';
-import { loggerOptions } from '../../ingest/logger.ts';
-import { migrateToLatest } from '../../ingest/migrations.ts';
-import { openSqlite, type SqliteDatabase } from '../../ingest/sqlite.ts';
-import { openSubmissionStore, type SubmissionStore } from '../../ingest/submissions.ts';
+import { loggerOptions } from '../../ingest/http/logger.ts';
+import { migrateToLatest } from '../../ingest/store/migrations.ts';
+import { openSqlite, type SqliteDatabase } from '../../ingest/store/sqlite/connection.ts';
+import { openSubmissionStore, type SubmissionStore } from '../../ingest/store/sqlite/submission-store.ts';
 
 export const SECRET = 'test-secret-0123456789abcdef0123456789';
 

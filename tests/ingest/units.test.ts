@@ -2,10 +2,10 @@
  * The pure parts: captcha tokens, the retry schedule, error mapping, group commit batching.
  */
 import { describe, expect, it } from 'vitest';
-import { CAPTCHA_TTL_MS, createChallenge, verifyAnswer } from '../../ingest/captcha.ts';
-import { errorCodeFor } from '../../ingest/http-errors.ts';
-import { GroupCommit, type JobResult } from '../../ingest/group-commit.ts';
-import { DEFAULT_RETRY_POLICY, nextRetry } from '../../ingest/retry-policy.ts';
+import { CAPTCHA_TTL_MS, createChallenge, verifyAnswer } from '../../ingest/http/captcha.ts';
+import { errorCodeFor } from '../../ingest/http/errors.ts';
+import { GroupCommit, type JobResult } from '../../ingest/store/group-commit.ts';
+import { DEFAULT_RETRY_POLICY, nextRetry } from '../../ingest/mail/retry-policy.ts';
 
 const SECRET = 'unit-secret-unit-secret-unit-secret';
 const T0 = Date.parse('2025-01-12T00:00:00Z');

@@ -1,7 +1,7 @@
 import { useSignal } from '@preact/signals-react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect, useRef, type FormEvent } from 'react';
-import { contactSchema, fieldIssues, HONEYPOT_FIELD, LIMITS, type FieldIssues, type Lang } from '../../../ingest/contract.ts';
+import { contactSchema, fieldIssues, HONEYPOT_FIELD, LIMITS, type FieldIssues, type Lang } from '../../../ingest/contract/schemas.ts';
 import { Field, INPUT_CLASS, Optional } from '../../forms/Field.tsx';
 import { RichText } from '../../RichText.tsx';
 import { format, postJson } from './api.ts';

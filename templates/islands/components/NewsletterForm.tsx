@@ -1,7 +1,7 @@
 import { useSignal } from '@preact/signals-react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useRef, type FormEvent } from 'react';
-import { fieldIssues, HONEYPOT_FIELD, LIMITS, newsletterSchema, type FieldIssues, type Lang } from '../../../ingest/contract.ts';
+import { fieldIssues, HONEYPOT_FIELD, LIMITS, newsletterSchema, type FieldIssues, type Lang } from '../../../ingest/contract/schemas.ts';
 import { Field, INPUT_CLASS } from '../../forms/Field.tsx';
 import { SvgIcon } from '../../layout/Icon.tsx';
 import * as icons from '../../layout/icon-paths.ts';

@@ -1,4 +1,4 @@
-import type { ErrorBody } from '../../../ingest/contract.ts';
+import type { ErrorBody } from '../../../ingest/contract/schemas.ts';
 
 /** The answer of the ingest service, or `network` when no answer arrived at all. */
 export type ApiAnswer =

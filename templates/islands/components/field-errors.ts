@@ -1,4 +1,4 @@
-import { LIMITS, type FieldIssues, type IssueCode } from '../../../ingest/contract.ts';
+import { LIMITS, type FieldIssues, type IssueCode } from '../../../ingest/contract/schemas.ts';
 import { format } from './api.ts';
 
 /** The translated messages of the contract's issue codes (`validation.*`). */

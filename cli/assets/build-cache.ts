@@ -1,0 +1,52 @@
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join, relative } from 'node:path';
+import { PROJECT_ROOT } from '../paths.ts';
+
+/** Where build outputs that depend only on source files are kept between builds. */
+export const CACHE_DIR = join(PROJECT_ROOT, 'node_modules', '.cache', 'sitegen');
+
+function filesUnder(path: string): string[] {
+  if (!existsSync(path)) return [];
+  if (!statSync(path).isDirectory()) return [path];
+  return readdirSync(path).flatMap((name) => filesUnder(join(path, name)));
+}
+
+/**
+ * A hash of the contents of files and folders (absolute, or relative to the project root): the key under
+ * which an output built from exactly these inputs is cached.
+ */
+export function inputsHash(paths: readonly string[]): string {
+  const hash = createHash('sha256');
+  for (const file of paths.flatMap((p) => filesUnder(isAbsolute(p) ? p : join(PROJECT_ROOT, p))).sort()) {
+    hash.update(relative(PROJECT_ROOT, file)).update('\0').update(readFileSync(file)).update('\0');
+  }
+  return hash.digest('hex').slice(0, 16);
+}
+
+/**
+ * Returns the cached folder for `key`, producing it with `produce(dir)` when it is missing.
+ * The folder appears atomically (written beside, then renamed), so an interrupted build never
+ * leaves a half-written entry; at most the newest few entries of each kind are kept.
+ */
+export async function cachedFolder(kind: string, key: string, produce: (dir: string) => Promise<void>): Promise<{ dir: string; hit: boolean }> {
+  const dir = join(CACHE_DIR, `${kind}-${key}`);
+  if (existsSync(join(dir, '.complete'))) return { dir, hit: true };
+  const staging = `${dir}.${process.pid}.tmp`;
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true });
+  await produce(staging);
+  writeFileSync(join(staging, '.complete'), '');
+  // Another build may have finished the same entry meanwhile: keep theirs, never replace a folder in use.
+  if (existsSync(join(dir, '.complete'))) rmSync(staging, { recursive: true, force: true });
+  else renameSync(staging, dir);
+  for (const old of readdirSync(CACHE_DIR).filter((n) => n.startsWith(`${kind}-`) && !n.endsWith('.tmp') && n !== `${kind}-${key}`)) {
+    rmSync(join(CACHE_DIR, old), { recursive: true, force: true });
+  }
+  return { dir, hit: false };
+}
+
+/** Copies a cached folder's files (not its marker) into the output folder. */
+export function copyCached(dir: string, outDir: string): void {
+  cpSync(dir, outDir, { recursive: true, filter: (src) => !src.endsWith('.complete') && !src.endsWith('manifest.json') });
+}

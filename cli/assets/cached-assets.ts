@@ -1,0 +1,47 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { islandEntryFiles } from '../../templates/islands/registry.ts';
+import { cachedFolder, copyCached, inputsHash } from './build-cache.ts';
+import type { IslandBundle } from './islands-build.ts';
+import { moduleGraph } from './module-graph.ts';
+import { MAX_LEVELS, precompress } from './precompress.ts';
+
+/**
+ * What the island bundle is built from: the island entries and every module they import (the
+ * contract in ingest/ among them), the bundler's configuration and the precompression. A change
+ * to any of these rebuilds it.
+ */
+const islandInputs = () => [
+  ...moduleGraph([...islandEntryFiles(), new URL('./islands-build.ts', import.meta.url), new URL('./precompress.ts', import.meta.url)]),
+  'package-lock.json',
+];
+
+/** What the stylesheet is built from: the entry, the folder Tailwind scans for class names (the entry's), the compiler module. */
+const cssInputs = (cssEntry: string) => [cssEntry, dirname(cssEntry), ...moduleGraph([new URL('./css.ts', import.meta.url)]), 'package-lock.json'];
+
+/**
+ * The island bundle for the current sources, from the build cache or freshly built with Vite
+ * (imported only then: it is the slowest part of a cold start), copied into `outDir`.
+ */
+export async function islandBundle(outDir: string, useCache: boolean): Promise<IslandBundle> {
+  const build = async (dir: string) => (await import('./islands-build.ts')).buildIslands(dir);
+  if (!useCache) return build(outDir);
+  const { dir } = await cachedFolder('islands', inputsHash(islandInputs()), async (staging) => {
+    const bundle = await build(staging);
+    // Content-hashed and built once: worth brotli's slowest, smallest level (~0.3 s, cached).
+    precompress(staging, bundle.files.map((f) => f.file), MAX_LEVELS);
+    writeFileSync(join(staging, 'manifest.json'), JSON.stringify(bundle));
+  });
+  copyCached(dir, outDir);
+  return JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as IslandBundle;
+}
+
+/** The compiled stylesheet for the current templates, from the build cache or compiled with Tailwind. */
+export async function stylesheet(cssEntry: string, useCache: boolean): Promise<string> {
+  const compile = async () => (await import('./css.ts')).compileCss(cssEntry);
+  if (!useCache) return compile();
+  const { dir } = await cachedFolder('css', inputsHash(cssInputs(cssEntry)), async (staging) => {
+    writeFileSync(join(staging, 'styles.css'), await compile());
+  });
+  return readFileSync(join(dir, 'styles.css'), 'utf8');
+}

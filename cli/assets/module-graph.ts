@@ -1,0 +1,37 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// Relative module references in source text: static and side-effect imports, re-exports,
+// `import('./x')` and `new URL('./x', import.meta.url)` (workers, loaded files).
+const RELATIVE_REFERENCE = /(?:\bfrom\s*|\bimport\s*\(?\s*|\bnew URL\(\s*)(['"])(\.{1,2}\/[^'"]+)\1/g;
+
+/** The source without its comment lines (doc comments may show imports as examples). */
+function code(source: string): string {
+  return source
+    .split('\n')
+    .filter((line) => !/^\s*(\/\/|\/\*|\*)/.test(line))
+    .join('\n');
+}
+
+/**
+ * Every project file `entries` reach through relative imports, entries included, sorted: the
+ * inputs a build product depends on, derived from the code rather than listed by hand, so a moved
+ * or newly imported module changes the set. Package imports (`react`, `zod/mini`) are left out:
+ * `package-lock.json` stands for them.
+ *
+ * @example moduleGraph([new URL('./islands-build.ts', import.meta.url)])
+ * // ['/…/cli/assets/islands-build.ts', '/…/cli/paths.ts', '/…/templates/islands/registry.ts']
+ */
+export function moduleGraph(entries: ReadonlyArray<string | URL>): string[] {
+  const seen = new Set<string>();
+  const pending = entries.map((entry) => (entry instanceof URL ? fileURLToPath(entry) : resolve(entry)));
+  while (pending.length > 0) {
+    const file = pending.pop()!;
+    if (seen.has(file)) continue;
+    if (!existsSync(file)) throw new Error(`${file}: imported but missing (a module moved without its importers?)`);
+    seen.add(file);
+    for (const match of code(readFileSync(file, 'utf8')).matchAll(RELATIVE_REFERENCE)) pending.push(resolve(dirname(file), match[2]!));
+  }
+  return [...seen].sort();
+}

@@ -1,0 +1,79 @@
+import { renderToStaticMarkup } from 'react-dom/server';
+import { Document } from '../../templates/layout/Document.tsx';
+import { Layout } from '../../templates/layout/Layout.tsx';
+import { AboutPage } from '../../templates/pages/AboutPage.tsx';
+import { ContactPage } from '../../templates/pages/ContactPage.tsx';
+import { HomePage } from '../../templates/pages/HomePage.tsx';
+import { LegalPage } from '../../templates/pages/LegalPage.tsx';
+import { NotFoundPage } from '../../templates/pages/NotFoundPage.tsx';
+import { PageProvider, type PageContextValue } from '../../templates/page-context.tsx';
+import { absoluteUrl, hreflangLinks, socialMetaTags } from '../site/head.ts';
+import { ICONS, SOCIAL_IMAGE } from '../site/asset-paths.ts';
+import { jsonForScript, organizationJsonLd } from './structured-data.ts';
+import type { RenderedMarkdown } from '../site/markdown.ts';
+import { alternatesFor, type PageId } from '../site/routes.ts';
+
+export interface PageToRender {
+  context: PageContextValue;
+  /** The canonical path (for a 404 page: none). */
+  canonicalPath: string | null;
+  stylesheet: string;
+  /** The island loader, inlined at the end of the body of pages that contain islands. */
+  loader: string;
+  /** The rendered long text, for the Markdown pages. */
+  markdown?: RenderedMarkdown;
+  /** A small classic script run before the page renders (the 404 pages' wrong-case redirect). */
+  headScript?: string;
+  /** The URL path of the language's 1200×630 sharing image. */
+  socialImage: string;
+}
+
+function PageBody({ page, markdown }: { page: PageId | 'notFound'; markdown?: RenderedMarkdown }) {
+  switch (page) {
+    case 'home':
+      return <HomePage />;
+    case 'about':
+      return <AboutPage />;
+    case 'contact':
+      return <ContactPage />;
+    case 'notFound':
+      return <NotFoundPage />;
+    case 'cookies':
+    case 'legalNotice':
+    case 'privacy':
+      if (!markdown) throw new Error(`page ${page} needs its Markdown text`);
+      return <LegalPage document={markdown} />;
+  }
+}
+
+/** Renders one page of one language into a complete HTML document string. */
+export function renderPage({ context, canonicalPath, stylesheet, loader, markdown, headScript, socialImage }: PageToRender): string {
+  const { page, lang, t, site } = context;
+  const canonical = canonicalPath === null ? null : absoluteUrl(site.siteUrl, canonicalPath);
+  const alternates = page === 'notFound' ? [] : hreflangLinks(page, site.siteUrl);
+  const title = t(`meta.${page}.title`);
+  const description = t(`meta.${page}.description`);
+  const social = socialMetaTags({
+    lang,
+    siteName: site.brand,
+    title,
+    description,
+    url: canonical,
+    image: { url: absoluteUrl(site.siteUrl, socialImage), ...SOCIAL_IMAGE, alt: `${site.brand}: ${t('hero.title')}` },
+    alternateLangs: page === 'notFound' ? [] : alternatesFor(page).map((a) => a.lang),
+  });
+  const jsonLd = page === 'home' ? jsonForScript(organizationJsonLd(site, absoluteUrl(site.siteUrl, ICONS.any512))) : undefined;
+  const html = renderToStaticMarkup(
+    <PageProvider value={context}>
+      <Document title={title} description={description} canonical={canonical} alternates={alternates} social={social} jsonLd={jsonLd} stylesheet={stylesheet}>
+        <Layout>
+          <PageBody page={page} markdown={markdown} />
+        </Layout>
+      </Document>
+    </PageProvider>,
+  );
+  // Pages without islands load no JavaScript at all.
+  const withLoader = html.includes(' data-island=') ? html.replace('</body>', `<script type="module">${loader}</script></body>`) : html;
+  const withHeadScript = headScript ? withLoader.replace('</head>', `<script>${headScript}</script></head>`) : withLoader;
+  return `<!DOCTYPE html>${withHeadScript}`;
+}

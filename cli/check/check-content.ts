@@ -1,0 +1,54 @@
+import { readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { checkLinks } from './links.ts';
+import { checkPages } from './pages.ts';
+import type { Problem } from './problem.ts';
+import { checkTranslations } from './translations.ts';
+import { jsonKeyLines } from './json-lines.ts';
+import { LANGUAGES } from '../site/languages.ts';
+import { PLACEHOLDER_NAMES, siteConfigSchema } from '../site/site-config.ts';
+
+export interface CheckResult {
+  problems: Problem[];
+  languages: number;
+  keys: number;
+  pages: number;
+}
+
+
+function checkSiteConfig(contentDir: string, root: string): Problem[] {
+  const path = join(contentDir, 'site.json');
+  const file = relative(root, path);
+  let text: string;
+  let raw: unknown;
+  try {
+    text = readFileSync(path, 'utf8');
+    raw = JSON.parse(text);
+  } catch (error) {
+    return [{ file, line: 1, message: `cannot be read as JSON: ${(error as Error).message}` }];
+  }
+  const parsed = siteConfigSchema.safeParse(raw);
+  if (parsed.success) return [];
+  const lines = jsonKeyLines(text);
+  return parsed.error.issues.map((issue) => {
+    const field = issue.path.join('.');
+    const line = lines.get(field) ?? lines.get(issue.path.slice(0, -1).join('.')) ?? 1;
+    return { file, line, message: `${field || '(root)'}: ${issue.message}` };
+  });
+}
+
+/**
+ * Checks everything a content maintainer edits, before visitors see it: translations in step
+ * across languages, the Markdown pages, internal links, and `site.json`.
+ */
+export function checkContent({ contentDir, templatesDir, root }: { contentDir: string; templatesDir: string; root: string }): CheckResult {
+  const translations = checkTranslations(contentDir, root);
+  const pages = checkPages(contentDir, root, new Set(PLACEHOLDER_NAMES));
+  const problems = [
+    ...checkSiteConfig(contentDir, root),
+    ...translations.problems,
+    ...pages.problems,
+    ...checkLinks([contentDir, templatesDir], root),
+  ];
+  return { problems, languages: LANGUAGES.length, keys: translations.keys, pages: pages.pages };
+}

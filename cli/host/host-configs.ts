@@ -1,0 +1,40 @@
+import { headersFile, redirectsFile } from './static-host-files.ts';
+import { NGINX_CONFIG_FILE, nginxConfig } from './nginx.ts';
+import type { Lang } from '../site/languages.ts';
+import { fileForPath, notFoundPath, type RenderedRoute } from '../site/routes.ts';
+import { contentSecurityPolicy, inlineHashes, securityHeaders } from './security-headers.ts';
+
+/** What the host configurations are generated from. */
+export interface HostConfigInput {
+  siteUrl: string;
+  /** The forms' API base URL from site.json (`/api`, or an absolute URL on another origin). */
+  ingestUrl: string;
+  routes: readonly RenderedRoute[];
+  langs: readonly Lang[];
+  /** The HTML of every page written, for the hashes of its inline scripts and styles. */
+  html: Iterable<string>;
+  /** Whether the build wrote `/manifest.webmanifest`. */
+  manifest?: boolean;
+}
+
+/**
+ * The host configuration files of a build, by output path: `_deploy/nginx.conf` (an nginx server
+ * block), `_headers` and `_redirects` (Netlify, Cloudflare Pages). All come from the routes table
+ * and one set of security headers, whose Content-Security-Policy allows exactly the inline
+ * scripts and styles the pages contain, by hash.
+ */
+export function hostConfigs(input: HostConfigInput): Record<string, string> {
+  const ingest = /^https?:\/\//.test(input.ingestUrl) ? new URL(input.ingestUrl).origin : null;
+  const connectOrigins = ingest && ingest !== new URL(input.siteUrl).origin ? [ingest] : [];
+  const headers = securityHeaders(contentSecurityPolicy({ ...inlineHashes(input.html), connectOrigins }));
+  const pages = input.routes.map((r) => ({ path: r.path, file: fileForPath(r.path) }));
+  const notFoundPages = input.langs.map((lang) => {
+    const path = notFoundPath(lang);
+    return { prefix: path.slice(0, -'/404'.length) || '/', file: fileForPath(path) };
+  });
+  return {
+    [NGINX_CONFIG_FILE]: nginxConfig({ serverName: new URL(input.siteUrl).hostname, pages, notFoundPages, headers, manifest: input.manifest }),
+    _headers: headersFile(headers),
+    _redirects: redirectsFile(pages, notFoundPages),
+  };
+}

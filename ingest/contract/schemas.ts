@@ -1,0 +1,207 @@
+/**
+ * The HTTP contract between the site's forms and the ingest service: field names, limits,
+ * normalisation, per-field issue codes and the error body.
+ *
+ * The service treats it as the authority; the browser islands import it for instant messages,
+ * so it depends on nothing but `zod/mini` and two small data modules, and never on Node.
+ * Every issue is reported as one of `ISSUE_CODES`, which the site translates as
+ * `validation.<code>`.
+ */
+import * as z from 'zod/mini';
+import { isCountryCode } from './countries.ts';
+import { ERROR_CODES, type ErrorCode } from './error-codes.ts';
+
+export { ERROR_CODES, type ErrorCode };
+
+/** The languages a form can be submitted in. */
+export const LANGS = ['en', 'es', 'pt', 'fr', 'de', 'it', 'nl'] as const;
+
+/** One of `LANGS`. */
+export type Lang = (typeof LANGS)[number];
+
+/** Maximum lengths in UTF-16 code units after normalisation (as HTML `maxlength` counts), and the body size in bytes. */
+export const LIMITS = {
+  name: 100,
+  email: 254,
+  phone: 40,
+  companyName: 200,
+  message: 5000,
+  captchaToken: 200,
+  honeypot: 1000,
+  bodyBytes: 32 * 1024,
+} as const;
+
+/** The per-field issue codes; the site shows the translation `validation.<code>`. */
+export const ISSUE_CODES = ['required', 'email', 'tooLong', 'consent', 'country', 'captcha', 'invalidChars'] as const;
+
+/** One of `ISSUE_CODES`. */
+export type IssueCode = (typeof ISSUE_CODES)[number];
+
+/** Field name → its first issue, e.g. `{ email: 'email', message: 'tooLong' }`. */
+export type FieldIssues = Record<string, IssueCode>;
+
+/** The body of every error answer: `{ error: { code: 'invalid', message: '…', fields: { email: 'email' } } }`. */
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; fields?: FieldIssues };
+}
+
+/** The body of a 201 answer. */
+export interface SubmitOk {
+  ok: true;
+}
+
+/** The hidden field real visitors leave empty; bots that fill it are answered 201 and ignored. */
+export const HONEYPOT_FIELD = 'website';
+
+// Control characters (C0, DEL, C1), line/paragraph separators and bidi overrides: none belongs in
+// a form field, and CR/LF in a name or address is the classic mail header injection.
+const SINGLE_LINE_FORBIDDEN = /[\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
+// The message may contain line feeds and tabs (after CR LF is folded to LF), nothing else.
+const MULTI_LINE_FORBIDDEN = /[\0-\x08\x0B-\x1F\x7F-\x9F\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
+
+const normaliseText = (value: string): string => value.trim().normalize('NFC');
+
+function requiredText(max: number) {
+  return z.string('required').check(
+    z.overwrite(normaliseText),
+    z.minLength(1, 'required'),
+    z.maxLength(max, 'tooLong'),
+    z.refine((value: string) => !SINGLE_LINE_FORBIDDEN.test(value), 'invalidChars'),
+  );
+}
+
+// Optional text: absent, null and blank all become null.
+function optionalText(max: number) {
+  const text = z.string('required').check(
+    z.overwrite(normaliseText),
+    z.maxLength(max, 'tooLong'),
+    z.refine((value: string) => !SINGLE_LINE_FORBIDDEN.test(value), 'invalidChars'),
+  );
+  return z._default(
+    z.nullable(z.pipe(text, z.transform((value: string) => (value === '' ? null : value)))),
+    null,
+  );
+}
+
+/** Trims, NFC-normalises and lower-cases the domain of an address: `' Ana@Example.COM '` → `'Ana@example.com'`. */
+export function normaliseEmail(value: string): string {
+  const text = normaliseText(value);
+  const at = text.lastIndexOf('@');
+  return at < 0 ? text : text.slice(0, at) + text.slice(at).toLowerCase();
+}
+
+/**
+ * The email address pattern both the site and the service apply: zod's "practical" pattern
+ * (`z.regexes.email`), copied because reaching it through `z.regexes` pulls every zod regex
+ * into the browser bundle (2.7 KB gzip more). A test keeps the two identical.
+ */
+export const EMAIL_PATTERN = /^(?:[A-Za-z0-9_'+\-]+\.)*[A-Za-z0-9_'+\-]*[A-Za-z0-9_+-]@(?:[A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}$/;
+
+const email = z.string('required').check(
+  z.overwrite(normaliseEmail),
+  z.minLength(1, 'required'),
+  z.maxLength(LIMITS.email, 'tooLong'),
+  z.refine((value: string) => !SINGLE_LINE_FORBIDDEN.test(value), 'invalidChars'),
+  z.regex(EMAIL_PATTERN, 'email'),
+);
+
+const lang = z.enum(LANGS, 'required');
+
+const message = z.string('required').check(
+  z.overwrite((value: string) => normaliseText(value.replace(/\r\n?/g, '\n'))),
+  z.minLength(1, 'required'),
+  z.maxLength(LIMITS.message, 'tooLong'),
+  z.refine((value: string) => !MULTI_LINE_FORBIDDEN.test(value), 'invalidChars'),
+);
+
+const country = z.string('required').check(
+  z.overwrite((value: string) => value.trim().toLowerCase()),
+  z.minLength(1, 'required'),
+  z.refine(isCountryCode, 'country'),
+);
+
+const captcha = z.strictObject(
+  {
+    token: z.string('captcha').check(z.minLength(1, 'captcha'), z.maxLength(LIMITS.captchaToken, 'captcha')),
+    answer: z.int('captcha').check(z.gte(0, 'captcha'), z.lte(18, 'captcha')),
+  },
+  'captcha',
+);
+
+const honeypot = z.optional(z.string('required').check(z.maxLength(LIMITS.honeypot, 'tooLong')));
+
+/** The newsletter signup body: `{ name, email, privacyConsent: true, marketingConsent, lang, website? }`. */
+export const newsletterSchema = z.strictObject({
+  name: requiredText(LIMITS.name),
+  email,
+  privacyConsent: z.literal(true, 'consent'),
+  marketingConsent: z.boolean('required'),
+  lang,
+  [HONEYPOT_FIELD]: honeypot,
+});
+
+/** A validated, normalised newsletter signup. */
+export type NewsletterSignup = z.output<typeof newsletterSchema>;
+
+/** The contact form body; `phone` and `companyName` may be absent, null or blank (all stored as null). */
+export const contactSchema = z.strictObject({
+  firstName: requiredText(LIMITS.name),
+  lastName: requiredText(LIMITS.name),
+  email,
+  phone: optionalText(LIMITS.phone),
+  companyName: optionalText(LIMITS.companyName),
+  country,
+  message,
+  captcha,
+  lang,
+  [HONEYPOT_FIELD]: honeypot,
+});
+
+/** A validated, normalised contact message. */
+export type ContactSubmission = z.output<typeof contactSchema>;
+
+/** The outcome of `validate`: the normalised data, or the per-field issues and the names of unexpected fields. */
+export type Validation<T> =
+  | { ok: true; data: T }
+  | { ok: false; fields: FieldIssues; unexpected: string[]; notAnObject: boolean };
+
+/** Tells whether a bot filled the hidden honeypot field: `honeypotFilled({ website: 'http://spam' })` → true. */
+export function honeypotFilled(body: unknown): boolean {
+  if (typeof body !== 'object' || body === null) return false;
+  const value = (body as Record<string, unknown>)[HONEYPOT_FIELD];
+  return value !== undefined && value !== null && value !== '' && !(typeof value === 'string' && value.trim() === '');
+}
+
+const isIssueCode = (value: string): value is IssueCode => (ISSUE_CODES as readonly string[]).includes(value);
+
+/** Validates and normalises a parsed JSON body against `newsletterSchema` or `contactSchema`. */
+export function validate<S extends z.ZodMiniType>(schema: S, body: unknown): Validation<z.output<S>> {
+  const result = z.safeParse(schema, body);
+  if (result.success) return { ok: true, data: result.data };
+  const fields: FieldIssues = {};
+  const unexpected: string[] = [];
+  let notAnObject = false;
+  for (const issue of result.error.issues) {
+    const field = issue.path[0];
+    if (field === undefined) {
+      if (issue.code === 'unrecognized_keys') unexpected.push(...issue.keys);
+      else notAnObject = true;
+      continue;
+    }
+    const name = String(field);
+    // Keep the first issue per field: the checks are ordered from the most basic one.
+    if (fields[name] === undefined) fields[name] = isIssueCode(issue.message) ? issue.message : 'required';
+  }
+  return { ok: false, fields, unexpected, notAnObject };
+}
+
+/**
+ * Lists the issues of a form body by field, for inline messages.
+ *
+ * @example fieldIssues(newsletterSchema, { name: '', email: 'x', privacyConsent: false, marketingConsent: true, lang: 'en' })
+ * // → { name: 'required', email: 'email', privacyConsent: 'consent' }
+ */
+export function fieldIssues(schema: z.ZodMiniType, body: unknown): FieldIssues {
+  const result = validate(schema, body);
+  return result.ok ? {} : result.fields;
+}

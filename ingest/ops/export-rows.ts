@@ -1,0 +1,56 @@
+/**
+ * `ingest export`: a table's rows as CSV or JSON Lines, optionally only those created since a date.
+ *
+ * CSV follows RFC 4180 (quoted when needed, quotes doubled) with one guard: a text cell that
+ * starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'`, so a visitor's
+ * "name" cannot become a formula when sales open the file in a spreadsheet. (A phone number
+ * like +34… therefore shows as '+34….) JSON Lines carries the values untouched.
+ */
+import type { SqliteDatabase } from '../store/sqlite/connection.ts';
+
+/** The tables that can be exported. */
+export const EXPORT_TABLES = ['newsletter', 'contacts'] as const;
+
+/** The export formats. */
+export const EXPORT_FORMATS = ['csv', 'jsonl'] as const;
+
+/** What to export. */
+export interface ExportRequest {
+  table: (typeof EXPORT_TABLES)[number];
+  format: (typeof EXPORT_FORMATS)[number];
+  /** Only rows created at or after this instant (ms since the epoch). */
+  since?: number;
+}
+
+/** Reads the rows to export, oldest first. */
+export function readRows(db: SqliteDatabase, request: ExportRequest): Array<Record<string, unknown>> {
+  let query = db.kysely.selectFrom(request.table).selectAll().orderBy('id');
+  if (request.since !== undefined) query = query.where('created_at', '>=', new Date(request.since).toISOString());
+  return db.sql.all(query) as Array<Record<string, unknown>>;
+}
+
+/** One CSV cell: `csvCell('a "b"')` → `'"a ""b"""'`, `csvCell('=1+1')` → `"'=1+1"`. */
+export function csvCell(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  let text = String(value);
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+}
+
+/** Formats rows as the text of one file; `columns` gives the CSV header when there are no rows. */
+export function formatRows(rows: Array<Record<string, unknown>>, format: ExportRequest['format'], columns: string[]): string {
+  if (format === 'jsonl') return rows.map((row) => `${JSON.stringify(row)}\n`).join('');
+  const header = `${columns.join(',')}\r\n`;
+  return header + rows.map((row) => `${columns.map((column) => csvCell(row[column])).join(',')}\r\n`).join('');
+}
+
+/** The table's column names, in schema order. */
+export function columnsOf(db: SqliteDatabase, table: ExportRequest['table']): string[] {
+  return (db.raw.pragma(`table_info(${table})`) as Array<{ name: string }>).map((column) => column.name);
+}
+
+/** Exports as the CLI does: the whole file's text. */
+export function exportTable(db: SqliteDatabase, request: ExportRequest): { text: string; rows: number } {
+  const rows = readRows(db, request);
+  return { text: formatRows(rows, request.format, columnsOf(db, request.table)), rows: rows.length };
+}

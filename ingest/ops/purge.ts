@@ -1,0 +1,44 @@
+/**
+ * `ingest purge --older-than 730d`: the retention rule. Deletes newsletter and contact rows
+ * created before the cut-off (their outbox rows go with them) and captcha nonces that have
+ * expired, in one transaction.
+ */
+import { isoAt } from '../clock.ts';
+import type { SqliteDatabase } from '../store/sqlite/connection.ts';
+
+/** How many rows were removed, per table. */
+export interface PurgeReport {
+  newsletter: number;
+  contacts: number;
+  outbox: number;
+  captcha_nonces: number;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Parses a retention age in days: `parseAge('730d')` → 63072000000 ms; anything else → null. */
+export function parseAge(text: string): number | null {
+  const match = /^(\d{1,6})d$/.exec(text.trim());
+  return match ? Number(match[1]) * DAY_MS : null;
+}
+
+/** Deletes what was created before `cutoff` (ms since the epoch) and the nonces expired by `now`. */
+export function purgeOlderThan(db: SqliteDatabase, cutoff: number, now: number): PurgeReport {
+  const { kysely, sql } = db;
+  const before = isoAt(cutoff);
+  return sql.transaction(() => {
+    const oldContacts = kysely.selectFrom('contacts').select('id').where('created_at', '<', before);
+    const [outbox] = sql.all(
+      kysely
+        .selectFrom('outbox')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('contact_id', 'in', oldContacts),
+    );
+    return {
+      newsletter: sql.run(kysely.deleteFrom('newsletter').where('created_at', '<', before)),
+      contacts: sql.run(kysely.deleteFrom('contacts').where('created_at', '<', before)),
+      outbox: Number(outbox?.n ?? 0),
+      captcha_nonces: sql.run(kysely.deleteFrom('captcha_nonces').where('expires_at', '<', isoAt(now))),
+    };
+  });
+}

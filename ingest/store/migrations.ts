@@ -1,0 +1,128 @@
+/**
+ * The versioned schema migrations, applied by kysely's Migrator at start-up and by `ingest migrate`.
+ *
+ * Migrations live in code (not loaded from a folder) so they work the same under tsx, in a
+ * container and in tests. Each is append-only: never edit one that has shipped, add the next.
+ * They use only types and constructs SQLite and PostgreSQL share (integer, text, foreign keys
+ * with ON DELETE CASCADE, plain unique indexes); the one difference, how an id is generated, is
+ * chosen by `idColumn`.
+ */
+import {
+  type ColumnDefinitionBuilder,
+  type Kysely,
+  type Migration,
+  type MigrationResultSet,
+  Migrator,
+  PostgresAdapter,
+} from 'kysely';
+import type { SqlRunner } from './sqlite/connection.ts';
+
+// `neverReused`: SQLite's AUTOINCREMENT, so an id is never handed out again after a delete
+// (contacts and outbox ids name emails); it costs a write to sqlite_sequence per insert, which
+// the high-volume newsletter table skips (its rowid alias may reuse the id of a deleted row).
+function idColumn(db: Kysely<unknown>, neverReused: boolean) {
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  return (column: ColumnDefinitionBuilder) =>
+    postgres
+      ? column.primaryKey().generatedByDefaultAsIdentity()
+      : neverReused
+        ? column.primaryKey().autoIncrement()
+        : column.primaryKey();
+}
+
+const initial: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('newsletter')
+      .addColumn('id', 'integer', idColumn(db, false))
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('email', 'text', (c) => c.notNull())
+      .addColumn('email_lower', 'text', (c) => c.notNull())
+      .addColumn('privacy_consent', 'integer', (c) => c.notNull())
+      .addColumn('marketing_consent', 'integer', (c) => c.notNull())
+      .addColumn('lang', 'text', (c) => c.notNull())
+      .addColumn('privacy_version', 'text', (c) => c.notNull())
+      .addColumn('consent_at', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .createIndex('newsletter_email_lower_unique')
+      .on('newsletter')
+      .column('email_lower')
+      .unique()
+      .execute();
+    // No index on created_at: export --since and purge scan a table of a few thousand rows
+    // rarely, while every signup would pay for the index.
+
+    await db.schema
+      .createTable('contacts')
+      .addColumn('id', 'integer', idColumn(db, true))
+      .addColumn('first_name', 'text', (c) => c.notNull())
+      .addColumn('last_name', 'text', (c) => c.notNull())
+      .addColumn('email', 'text', (c) => c.notNull())
+      .addColumn('email_lower', 'text', (c) => c.notNull())
+      .addColumn('phone', 'text')
+      .addColumn('company_name', 'text')
+      .addColumn('country', 'text', (c) => c.notNull())
+      .addColumn('message', 'text', (c) => c.notNull())
+      .addColumn('lang', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('contacts_email_lower').on('contacts').column('email_lower').execute();
+    await db.schema.createIndex('contacts_created_at').on('contacts').column('created_at').execute();
+
+    await db.schema
+      .createTable('outbox')
+      .addColumn('id', 'integer', idColumn(db, true))
+      .addColumn('contact_id', 'integer', (c) => c.notNull().references('contacts.id').onDelete('cascade'))
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+      .addColumn('next_attempt_at', 'text', (c) => c.notNull())
+      .addColumn('claimed_at', 'text')
+      .addColumn('sent_at', 'text')
+      .addColumn('last_error', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('outbox_due').on('outbox').columns(['status', 'next_attempt_at']).execute();
+    await db.schema.createIndex('outbox_contact_id').on('outbox').column('contact_id').execute();
+
+    await db.schema
+      .createTable('captcha_nonces')
+      .addColumn('nonce', 'text', (c) => c.primaryKey())
+      .addColumn('expires_at', 'text', (c) => c.notNull())
+      .addColumn('used_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('captcha_nonces_expires_at').on('captcha_nonces').column('expires_at').execute();
+  },
+};
+
+/** Every migration by name; names sort in the order they apply. */
+export const MIGRATIONS: Readonly<Record<string, Migration>> = {
+  '2025-01-12-001-initial': initial,
+};
+
+function migrator(db: Kysely<any>): Migrator {
+  return new Migrator({ db, provider: { getMigrations: async () => ({ ...MIGRATIONS }) } });
+}
+
+/** Applies every pending migration in order; returns kysely's result set, never throws for a failed migration. */
+export function migrateToLatest(db: Kysely<any>): Promise<MigrationResultSet> {
+  return migrator(db).migrateToLatest();
+}
+
+/** Names of the migrations not yet applied to `db` (empty when the schema is current). */
+export async function pendingMigrations(db: Kysely<any>): Promise<string[]> {
+  const infos = await migrator(db).getMigrations();
+  return infos.filter((info) => info.executedAt === undefined).map((info) => info.name);
+}
+
+/** Tells synchronously whether every migration has been applied (for `/readyz`); false when the database cannot be read. */
+export function schemaIsCurrent(db: { kysely: Kysely<any>; sql: SqlRunner }): boolean {
+  try {
+    const rows = db.sql.all<{ name: string }>(db.kysely.selectFrom('kysely_migration').select('name'));
+    const applied = new Set(rows.map((row) => row.name));
+    return Object.keys(MIGRATIONS).every((name) => applied.has(name));
+  } catch {
+    return false;
+  }
+}

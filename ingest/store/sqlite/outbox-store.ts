@@ -1,0 +1,120 @@
+/**
+ * The outbox table's operations, for the worker that sends sales mail.
+ *
+ * A row moves `pending` → `sending` (claimed) → `sent`, or back to `pending` with a later
+ * `next_attempt_at`, or to `failed`. Claiming is one UPDATE that picks the oldest due row and
+ * marks it `sending` atomically, so a row is never handed out twice; a `sent` row is never
+ * picked again, across restarts. A row left `sending` by a process that died mid-send is handed
+ * out again once its lease has run out: the mail may then arrive twice (with the same Message-ID),
+ * which is better than never.
+ */
+import type { Selectable } from 'kysely';
+import { isoAt } from '../../clock.ts';
+import type { SqliteDatabase } from './connection.ts';
+import type { ContactsTable, OutboxStatus } from '../tables.ts';
+
+/** One claimed outbox row with the contact it is about. */
+export interface OutboxJob {
+  id: number;
+  attempts: number;
+  queuedAt: number;
+  contact: Selectable<ContactsTable>;
+}
+
+/** The operations the worker needs. */
+export interface OutboxStore {
+  /** Claims the oldest row due at `now`, or returns null. */
+  claimNext(now: number): OutboxJob | null;
+  markSent(id: number, now: number): void;
+  reschedule(id: number, at: number, error: string): void;
+  markFailed(id: number, error: string): void;
+  /** Returns rows claimed before `claimedBefore` and never finished to `pending`; returns how many. */
+  releaseStale(claimedBefore: number): number;
+  /** When the next pending row falls due, or null if none is pending. */
+  nextDueAt(): number | null;
+  /** Row counts by status (for tests and operators). */
+  counts(): Record<OutboxStatus, number>;
+}
+
+/** The SQLite outbox. */
+export function sqliteOutbox(db: SqliteDatabase): OutboxStore {
+  const { kysely, sql } = db;
+  return {
+    claimNext(now) {
+      const at = isoAt(now);
+      const due = kysely
+        .selectFrom('outbox')
+        .select('id')
+        .where('status', '=', 'pending')
+        .where('next_attempt_at', '<=', at)
+        .orderBy('next_attempt_at')
+        .orderBy('id')
+        .limit(1);
+      const [claimed] = sql.all(
+        kysely
+          .updateTable('outbox')
+          .set((eb) => ({ status: 'sending', claimed_at: at, attempts: eb('attempts', '+', 1) }))
+          .where('id', '=', due)
+          .where('status', '=', 'pending')
+          .returning(['id', 'attempts', 'created_at', 'contact_id']),
+      );
+      if (claimed === undefined) return null;
+      const [contact] = sql.all(kysely.selectFrom('contacts').selectAll().where('id', '=', claimed.contact_id));
+      // The foreign key cascades erasure, so a claimed row always has its contact.
+      return { id: claimed.id, attempts: claimed.attempts, queuedAt: Date.parse(claimed.created_at), contact: contact! };
+    },
+    markSent(id, now) {
+      sql.run(
+        kysely
+          .updateTable('outbox')
+          .set({ status: 'sent', sent_at: isoAt(now), last_error: null })
+          .where('id', '=', id)
+          .where('status', '=', 'sending'),
+      );
+    },
+    reschedule(id, at, error) {
+      sql.run(
+        kysely
+          .updateTable('outbox')
+          .set({ status: 'pending', next_attempt_at: isoAt(at), claimed_at: null, last_error: error.slice(0, 500) })
+          .where('id', '=', id)
+          .where('status', '=', 'sending'),
+      );
+    },
+    markFailed(id, error) {
+      sql.run(
+        kysely
+          .updateTable('outbox')
+          .set({ status: 'failed', last_error: error.slice(0, 500) })
+          .where('id', '=', id)
+          .where('status', '=', 'sending'),
+      );
+    },
+    releaseStale(claimedBefore) {
+      return sql.run(
+        kysely
+          .updateTable('outbox')
+          .set({ status: 'pending', claimed_at: null })
+          .where('status', '=', 'sending')
+          .where('claimed_at', '<', isoAt(claimedBefore)),
+      );
+    },
+    nextDueAt() {
+      const [row] = sql.all(
+        kysely
+          .selectFrom('outbox')
+          .select((eb) => eb.fn.min('next_attempt_at').as('at'))
+          .where('status', '=', 'pending'),
+      );
+      return row?.at ? Date.parse(row.at) : null;
+    },
+    counts() {
+      const rows = sql.all(
+        kysely.selectFrom('outbox').select((eb) => ['status', eb.fn.countAll<number>().as('n')]).groupBy('status'),
+      );
+      const counts: Record<OutboxStatus, number> = { pending: 0, sending: 0, sent: 0, failed: 0 };
+      for (const row of rows) counts[row.status] = Number(row.n);
+      return counts;
+    },
+  };
+}

@@ -1,0 +1,164 @@
+/**
+ * Stores form submissions durably: newsletter signups, and contacts together with their outbox
+ * row and their captcha nonce, each through group commit (in the writer thread) so a request is
+ * answered only after the commit that holds its row.
+ *
+ * The decisions are made by the database, not by a check before the insert: `INSERT … ON
+ * CONFLICT DO NOTHING RETURNING` returns no row when the unique email index (newsletter) or the
+ * nonce's primary key (captcha replay) already holds the value, so two concurrent requests can
+ * never both win, and a duplicate fails only its own request, never the batch.
+ */
+import { type Compilable, type Insertable, type Kysely, sql } from 'kysely';
+import { isoAt } from '../../clock.ts';
+import type { ContactSubmission, NewsletterSignup } from '../../contract/schemas.ts';
+import { GroupCommit, type GroupCommitOptions } from '../group-commit.ts';
+import { schemaIsCurrent } from '../migrations.ts';
+import type { SqliteDatabase, Synchronous } from './connection.ts';
+import { startSqliteWriter, type WriteStep, WriterError } from './writer.ts';
+import type { ContactsTable, NewsletterTable, Tables } from '../tables.ts';
+
+/** What storing a signup did. */
+export type SubscribeOutcome = 'created' | 'duplicate';
+
+/** What storing a contact did; `captcha_reused` stores nothing. */
+export type ContactOutcome = 'created' | 'captcha_reused';
+
+/** The storage the HTTP routes need. */
+export interface SubmissionStore {
+  subscribe(signup: NewsletterSignup, now: number): Promise<SubscribeOutcome>;
+  submitContact(contact: ContactSubmission, nonce: { value: string; expiresAt: number }, now: number): Promise<ContactOutcome>;
+  /** True when the database answers and its schema is current. */
+  isReady(): boolean;
+  /** Commits what is queued, refuses new writes and stops the writer. */
+  close(): Promise<void>;
+}
+
+/** The newsletter row for a validated signup: `newsletterRow({ name, email: 'Ana@example.com', … }, now, '2025-01-12')`. */
+export function newsletterRow(signup: NewsletterSignup, now: number, privacyVersion: string): Insertable<NewsletterTable> {
+  const at = isoAt(now);
+  return {
+    name: signup.name,
+    email: signup.email,
+    email_lower: signup.email.toLowerCase(),
+    privacy_consent: 1,
+    marketing_consent: signup.marketingConsent ? 1 : 0,
+    lang: signup.lang,
+    privacy_version: privacyVersion,
+    consent_at: at,
+    created_at: at,
+  };
+}
+
+/** The contacts row for a validated contact submission. */
+export function contactRow(contact: ContactSubmission, now: number): Insertable<ContactsTable> {
+  return {
+    first_name: contact.firstName,
+    last_name: contact.lastName,
+    email: contact.email,
+    email_lower: contact.email.toLowerCase(),
+    phone: contact.phone,
+    company_name: contact.companyName,
+    country: contact.country,
+    message: contact.message,
+    lang: contact.lang,
+    created_at: isoAt(now),
+  };
+}
+
+// Prepared statements, built once with kysely. Each value in the template is its own column
+// name, so the compiled parameter list says which value binds to each placeholder.
+interface Prepared {
+  sql: string;
+  bind: readonly string[];
+}
+
+function prepare(query: Compilable<unknown>): Prepared {
+  const compiled = query.compile();
+  return { sql: compiled.sql, bind: compiled.parameters.map(String) };
+}
+
+const nameTemplate = <K extends string>(...columns: K[]) => Object.fromEntries(columns.map((c) => [c, c])) as Record<K, never>;
+
+function statements(kysely: Kysely<Tables>) {
+  return {
+    insertSignup: prepare(
+      kysely
+        .insertInto('newsletter')
+        .values(nameTemplate('name', 'email', 'email_lower', 'privacy_consent', 'marketing_consent', 'lang', 'privacy_version', 'consent_at', 'created_at'))
+        .onConflict((conflict) => conflict.column('email_lower').doNothing())
+        .returning('id'),
+    ),
+    claimNonce: prepare(
+      kysely
+        .insertInto('captcha_nonces')
+        .values(nameTemplate('nonce', 'expires_at', 'used_at'))
+        .onConflict((conflict) => conflict.column('nonce').doNothing())
+        .returning('nonce'),
+    ),
+    insertContact: prepare(
+      kysely
+        .insertInto('contacts')
+        .values(nameTemplate('first_name', 'last_name', 'email', 'email_lower', 'phone', 'company_name', 'country', 'message', 'lang', 'created_at')),
+    ),
+    // Runs right after insertContact in the same savepoint, so last_insert_rowid() is that contact.
+    insertOutbox: prepare(
+      kysely
+        .insertInto('outbox')
+        .values({ ...nameTemplate('status', 'attempts', 'next_attempt_at', 'created_at'), contact_id: sql<number>`last_insert_rowid()` }),
+    ),
+    // Expired nonces can never verify again, so their rows have done their job.
+    deleteExpiredNonces: prepare(kysely.deleteFrom('captcha_nonces').where('expires_at', '<', 'now')),
+  };
+}
+
+/** Opens the SQLite submission store: a writer thread on `db`'s file, fed by group commit. */
+export async function openSubmissionStore(
+  db: SqliteDatabase,
+  options: { privacyVersion: string; groupCommit?: GroupCommitOptions; synchronous?: Synchronous },
+): Promise<SubmissionStore & { groupCommit: GroupCommit<WriteStep[], number | null> }> {
+  const prepared = statements(db.kysely);
+  const names = Object.keys(prepared) as Array<keyof typeof prepared>;
+  const writer = startSqliteWriter(
+    db.path,
+    names.map((name) => prepared[name].sql),
+    options.synchronous === undefined ? {} : { synchronous: options.synchronous },
+  );
+  await writer.ready;
+  const step = (name: keyof typeof prepared, values: Record<string, unknown>, stopIfNoRow = false): WriteStep => [
+    names.indexOf(name),
+    prepared[name].bind.map((column) => {
+      if (!(column in values)) throw new Error(`statement ${name} needs a value for ${column}`);
+      return values[column];
+    }),
+    stopIfNoRow,
+  ];
+  const groupCommit = new GroupCommit<WriteStep[], number | null>(async (jobs) => {
+    const outcomes = await writer.execute(jobs);
+    return outcomes.map((outcome) =>
+      outcome !== null && typeof outcome === 'object' ? { ok: false, error: new WriterError(outcome) } : { ok: true, value: outcome },
+    );
+  }, options.groupCommit);
+
+  return {
+    groupCommit,
+    async subscribe(signup, now) {
+      const stoppedAt = await groupCommit.submit([step('insertSignup', newsletterRow(signup, now, options.privacyVersion), true)]);
+      return stoppedAt === 0 ? 'duplicate' : 'created';
+    },
+    async submitContact(contact, nonce, now) {
+      const at = isoAt(now);
+      const stoppedAt = await groupCommit.submit([
+        step('claimNonce', { nonce: nonce.value, expires_at: isoAt(nonce.expiresAt), used_at: at }, true),
+        step('insertContact', contactRow(contact, now)),
+        step('insertOutbox', { status: 'pending', attempts: 0, next_attempt_at: at, created_at: at }),
+        step('deleteExpiredNonces', { now: at }),
+      ]);
+      return stoppedAt === 0 ? 'captcha_reused' : 'created';
+    },
+    isReady: () => writer.alive && schemaIsCurrent(db),
+    async close() {
+      await groupCommit.close();
+      await writer.close();
+    },
+  };
+}

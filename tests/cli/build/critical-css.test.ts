@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { classesInHtml, criticalCss, inlineCriticalCss, parseCss, plainCustomProperties } from '../../../cli/build/critical-css.ts';
+
+const CSS = [
+  '/*! banner */@layer theme,base,utilities;',
+  '@layer base{*,:before{box-sizing:border-box}html{line-height:1.5}}',
+  '@layer utilities{.flex{display:flex}.grid{display:grid}.mt-0\\.5{margin-top:.125rem}.hover\\:bg-white\\/10:hover{background:#fff1}',
+  '.sm\\:px-6{x:1}:where(.group):is([open]) .group-open\\:rotate-180{rotate:180deg}.a,.b .c{color:red}',
+  '@media (min-width:40rem){.sm\\:px-6{padding-inline:1.5rem}.grid{gap:1rem}}@supports (color:red){.grid{color:red}}}',
+  '@keyframes fade{from{opacity:0}to{opacity:1}}@property --tw-x{syntax:"*";inherits:false}',
+].join('');
+
+describe('critical CSS', () => {
+  const nodes = parseCss(CSS);
+
+  it('keeps the rules whose classes the markup uses, with their media and layers, and every rule without classes', () => {
+    const css = criticalCss(nodes, new Set(['flex', 'mt-0.5', 'sm:px-6']));
+    expect(css).toBe(
+      '@layer theme,base,utilities;@layer base{*,:before{box-sizing:border-box}html{line-height:1.5}}' +
+        '@layer utilities{.flex{display:flex}.mt-0\\.5{margin-top:.125rem}.sm\\:px-6{x:1}@media (min-width:40rem){.sm\\:px-6{padding-inline:1.5rem}}}' +
+        '@keyframes fade{from{opacity:0}to{opacity:1}}@property --tw-x{syntax:"*";inherits:false}',
+    );
+  });
+
+  it('needs every class of a selector, and one selector of a list', () => {
+    expect(criticalCss(nodes, new Set(['group-open:rotate-180']))).not.toContain('rotate:180deg');
+    expect(criticalCss(nodes, new Set(['group', 'group-open:rotate-180']))).toContain('rotate:180deg');
+    expect(criticalCss(nodes, new Set(['b']))).not.toContain('color:red');
+    expect(criticalCss(nodes, new Set(['b', 'c']))).toContain('.a,.b .c{color:red}');
+    expect(criticalCss(nodes, new Set(['hover:bg-white/10']))).toContain('.hover\\:bg-white\\/10:hover');
+  });
+
+  it('reads the classes of a page, entities decoded', () => {
+    expect([...classesInHtml('<div class="flex  mt-0.5"><p class="[content:&#x27;x&#x27;]">')]).toEqual(['flex', 'mt-0.5', "[content:'x']"]);
+  });
+
+  it('inlines the CSS in the head and leaves the stylesheet, unapplied, at the end of the body', () => {
+    const html = '<html><head><link rel="stylesheet" href="/s.css"/></head><body><p class="flex">x</p></body></html>';
+    const out = inlineCriticalCss(html, '/s.css', nodes);
+    expect(out).toMatch(/^<html><head><style>@layer theme,base,utilities;.*\.flex\{display:flex\}.*<\/style><\/head>/);
+    expect(out).not.toContain('.grid{');
+    expect(out).toContain('<link rel="stylesheet" href="/s.css" media="not all" data-island-css=""/></body>');
+  });
+});
+
+describe('critical CSS of arbitrary values', () => {
+  it('regression: keeps a class whose escaped name holds commas and parentheses', () => {
+    const css = '.bg-\\[radial-gradient\\(at_top\\,rgba\\(1\\,2\\,3\\,0\\.2\\)\\,transparent\\)\\]{background-image:radial-gradient(at top,rgba(1,2,3,.2),transparent)}';
+    expect(criticalCss(parseCss(css), new Set(['bg-[radial-gradient(at_top,rgba(1,2,3,0.2),transparent)]']))).toBe(css);
+  });
+});
+
+describe('registered custom properties', () => {
+  it('become Tailwind\'s unconditional fallback in the inlined CSS', () => {
+    const css = '@layer properties{@supports (((-webkit-hyphens:none)) and (not (margin-trim:block))){*,:before{--tw-shadow:0 0 #0000}}}@layer utilities{.shadow{box-shadow:var(--tw-shadow)}}@property --tw-shadow{syntax:"*";inherits:false;initial-value:0 0 #0000}';
+    const plain = criticalCss(plainCustomProperties(parseCss(css)), new Set(['shadow']));
+    expect(plain).toBe('@layer properties{*,:before{--tw-shadow:0 0 #0000}}@layer utilities{.shadow{box-shadow:var(--tw-shadow)}}');
+  });
+});

@@ -1,0 +1,138 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { scanTags } from '../../../cli/verify/html-scan.ts';
+import { createTranslator } from '../../../cli/site/i18n.ts';
+import { LANGUAGES, LOCALES } from '../../../cli/site/languages.ts';
+import { loadAllMessages } from '../../../cli/site/locales.ts';
+import { DEFAULT_PATHS } from '../../../cli/paths.ts';
+import { allRoutes, fileForPath, notFoundPath } from '../../../cli/site/routes.ts';
+import { loadSiteConfig, placeholderValues } from '../../../cli/site/site-config.ts';
+import { socialImageSvg, wrapText } from '../../../cli/assets/social-image.ts';
+import { useBuiltSite } from '../../helpers/built-site.ts';
+
+const site = loadSiteConfig(DEFAULT_PATHS.contentDir);
+const messages = loadAllMessages(DEFAULT_PATHS.contentDir);
+const SITE = site.siteUrl;
+const built = useBuiltSite();
+
+const read = (file: string) => readFileSync(join(built.outDir, file));
+const local = (url: string) => url.slice(SITE.length + 1);
+
+/** The pixel size written in a PNG's IHDR chunk. */
+function pngSize(png: Buffer): { width: number; height: number } {
+  expect(png.subarray(1, 4).toString()).toBe('PNG');
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
+
+/** `property`/`name` → every content value of the page's `<meta>` tags. */
+function metas(html: string): Map<string, string[]> {
+  const found = new Map<string, string[]>();
+  for (const tag of scanTags(html).filter((t) => t.name === 'meta')) {
+    const key = tag.attrs.property ?? tag.attrs.name;
+    if (key) found.set(key, [...(found.get(key) ?? []), tag.attrs.content ?? '']);
+  }
+  return found;
+}
+
+describe('sharing previews', () => {
+  it.each(allRoutes().map((r) => [r.path, r] as const))('%s has Open Graph and Twitter tags in its language', (_path, route) => {
+    const html = read(fileForPath(route.path)).toString();
+    const meta = metas(html);
+    const t = createTranslator(route.lang, messages, placeholderValues(site));
+    expect(meta.get('og:title')).toEqual([t(`meta.${route.page}.title`)]);
+    expect(meta.get('og:description')).toEqual([t(`meta.${route.page}.description`)]);
+    expect(meta.get('og:url')).toEqual([SITE + route.canonical]);
+    expect(meta.get('og:site_name')).toEqual([site.brand]);
+    expect(meta.get('og:locale')).toEqual([LOCALES[route.lang]]);
+    expect(meta.get('og:locale:alternate')?.sort()).toEqual(LANGUAGES.filter((l) => l !== route.lang).map((l) => LOCALES[l]).sort());
+    expect(meta.get('twitter:card')).toEqual(['summary_large_image']);
+    const [image] = meta.get('og:image')!;
+    expect(image).toMatch(new RegExp(`^${SITE}/assets/social/${route.lang}\\.[0-9a-f]{10}\\.png$`));
+    expect(meta.get('twitter:image')).toEqual([image]);
+    expect(meta.get('og:image:alt')?.[0]).toContain(t('hero.title'));
+    expect(pngSize(read(local(image!)))).toEqual({ width: 1200, height: 630 });
+  });
+
+  it('gives each language its own image', () => {
+    const images = LANGUAGES.map((lang) => metas(read(fileForPath(allRoutes([lang])[0]!.path)).toString()).get('og:image')![0]!);
+    expect(new Set(images).size).toBe(LANGUAGES.length);
+    expect(new Set(images.map((url) => read(local(url)).toString('base64'))).size).toBe(LANGUAGES.length);
+  });
+
+  it('gives the 404 pages an image and a locale but no URL of their own', () => {
+    for (const lang of LANGUAGES) {
+      const meta = metas(read(fileForPath(notFoundPath(lang))).toString());
+      expect(meta.get('og:url')).toBeUndefined();
+      expect(meta.get('og:locale')).toEqual([LOCALES[lang]]);
+      expect(meta.get('og:image')?.[0]).toContain(`/assets/social/${lang}.`);
+    }
+  });
+});
+
+describe('the sharing image', () => {
+  it('wraps a long headline within the width, and escapes what it writes', () => {
+    const lines = wrapText('Protect sensitive data in every copy of your database, everywhere you keep one', 68, 1040);
+    expect(lines.length).toBeGreaterThan(1);
+    expect(lines.join(' ')).toBe('Protect sensitive data in every copy of your database, everywhere you keep one');
+    const svg = socialImageSvg({ brand: 'A&B', title: 'Data <masking> & more', tagline: 't', host: 'x.io' });
+    expect(svg).toContain('A&amp;B');
+    expect(svg).toContain('Data &lt;masking&gt; &amp; more');
+  });
+});
+
+describe('Organization JSON-LD', () => {
+  it.each(LANGUAGES)('the %s home page describes the company; other pages do not repeat it', (lang) => {
+    const [home, ...others] = allRoutes([lang]).filter((r) => r.page === 'home' || r.page === 'about');
+    const html = read(fileForPath(home!.path)).toString();
+    const json = html.match(/<script type="application\/ld\+json">([^<]*)<\/script>/)?.[1];
+    const data = JSON.parse(json!);
+    expect(data).toMatchObject({
+      '@context': 'https://schema.org',
+      '@type': 'Organization',
+      name: site.brand,
+      legalName: site.company.legalName,
+      url: `${SITE}/`,
+      email: site.email,
+      sameAs: expect.arrayContaining([site.social.linkedin, site.social.telegram]),
+    });
+    expect(pngSize(read(local(data.logo))).width).toBeGreaterThanOrEqual(112);
+    for (const other of others) expect(read(fileForPath(other.path)).toString()).not.toContain('application/ld+json');
+  });
+});
+
+describe('web app manifest and icons', () => {
+  it('links the manifest, favicon.ico, the SVG icon and the apple-touch-icon from every page', () => {
+    for (const route of allRoutes()) {
+      const links = scanTags(read(fileForPath(route.path)).toString()).filter((t) => t.name === 'link');
+      const href = (rel: string) => links.find((l) => l.attrs.rel === rel && (rel !== 'icon' || l.attrs.href === '/favicon.ico'))?.attrs.href;
+      expect(href('manifest'), route.path).toBe('/manifest.webmanifest');
+      expect(href('icon'), route.path).toBe('/favicon.ico');
+      expect(href('apple-touch-icon'), route.path).toBe('/apple-touch-icon.png');
+      expect(links.some((l) => l.attrs.rel === 'icon' && l.attrs.href === '/favicon.svg'), route.path).toBe(true);
+    }
+  });
+
+  it('writes a manifest whose icons exist in their stated sizes, one of them maskable', () => {
+    const manifest = JSON.parse(read('manifest.webmanifest').toString());
+    expect(manifest).toMatchObject({ name: site.brand, short_name: site.brand, start_url: '/', theme_color: '#0b1f3a' });
+    for (const icon of manifest.icons as { src: string; sizes: string }[]) {
+      const [width, height] = icon.sizes.split('x').map(Number);
+      expect(pngSize(read(icon.src.slice(1))), icon.src).toEqual({ width, height });
+    }
+    expect(manifest.icons.some((i: { purpose: string; sizes: string }) => i.purpose === 'maskable' && i.sizes === '512x512')).toBe(true);
+  });
+
+  it('writes favicon.ico with 16, 32 and 48 px PNG images, and a 180 px apple-touch-icon', () => {
+    const ico = read('favicon.ico');
+    expect([ico.readUInt16LE(0), ico.readUInt16LE(2), ico.readUInt16LE(4)]).toEqual([0, 1, 3]);
+    const sizes = [0, 1, 2].map((i) => {
+      const entry = 6 + 16 * i;
+      const png = ico.subarray(ico.readUInt32LE(entry + 12), ico.readUInt32LE(entry + 12) + ico.readUInt32LE(entry + 8));
+      expect(pngSize(png).width).toBe(ico.readUInt8(entry));
+      return ico.readUInt8(entry);
+    });
+    expect(sizes).toEqual([16, 32, 48]);
+    expect(pngSize(read('apple-touch-icon.png'))).toEqual({ width: 180, height: 180 });
+  });
+});

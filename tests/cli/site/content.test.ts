@@ -1,0 +1,52 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildSite } from '../../../cli/build/build-site.ts';
+import { fillPlaceholders, renderMarkdown } from '../../../cli/site/markdown.ts';
+import { DEFAULT_PATHS } from '../../../cli/paths.ts';
+
+function contentCopy(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'content-'));
+  cpSync(DEFAULT_PATHS.contentDir, dir, { recursive: true });
+  return dir;
+}
+
+describe('content validation', () => {
+  it('fails the build naming site.json and the bad field', async () => {
+    const contentDir = contentCopy();
+    const site = JSON.parse(readFileSync(join(contentDir, 'site.json'), 'utf8'));
+    site.email = 'not-an-email';
+    delete site.social.linkedin;
+    writeFileSync(join(contentDir, 'site.json'), JSON.stringify(site));
+    const result = await buildSite({ ...DEFAULT_PATHS, contentDir, outDir: mkdtempSync(join(tmpdir(), 'out-')) });
+    expect(result.errors.some((e) => e.includes('site.json: email:'))).toBe(true);
+    expect(result.errors.some((e) => e.includes('site.json: social.linkedin:'))).toBe(true);
+    expect(result.pages).toEqual([]);
+  });
+
+  it('fails the build naming the Markdown file, line and placeholder without a value', async () => {
+    const contentDir = contentCopy();
+    const file = join(contentDir, 'pages', 'de', 'cookies.md');
+    writeFileSync(file, `${readFileSync(file, 'utf8')}\nFragen an {{dpo}}.\n`);
+    const result = await buildSite({ ...DEFAULT_PATHS, contentDir, outDir: mkdtempSync(join(tmpdir(), 'out-')) });
+    const lines = readFileSync(file, 'utf8').split('\n').length - 1;
+    expect(result.errors).toContain(`${file}:${lines}: placeholder {{dpo}} has no value in content/site.json`);
+  });
+
+  it('fails the build when a language lacks a page text', async () => {
+    const contentDir = contentCopy();
+    rmSync(join(contentDir, 'pages', 'nl', 'privacy.md'));
+    const result = await buildSite({ ...DEFAULT_PATHS, contentDir, outDir: mkdtempSync(join(tmpdir(), 'out-')), langs: ['nl'] });
+    expect(result.errors.some((e) => e.includes('nl/privacy.md: missing'))).toBe(true);
+  });
+
+  it('fills placeholders and keeps line breaks only where asked', () => {
+    expect(fillPlaceholders('Mail {{ email }} now', { email: 'a@b.c' }, 'x.md')).toBe('Mail a@b.c now');
+    const doc = renderMarkdown('# Title\n\n## 1. Who we are\nline one\nline two\n', { lineBreaks: true });
+    expect(doc.title).toBe('Title');
+    expect(doc.sections).toEqual([{ id: '1-who-we-are', text: '1. Who we are' }]);
+    expect(doc.html).toContain('line one<br>line two');
+    expect(renderMarkdown('a\nb', { lineBreaks: false }).html).not.toContain('<br>');
+  });
+});

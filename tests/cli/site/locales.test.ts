@@ -1,0 +1,46 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { LANGUAGES } from '../../../cli/site/languages.ts';
+import { flatten, loadAllMessages, placeholdersOf } from '../../../cli/site/locales.ts';
+import { DEFAULT_PATHS, PROJECT_ROOT } from '../../../cli/paths.ts';
+
+const messages = loadAllMessages(DEFAULT_PATHS.contentDir);
+const flat = new Map(LANGUAGES.map((lang) => [lang, flatten(messages.get(lang)!)]));
+const english = flat.get('en')!;
+
+function templateFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? templateFiles(join(dir, entry.name)) : /\.tsx?$/.test(entry.name) ? [join(dir, entry.name)] : [],
+  );
+}
+
+describe('translations', () => {
+  it.each(LANGUAGES)('%s has exactly the keys of every other language', (lang) => {
+    const keys = Object.keys(flat.get(lang)!).sort();
+    expect(keys).toEqual(Object.keys(english).sort());
+  });
+
+  it.each(LANGUAGES.filter((l) => l !== 'en'))('%s uses the same placeholders and tags as English in every string', (lang) => {
+    for (const [key, value] of Object.entries(flat.get(lang)!)) {
+      const source = english[key] ?? '';
+      expect(placeholdersOf(value), `${lang}: ${key}`).toEqual(placeholdersOf(source));
+      expect(value.match(/<\/?\w+>/g) ?? [], `${lang}: ${key} tags`).toEqual(source.match(/<\/?\w+>/g) ?? []);
+    }
+  });
+
+  it('has every key a template names literally', () => {
+    const used = new Set<string>();
+    for (const file of templateFiles(join(PROJECT_ROOT, 'templates'))) {
+      for (const match of readFileSync(file, 'utf8').matchAll(/\bt\(\s*'([\w.]+)'/g)) used.add(match[1]!);
+    }
+    expect(used.size).toBeGreaterThan(40);
+    for (const key of used) expect(english, key).toHaveProperty([key]);
+  });
+
+  it('has no key that no language translates differently from the key itself', () => {
+    for (const lang of LANGUAGES) {
+      for (const [key, value] of Object.entries(flat.get(lang)!)) expect(value, `${lang}: ${key}`).not.toBe(key);
+    }
+  });
+});

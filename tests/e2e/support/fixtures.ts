@@ -1,0 +1,81 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { AxeBuilder } from '@axe-core/playwright';
+import { test as base, expect, type Page } from '@playwright/test';
+import Database from 'better-sqlite3';
+import type { E2EState } from './global-setup.ts';
+
+function state(): E2EState {
+  return JSON.parse(readFileSync(process.env.E2E_STATE ?? '', 'utf8')) as E2EState;
+}
+
+/** Reads rows from the ingest service's real SQLite file (read-only). */
+export function rows<T = Record<string, unknown>>(sql: string, ...params: unknown[]): T[] {
+  const db = new Database(state().databaseFile, { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare(sql).all(...params) as T[];
+  } finally {
+    db.close();
+  }
+}
+
+/** The raw emails the SMTP peer has received so far. */
+export function receivedMail(): string[] {
+  const dir = state().mailDir;
+  return readdirSync(dir).sort().map((file) => readFileSync(join(dir, file), 'utf8'));
+}
+
+/** A unique email address for one test. */
+export function uniqueEmail(prefix: string): string {
+  return `${prefix}.${Date.now()}.${Math.floor(Math.random() * 1e6)}@example.com`;
+}
+
+/** Fails the test on any page error or hydration warning printed to the console. */
+export function watchConsole(page: Page): string[] {
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error' || /hydrat/i.test(message.text())) problems.push(`${message.type()}: ${message.text()}`);
+  });
+  return problems;
+}
+
+/** Scrolls a form into view, points at it (forms hydrate on the first interaction) and waits until its island has hydrated. */
+export async function hydrateForm(page: Page, form: 'newsletter' | 'contact'): Promise<void> {
+  const marker = page.locator(`[data-island]:has(form[data-form=${form}])`);
+  await page.locator(`form[data-form=${form}]`).scrollIntoViewIfNeeded();
+  await page.locator(`form[data-form=${form}]`).hover();
+  await expect(marker).toHaveAttribute('data-hydrating', 'true');
+  // The submit handler exists once React has attached: the marker gets no further attribute, so
+  // wait for the island's module graph to have run (the toaster's live regions are client-owned).
+  await page.waitForFunction((f) => {
+    const el = document.querySelector(`form[data-form=${f}]`);
+    return !!el && Object.keys(el).some((k) => k.startsWith('__react'));
+  }, form);
+}
+
+/** Runs axe-core with the WCAG 2.x A/AA rule sets and returns the violations. */
+export async function axeViolations(page: Page) {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+  return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+}
+
+/** The built folder the servers serve. */
+export function builtDir(): string {
+  return state().outDir;
+}
+
+export const test = base.extend<{ url: (path: string) => string; nginxUrl: (path: string) => string }>({
+  url: async ({}, use) => {
+    const { baseURL } = state();
+    await use((path: string) => `${baseURL}${path}`);
+  },
+  /** A URL of the site served by Debian's nginx with the generated config. */
+  nginxUrl: async ({}, use) => {
+    const { nginxURL } = state();
+    if (!nginxURL) throw new Error('nginx is not installed: run tests/e2e/support/ensure-nginx.sh (Debian: apt-get install -y nginx)');
+    await use((path: string) => `${nginxURL}${path}`);
+  },
+});
+
+export { expect };

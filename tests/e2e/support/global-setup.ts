@@ -1,0 +1,93 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { buildSite } from '../../../cli/build/build-site.ts';
+import { DEFAULT_PATHS, INGEST_BIN, PROJECT_ROOT } from '../../../cli/paths.ts';
+import { createStaticServer } from '../../../cli/serve/static-server.ts';
+import { nginxAvailable, startNginx } from './nginx-server.ts';
+import { startSmtpSink } from './smtp-sink.ts';
+
+/** What the specs need to know about the running stack; written to `E2E_STATE` as JSON. */
+export interface E2EState {
+  baseURL: string;
+  /** The same build served by Debian's nginx with the generated config, or null when nginx is not installed. */
+  nginxURL: string | null;
+  /** The built folder both servers serve. */
+  outDir: string;
+  databaseFile: string;
+  mailDir: string;
+}
+
+async function waitForHealthy(url: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`ingest did not become healthy at ${url}`);
+}
+
+/**
+ * Starts the whole stack for the browser tests: the built site (served by the local static
+ * server, and by Debian's nginx with the generated config), the real ingest service on a
+ * temporary SQLite file, and a real SMTP peer receiving the sales emails. Returns the teardown.
+ */
+export default async function globalSetup() {
+  const work = mkdtempSync(join(tmpdir(), 'e2e-'));
+  const outDir = join(work, 'dist');
+  const result = await buildSite({ ...DEFAULT_PATHS, outDir });
+  if (result.errors.length > 0) throw new Error(`build failed:\n${result.errors.join('\n')}`);
+
+  const mailDir = join(work, 'smtp-inbox');
+  const smtp = await startSmtpSink(mailDir);
+  const ingestPort = 20_000 + Math.floor(Math.random() * 20_000);
+  const dataDir = join(work, 'data');
+  const ingest = spawn(process.execPath, [INGEST_BIN, 'serve'], {
+    cwd: work,
+    env: {
+      ...process.env,
+      PORT: String(ingestPort),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+      SALES_EMAIL: 'sales@example.com',
+      RATE_LIMIT_MAX: '1000',
+      TRUST_PROXY: 'true',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  await waitForHealthy(`http://127.0.0.1:${ingestPort}/readyz`);
+
+  const server = createStaticServer({ root: outDir, apiTarget: `http://127.0.0.1:${ingestPort}` });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  const nginx = nginxAvailable() ? await startNginx(outDir, ingestPort, join(work, 'nginx')) : null;
+
+  const state: E2EState = {
+    baseURL: `http://127.0.0.1:${port}`,
+    nginxURL: nginx?.baseURL ?? null,
+    outDir,
+    databaseFile: join(dataDir, 'ingest.sqlite'),
+    mailDir,
+  };
+  const stateFile = join(work, 'state.json');
+  writeFileSync(stateFile, JSON.stringify(state));
+  process.env.E2E_STATE = stateFile;
+  process.env.E2E_BASE_URL = state.baseURL;
+
+  return async () => {
+    await nginx?.stop();
+    server.close();
+    ingest.kill('SIGTERM');
+    await new Promise((r) => ingest.once('exit', r));
+    await smtp.close();
+  };
+}

@@ -1,0 +1,94 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { NGINX_CONFIG_FILE, NGINX_DEFAULTS } from '../../../cli/host/nginx.ts';
+
+/** Debian's nginx binary (installed by `.ci/run` and tests/e2e/support/ensure-nginx.sh). */
+export const NGINX_BINARY = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
+
+/** A free loopback port. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/**
+ * The built site's server block as an operator deploys it: the lines marked "set for your
+ * host" given this machine's values. Fails when a marked line is missing, so the test notices
+ * a config the documented procedure can no longer adjust.
+ */
+export function deployedServerBlock(siteDir: string, port: number, ingestPort: number): string {
+  const generated = readFileSync(join(siteDir, NGINX_CONFIG_FILE), 'utf8');
+  const replacements: [string, string][] = [
+    [`listen ${NGINX_DEFAULTS.listen};`, `listen 127.0.0.1:${port};`],
+    [`root ${NGINX_DEFAULTS.root};`, `root ${siteDir};`],
+    [`server ${NGINX_DEFAULTS.upstream};`, `server 127.0.0.1:${ingestPort};`],
+  ];
+  let conf = generated;
+  for (const [from, to] of replacements) {
+    if (!conf.includes(from)) throw new Error(`${NGINX_CONFIG_FILE} has no line "${from}" to set`);
+    conf = conf.replace(from, to);
+  }
+  return conf;
+}
+
+/**
+ * Starts Debian's nginx in the foreground with the built site's server block included in a
+ * minimal main configuration whose pid, logs and temp folders live in `workDir`.
+ */
+export async function startNginx(siteDir: string, ingestPort: number, workDir: string): Promise<{ baseURL: string; stop: () => Promise<void> }> {
+  mkdirSync(join(workDir, 'logs'), { recursive: true });
+  const port = await freePort();
+  writeFileSync(join(workDir, 'site.conf'), deployedServerBlock(siteDir, port, ingestPort));
+  const temp = (name: string) => `${name}_temp_path ${join(workDir, `${name}-temp`)};`;
+  const main = [
+    // As root, workers would run as nobody and could not read a private temp folder.
+    process.getuid?.() === 0 ? 'user root;' : '',
+    'worker_processes 1;',
+    `pid ${join(workDir, 'nginx.pid')};`,
+    `error_log ${join(workDir, 'logs', 'error.log')} warn;`,
+    'events { worker_connections 256; }',
+    'http {',
+    '  include /etc/nginx/mime.types;',
+    '  default_type application/octet-stream;',
+    `  access_log ${join(workDir, 'logs', 'access.log')};`,
+    `  ${temp('client_body')} ${temp('proxy')} ${temp('fastcgi')} ${temp('uwsgi')} ${temp('scgi')}`,
+    `  include ${join(workDir, 'site.conf')};`,
+    '}',
+    '',
+  ].join('\n');
+  const confFile = join(workDir, 'nginx.conf');
+  writeFileSync(confFile, main);
+  const check = spawnSync(NGINX_BINARY, ['-t', '-q', '-c', confFile, '-p', workDir], { encoding: 'utf8' });
+  if (check.status !== 0) throw new Error(`nginx rejected the generated config:\n${check.stderr}`);
+
+  const nginx = spawn(NGINX_BINARY, ['-c', confFile, '-p', workDir, '-g', 'daemon off;'], { stdio: ['ignore', 'inherit', 'inherit'] });
+  const baseURL = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    try {
+      await fetch(`${baseURL}/robots.txt`);
+      break;
+    } catch {
+      if (Date.now() > deadline || nginx.exitCode !== null) throw new Error(`nginx did not start: ${readFileSync(join(workDir, 'logs', 'error.log'), 'utf8')}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  return {
+    baseURL,
+    stop: async () => {
+      if (nginx.exitCode !== null) return;
+      nginx.kill('SIGQUIT');
+      await new Promise((r) => nginx.once('exit', r));
+    },
+  };
+}
+
+/** Whether nginx is installed here. */
+export function nginxAvailable(): boolean {
+  return existsSync(NGINX_BINARY);
+}
