@@ -2,13 +2,25 @@ import { join, resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { buildSite } from './build/build-site.ts';
 import { checkContent } from './check/check-content.ts';
-import { formatProblem } from './check/problem.ts';
+import { formatProblem, problemHints, SITEGEN_ERRORS, type Problem } from './site/errors.ts';
 import { LANGUAGES, parseLangList } from './site/languages.ts';
 import { DEFAULT_PATHS, PROJECT_ROOT } from './paths.ts';
 import { createStaticServer } from './serve/static-server.ts';
 
 /** Exit codes: 0 done, 1 the build found problems, 2 bad command-line input. */
 const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
+
+/** Reports a bad option value (`option_invalid`) and sets the usage exit code. */
+function usageError(message: string): void {
+  process.stderr.write(`sitegen: ${message} [option_invalid]\n${SITEGEN_ERRORS.option_invalid.hint}\n`);
+  process.exitCode = EXIT.usage;
+}
+
+/** Prints problems one per line, then what to do about each kind. */
+function writeProblems(write: (text: string) => void, problems: readonly Problem[], indent = ''): void {
+  for (const problem of problems) write(`${indent}${formatProblem(problem)}\n`);
+  if (problems.length > 0) write(`What to do:\n${problemHints(problems).map((hint) => `  ${hint}\n`).join('')}`);
+}
 
 const program = new Command()
   .name('sitegen')
@@ -26,15 +38,11 @@ program
   .action(async (opts: { lang: string; out: string; siteUrl?: string; cache: boolean }) => {
     const parsed = parseLangList(opts.lang);
     if (!parsed.ok) {
-      process.stderr.write(
-        `sitegen: unknown language ${parsed.unknown.map((c) => `"${c}"`).join(', ')} in --lang; valid values: all, ${LANGUAGES.join(', ')}\n`,
-      );
-      process.exitCode = EXIT.usage;
+      usageError(`unknown language ${parsed.unknown.map((c) => `"${c}"`).join(', ')} in --lang; valid values: all, ${LANGUAGES.join(', ')}`);
       return;
     }
     if (opts.siteUrl !== undefined && !/^https?:\/\/[^/\s]+(\/[^\s]*)?$/.test(opts.siteUrl)) {
-      process.stderr.write(`sitegen: --site-url must be an absolute http(s) URL, got "${opts.siteUrl}"\n`);
-      process.exitCode = EXIT.usage;
+      usageError(`--site-url must be an absolute http(s) URL, got "${opts.siteUrl}"`);
       return;
     }
     const result = await buildSite({
@@ -44,10 +52,10 @@ program
       siteUrl: opts.siteUrl,
       cache: opts.cache,
     });
-    for (const warning of result.warnings) process.stderr.write(`warning: ${warning}\n`);
+    for (const warning of result.warnings) process.stderr.write(`warning: ${formatProblem(warning)}\n`);
     if (result.errors.length > 0) {
       process.stderr.write(`sitegen: build failed with ${result.errors.length} problem(s):\n`);
-      for (const error of result.errors) process.stderr.write(`  ${error}\n`);
+      writeProblems((text) => process.stderr.write(text), result.errors, '  ');
       process.exitCode = EXIT.failed;
       return;
     }
@@ -63,7 +71,7 @@ program
   .option('--templates <dir>', 'templates folder', join(PROJECT_ROOT, 'templates'))
   .action((opts: { content: string; templates: string }) => {
     const result = checkContent({ contentDir: resolve(opts.content), templatesDir: resolve(opts.templates), root: process.cwd() });
-    for (const problem of result.problems) process.stdout.write(`${formatProblem(problem)}\n`);
+    writeProblems((text) => process.stdout.write(text), result.problems);
     const summary = `${result.languages} languages, ${result.keys} keys, ${result.pages} pages`;
     if (result.problems.length > 0) {
       process.stdout.write(`${summary}: ${result.problems.length} problem(s)\n`);
@@ -79,8 +87,7 @@ program
   .action((opts: { out: string; port: string }) => {
     const port = Number(opts.port);
     if (!Number.isInteger(port) || port < 1 || port > 65535) {
-      process.stderr.write(`sitegen: --port must be a number from 1 to 65535, got "${opts.port}"\n`);
-      process.exitCode = EXIT.usage;
+      usageError(`--port must be a number from 1 to 65535, got "${opts.port}"`);
       return;
     }
     createStaticServer({ root: resolve(opts.out) }).listen(port, () => {

@@ -3,7 +3,7 @@ import type { Translate } from '../cli/site/i18n.ts';
 import type { Lang } from '../cli/site/languages.ts';
 import type { PageId } from '../cli/site/routes.ts';
 import type { SiteConfig } from '../cli/site/site-config.ts';
-import type { IslandAssets } from './islands/registry.ts';
+import type { IslandAssets, IslandName } from './islands/registry.ts';
 
 /** Everything a template needs to know about the page being rendered. */
 export interface PageContextValue {
@@ -16,6 +16,11 @@ export interface PageContextValue {
   year: number;
   /** The URL of each island's module. */
   islands: IslandAssets;
+  /**
+   * The islands rendered so far on this page, filled by `<Island>` as the server renders it in
+   * document order, so `<IslandLoader>` at the end of the body knows whether the page needs it.
+   */
+  islandsOnPage: Set<IslandName>;
 }
 
 const PageContext = createContext<PageContextValue | null>(null);

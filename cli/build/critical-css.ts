@@ -129,18 +129,3 @@ export function classesInHtml(html: string): Set<string> {
   }
   return classes;
 }
-
-/**
- * Inlines a page's critical CSS — every rule its markup uses — in its head, in place of the
- * stylesheet link, and moves the link to the end of the body with `media="not all"`: the browser
- * downloads it at low priority without applying it (no render blocking, no second style pass on
- * load), and the island loader switches it on when the first island hydrates, for the states
- * islands render that the markup does not show yet.
- */
-export function inlineCriticalCss(html: string, stylesheet: string, nodes: readonly CssNode[]): string {
-  const link = `<link rel="stylesheet" href="${stylesheet}"/>`;
-  if (!html.includes(link)) return html;
-  const css = criticalCss(nodes, classesInHtml(html));
-  const deferred = `<link rel="stylesheet" href="${stylesheet}" media="not all" data-island-css=""/>`;
-  return html.replace(link, () => `<style>${css}</style>`).replace('</body>', () => `${deferred}</body>`);
-}

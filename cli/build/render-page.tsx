@@ -1,5 +1,6 @@
 import { renderToStaticMarkup } from 'react-dom/server';
-import { Document } from '../../templates/layout/Document.tsx';
+import { BodyEnd } from '../../templates/layout/BodyEnd.tsx';
+import { BODY_CLASS, Document } from '../../templates/layout/Document.tsx';
 import { Layout } from '../../templates/layout/Layout.tsx';
 import { AboutPage } from '../../templates/pages/AboutPage.tsx';
 import { ContactPage } from '../../templates/pages/ContactPage.tsx';
@@ -7,17 +8,20 @@ import { HomePage } from '../../templates/pages/HomePage.tsx';
 import { LegalPage } from '../../templates/pages/LegalPage.tsx';
 import { NotFoundPage } from '../../templates/pages/NotFoundPage.tsx';
 import { PageProvider, type PageContextValue } from '../../templates/page-context.tsx';
-import { absoluteUrl, hreflangLinks, socialMetaTags } from '../site/head.ts';
 import { ICONS, SOCIAL_IMAGE } from '../site/asset-paths.ts';
-import { jsonForScript, organizationJsonLd } from './structured-data.ts';
+import { absoluteUrl, hreflangLinks, socialMetaTags } from '../site/head.ts';
 import type { RenderedMarkdown } from '../site/markdown.ts';
 import { alternatesFor, type PageId } from '../site/routes.ts';
+import { classesInHtml, criticalCss, type CssNode } from './critical-css.ts';
+import { jsonForScript, organizationJsonLd } from './structured-data.ts';
 
 export interface PageToRender {
-  context: PageContextValue;
+  context: Omit<PageContextValue, 'islandsOnPage'>;
   /** The canonical path (for a 404 page: none). */
   canonicalPath: string | null;
+  /** The site stylesheet's URL, and its parsed rules (the page inlines those its markup uses). */
   stylesheet: string;
+  cssRules: readonly CssNode[];
   /** The island loader, inlined at the end of the body of pages that contain islands. */
   loader: string;
   /** The rendered long text, for the Markdown pages. */
@@ -46,11 +50,22 @@ function PageBody({ page, markdown }: { page: PageId | 'notFound'; markdown?: Re
   }
 }
 
-/** Renders one page of one language into a complete HTML document string. */
-export function renderPage({ context, canonicalPath, stylesheet, loader, markdown, headScript, socialImage }: PageToRender): string {
+/**
+ * Renders one page of one language into a complete HTML document string, in two passes: the body
+ * first (the page in its layout, the deferred stylesheet and — if the page has islands — their
+ * loader), then the document around it, whose head inlines the CSS rules that body uses.
+ */
+export function renderPage({ context, canonicalPath, stylesheet, cssRules, loader, markdown, headScript, socialImage }: PageToRender): string {
   const { page, lang, t, site } = context;
+  const body = renderToStaticMarkup(
+    <PageProvider value={{ ...context, islandsOnPage: new Set() }}>
+      <Layout>
+        <PageBody page={page} markdown={markdown} />
+      </Layout>
+      <BodyEnd stylesheet={stylesheet} loader={loader} />
+    </PageProvider>,
+  );
   const canonical = canonicalPath === null ? null : absoluteUrl(site.siteUrl, canonicalPath);
-  const alternates = page === 'notFound' ? [] : hreflangLinks(page, site.siteUrl);
   const title = t(`meta.${page}.title`);
   const description = t(`meta.${page}.description`);
   const social = socialMetaTags({
@@ -62,18 +77,19 @@ export function renderPage({ context, canonicalPath, stylesheet, loader, markdow
     image: { url: absoluteUrl(site.siteUrl, socialImage), ...SOCIAL_IMAGE, alt: `${site.brand}: ${t('hero.title')}` },
     alternateLangs: page === 'notFound' ? [] : alternatesFor(page).map((a) => a.lang),
   });
-  const jsonLd = page === 'home' ? jsonForScript(organizationJsonLd(site, absoluteUrl(site.siteUrl, ICONS.any512))) : undefined;
   const html = renderToStaticMarkup(
-    <PageProvider value={context}>
-      <Document title={title} description={description} canonical={canonical} alternates={alternates} social={social} jsonLd={jsonLd} stylesheet={stylesheet}>
-        <Layout>
-          <PageBody page={page} markdown={markdown} />
-        </Layout>
-      </Document>
-    </PageProvider>,
+    <Document
+      lang={lang}
+      title={title}
+      description={description}
+      canonical={canonical}
+      alternates={page === 'notFound' ? [] : hreflangLinks(page, site.siteUrl)}
+      social={social}
+      jsonLd={page === 'home' ? jsonForScript(organizationJsonLd(site, absoluteUrl(site.siteUrl, ICONS.any512))) : undefined}
+      criticalCss={criticalCss(cssRules, new Set([...classesInHtml(body), ...BODY_CLASS.split(' ')]))}
+      headScript={headScript}
+      body={body}
+    />,
   );
-  // Pages without islands load no JavaScript at all.
-  const withLoader = html.includes(' data-island=') ? html.replace('</body>', `<script type="module">${loader}</script></body>`) : html;
-  const withHeadScript = headScript ? withLoader.replace('</head>', `<script>${headScript}</script></head>`) : withLoader;
-  return `<!DOCTYPE html>${withHeadScript}`;
+  return `<!DOCTYPE html>${html}`;
 }

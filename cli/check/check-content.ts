@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { checkLinks } from './links.ts';
 import { checkPages } from './pages.ts';
-import type { Problem } from './problem.ts';
+import type { Problem } from '../site/errors.ts';
 import { checkTranslations } from './translations.ts';
 import { jsonKeyLines } from './json-lines.ts';
 import { LANGUAGES } from '../site/languages.ts';
@@ -25,7 +25,7 @@ function checkSiteConfig(contentDir: string, root: string): Problem[] {
     text = readFileSync(path, 'utf8');
     raw = JSON.parse(text);
   } catch (error) {
-    return [{ file, line: 1, message: `cannot be read as JSON: ${(error as Error).message}` }];
+    return [{ code: 'content_unreadable', file, line: 1, message: `cannot be read as JSON: ${(error as Error).message}` }];
   }
   const parsed = siteConfigSchema.safeParse(raw);
   if (parsed.success) return [];
@@ -33,7 +33,7 @@ function checkSiteConfig(contentDir: string, root: string): Problem[] {
   return parsed.error.issues.map((issue) => {
     const field = issue.path.join('.');
     const line = lines.get(field) ?? lines.get(issue.path.slice(0, -1).join('.')) ?? 1;
-    return { file, line, message: `${field || '(root)'}: ${issue.message}` };
+    return { code: 'content_invalid', file, line, message: `${field || '(root)'}: ${issue.message}` } satisfies Problem;
   });
 }
 

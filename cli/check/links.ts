@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import type { Problem } from './problem.ts';
+import type { Problem } from '../site/errors.ts';
 import { allRoutes } from '../site/routes.ts';
 
 /** Files the build writes besides pages, which links may also point to. */
@@ -41,7 +41,7 @@ export function checkLinks(dirs: readonly string[], root: string): Problem[] {
       for (const { target, line } of internalLinks(readFileSync(path, 'utf8'))) {
         const bare = target.split(/[?#]/)[0] || '/';
         if (!known.has(bare) && !bare.startsWith('/assets/')) {
-          problems.push({ file: relative(root, path), line, message: `link ${target} resolves to no route` });
+          problems.push({ code: 'link_to_no_route', file: relative(root, path), line, message: `link ${target} resolves to no route` });
         }
       }
     }

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import type { Problem } from './problem.ts';
+import type { Problem } from '../site/errors.ts';
 import { DEFAULT_LANG, LANGUAGES } from '../site/languages.ts';
 import { MARKDOWN_PAGES, markdownFile, type MarkdownPageId } from '../site/markdown.ts';
 
@@ -33,23 +33,23 @@ export function checkPages(contentDir: string, root: string, placeholders: Reado
       const path = markdownFile(contentDir, lang, page);
       const file = relative(root, path);
       if (!existsSync(path)) {
-        problems.push({ file, line: 1, message: `missing: the ${MARKDOWN_PAGES[page]} page has no ${lang} text` });
+        problems.push({ code: 'content_missing', file, line: 1, message: `missing: the ${MARKDOWN_PAGES[page]} page has no ${lang} text` });
         continue;
       }
       pages++;
       const source = readFileSync(path, 'utf8');
       const headings = headingLines(source);
       if (headings.h1.length !== 1) {
-        problems.push({ file, line: headings.h1[1] ?? 1, message: `needs exactly one "# " title, found ${headings.h1.length}` });
+        problems.push({ code: 'title_count', file, line: headings.h1[1] ?? 1, message: `needs exactly one "# " title, found ${headings.h1.length}` });
       }
       if (englishSections !== null && headings.h2.length !== englishSections) {
         const line = headings.h2[Math.min(headings.h2.length, englishSections) - 1] ?? headings.h1[0] ?? 1;
-        problems.push({ file, line, message: `has ${headings.h2.length} "## " sections but the en text has ${englishSections}` });
+        problems.push({ code: 'sections_differ', file, line, message: `has ${headings.h2.length} "## " sections but the en text has ${englishSections}` });
       }
       source.split('\n').forEach((text, index) => {
         for (const match of text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)) {
           if (!placeholders.has(match[1]!)) {
-            problems.push({ file, line: index + 1, message: `placeholder {{${match[1]}}} has no value in content/site.json` });
+            problems.push({ code: 'placeholder_unknown', file, line: index + 1, message: `placeholder {{${match[1]}}} has no value in content/site.json` });
           }
         }
       });

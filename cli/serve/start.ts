@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { buildSite } from '../build/build-site.ts';
+import { formatProblem } from '../site/errors.ts';
 import { DEFAULT_PATHS, INGEST_BIN, PROJECT_ROOT } from '../paths.ts';
 import { createStaticServer } from './static-server.ts';
 
@@ -14,7 +15,7 @@ const apiTarget = `http://127.0.0.1:${ingestPort}`;
 
 const result = await buildSite(DEFAULT_PATHS);
 if (result.errors.length > 0) {
-  process.stderr.write(`sitegen: build failed:\n${result.errors.map((e) => `  ${e}`).join('\n')}\n`);
+  process.stderr.write(`sitegen: build failed:\n${result.errors.map((e) => `  ${formatProblem(e)}`).join('\n')}\n`);
   process.exit(1);
 }
 process.stdout.write(`sitegen: built ${result.pages.length} pages in ${Math.round(result.durationMs)} ms\n`);

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Marked, type Tokens } from 'marked';
 import type { Lang } from './languages.ts';
 import type { PageId } from './routes.ts';
-import { ContentError } from './site-config.ts';
+import { ContentError, type Problem } from './errors.ts';
 
 /** The pages whose long text lives in Markdown, and their file names under `content/pages/<lang>/`. */
 export const MARKDOWN_PAGES = { legalNotice: 'legal-notice', privacy: 'privacy', cookies: 'cookies' } as const satisfies Partial<
@@ -38,17 +38,17 @@ export function markdownFile(contentDir: string, lang: Lang, page: MarkdownPageI
  * @example fillPlaceholders('Write to {{email}}', { email: 'a@b.c' }, 'x.md') // 'Write to a@b.c'
  */
 export function fillPlaceholders(text: string, values: Record<string, string>, file: string): string {
-  const missing: string[] = [];
+  const missing: Problem[] = [];
   const filled = text.replace(/\{\{\s*(\w+)\s*\}\}/g, (match, name: string, offset: number) => {
     const value = values[name];
     if (value === undefined) {
       const line = text.slice(0, offset).split('\n').length;
-      missing.push(`${file}:${line}: placeholder {{${name}}} has no value in content/site.json`);
+      missing.push({ code: 'placeholder_unknown', file, line, message: `placeholder {{${name}}} has no value in content/site.json` });
       return match;
     }
     return value;
   });
-  if (missing.length > 0) throw new ContentError(missing.join('\n'));
+  if (missing.length > 0) throw new ContentError(missing);
   return filled;
 }
 
@@ -101,7 +101,7 @@ export function loadMarkdownPage(
   values: Record<string, string>,
 ): RenderedMarkdown {
   const file = markdownFile(contentDir, lang, page);
-  if (!existsSync(file)) throw new ContentError(`${file}: missing (every language needs its ${MARKDOWN_PAGES[page]}.md)`);
+  if (!existsSync(file)) throw new ContentError([{ code: 'content_missing', file, message: `missing (every language needs its ${MARKDOWN_PAGES[page]}.md)` }]);
   const source = fillPlaceholders(readFileSync(file, 'utf8'), values, file);
   return renderMarkdown(source, { lineBreaks: page === 'privacy' });
 }

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { ContentError, type Problem } from './errors.ts';
 
 const url = z.string().url();
 
@@ -35,16 +36,9 @@ export const siteConfigSchema = z
 
 export type SiteConfig = Readonly<z.infer<typeof siteConfigSchema>>;
 
-/** A content file that failed its schema; the message names the file and every bad field. */
-export class ContentError extends Error {
-  override name = 'ContentError';
-}
-
-/** Formats zod issues as `file: field.path: message` lines. */
-export function describeIssues(file: string, error: z.ZodError): string {
-  return error.issues
-    .map((issue) => `${file}: ${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}`)
-    .join('\n');
+/** Zod issues as problems naming the file and each bad field: `site.json: email: Invalid email address`. */
+export function describeIssues(file: string, error: z.ZodError): Problem[] {
+  return error.issues.map((issue) => ({ code: 'content_invalid', file, message: `${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}` }));
 }
 
 /** Reads a content JSON file and validates it with `schema`; throws a ContentError naming the file and fields. */
@@ -53,7 +47,7 @@ export function readContentJson<T>(file: string, schema: z.ZodType<T>): T {
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new ContentError(`${file}: cannot be read as JSON: ${(error as Error).message}`);
+    throw new ContentError([{ code: 'content_unreadable', file, message: `cannot be read as JSON: ${(error as Error).message}` }]);
   }
   const parsed = schema.safeParse(raw);
   if (!parsed.success) throw new ContentError(describeIssues(file, parsed.error));

@@ -1,5 +1,6 @@
 import { decodeEntities, type HtmlTag } from './html-scan.ts';
-import type { BuiltOutput, OutputDocument } from './verify-output.ts';
+import type { Problem, SitegenErrorCode } from '../site/errors.ts';
+import type { BuiltOutput, OutputDocument } from './built-output.ts';
 
 /** What a page's head says about its URL and its language versions. */
 interface PageHead {
@@ -45,8 +46,8 @@ const asSet = (alternates: readonly { hreflang: string; href: string }[]) => new
  * reciprocal, and a sitemap entry with exactly the alternates of its head; pages marked
  * `noindex` have no canonical and stay out of the sitemap. Returns one line per problem.
  */
-export function validateAlternates(output: BuiltOutput, tagsByFile: ReadonlyMap<string, readonly HtmlTag[]>): string[] {
-  const problems: string[] = [];
+export function validateAlternates(output: BuiltOutput, tagsByFile: ReadonlyMap<string, readonly HtmlTag[]>): Problem[] {
+  const problems: Problem[] = [];
   const heads = output.documents.map((d) => headOf(d, tagsByFile.get(d.file) ?? []));
   const absolute = (path: string) => output.siteUrl + path;
   const unbuilt = (url: string) => url.startsWith(output.siteUrl) && (output.unbuiltPages?.has(url.slice(output.siteUrl.length) || '/') ?? false);
@@ -60,58 +61,58 @@ export function validateAlternates(output: BuiltOutput, tagsByFile: ReadonlyMap<
 
   for (const head of heads) {
     const { file, path, aliasOf } = head.document;
-    const problem = (message: string) => problems.push(`${file}: ${message}`);
+    const problem = (code: SitegenErrorCode, message: string) => problems.push({ code, file, message });
     if (head.noindex) {
-      if (head.canonicals.length > 0) problem('is marked noindex but has a canonical link; a page is either indexed or not');
+      if (head.canonicals.length > 0) problem('output_canonical', 'is marked noindex but has a canonical link; a page is either indexed or not');
       continue;
     }
     if (head.canonicals.length !== 1) {
-      problem(head.canonicals.length === 0 ? 'has no canonical link' : `has ${head.canonicals.length} canonical links`);
+      problem('output_canonical', head.canonicals.length === 0 ? 'has no canonical link' : `has ${head.canonicals.length} canonical links`);
       continue;
     }
     const expected = absolute(aliasOf ?? path);
     if (head.canonicals[0] !== expected) {
       const written = head.canonicals[0];
-      problem(aliasOf ? `canonical ${written} should point to the page this alias repeats, ${expected}` : `canonical ${written} is not self-referencing (expected ${expected})`);
+      problem('output_canonical', aliasOf ? `canonical ${written} should point to the page this alias repeats, ${expected}` : `canonical ${written} is not self-referencing (expected ${expected})`);
     }
     // The cluster is checked for the URL the page stands for, so a wrong canonical is reported once.
     const canonical = expected;
 
     const seen = new Set<string>();
     for (const { hreflang } of head.alternates) {
-      if (seen.has(hreflang)) problem(`hreflang "${hreflang}" appears more than once`);
+      if (seen.has(hreflang)) problem('output_hreflang', `hreflang "${hreflang}" appears more than once`);
       seen.add(hreflang);
     }
     const xDefault = head.alternates.find((a) => a.hreflang === 'x-default');
-    if (!xDefault) problem('hreflang cluster has no x-default');
-    else if (!canonicalPages.has(xDefault.href) && !unbuilt(xDefault.href)) problem(`hreflang x-default points to ${xDefault.href}, which is not a canonical page of the site`);
+    if (!xDefault) problem('output_hreflang', 'hreflang cluster has no x-default');
+    else if (!canonicalPages.has(xDefault.href) && !unbuilt(xDefault.href)) problem('output_hreflang', `hreflang x-default points to ${xDefault.href}, which is not a canonical page of the site`);
     if (!head.alternates.some((a) => a.href === canonical && a.hreflang !== 'x-default')) {
-      problem(`hreflang cluster does not include the page itself (${canonical})`);
+      problem('output_hreflang', `hreflang cluster does not include the page itself (${canonical})`);
     }
     for (const alternate of head.alternates) {
       if (alternate.hreflang === 'x-default') continue;
       const target = canonicalPages.get(alternate.href);
       if (!target && unbuilt(alternate.href)) continue;
       if (!target) {
-        problem(`hreflang "${alternate.hreflang}" points to ${alternate.href}, which is not a canonical page of the site`);
+        problem('output_hreflang', `hreflang "${alternate.hreflang}" points to ${alternate.href}, which is not a canonical page of the site`);
         continue;
       }
       if (target.lang.toLowerCase() !== alternate.hreflang.toLowerCase()) {
-        problem(`hreflang "${alternate.hreflang}" points to ${alternate.href}, whose language is "${target.lang}"`);
+        problem('output_hreflang', `hreflang "${alternate.hreflang}" points to ${alternate.href}, whose language is "${target.lang}"`);
       }
       if (!target.alternates.some((back) => back.href === canonical && back.hreflang !== 'x-default')) {
-        problem(`hreflang "${alternate.hreflang}" points to ${alternate.href}, which does not link back to ${canonical} (not reciprocal)`);
+        problem('output_hreflang', `hreflang "${alternate.hreflang}" points to ${alternate.href}, which does not link back to ${canonical} (not reciprocal)`);
       }
       const targetDefault = target.alternates.find((a) => a.hreflang === 'x-default');
       if (xDefault && targetDefault && targetDefault.href !== xDefault.href) {
-        problem(`x-default ${xDefault.href} differs from the x-default of ${alternate.href} (${targetDefault.href})`);
+        problem('output_hreflang', `x-default ${xDefault.href} differs from the x-default of ${alternate.href} (${targetDefault.href})`);
       }
     }
   }
 
   const listed = new Set<string>();
   for (const entry of sitemapEntries(output.sitemap)) {
-    const problem = (message: string) => problems.push(`sitemap.xml: ${message}`);
+    const problem = (message: string) => problems.push({ code: 'output_sitemap', file: 'sitemap.xml', message });
     if (listed.has(entry.loc)) problem(`${entry.loc} is listed more than once`);
     listed.add(entry.loc);
     const page = canonicalPages.get(entry.loc);
@@ -129,7 +130,7 @@ export function validateAlternates(output: BuiltOutput, tagsByFile: ReadonlyMap<
     }
   }
   for (const [url, page] of canonicalPages) {
-    if (!listed.has(url)) problems.push(`sitemap.xml: ${url} (${page.document.file}) is missing`);
+    if (!listed.has(url)) problems.push({ code: 'output_sitemap', file: 'sitemap.xml', message: `${url} (${page.document.file}) is missing` });
   }
   return problems;
 }

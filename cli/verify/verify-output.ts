@@ -1,33 +1,8 @@
 import { scanTags, type HtmlTag } from './html-scan.ts';
 import { resolveUrl } from '../site/resolve-url.ts';
 import { validateAlternates } from './alternates.ts';
-
-/** One HTML document the build wrote. */
-export interface OutputDocument {
-  /** The URL path it is served at (`/de/about`; `/de/404` for a 404 page). */
-  path: string;
-  /** Its file inside the output folder (`de/about.html`). */
-  file: string;
-  html: string;
-  /** For an alias such as `/aviso-legal`: the path of the page it repeats, which must be its canonical. */
-  aliasOf?: string;
-}
-
-/** What the validator looks at: the written pages, the sitemap, and the files of the output folder. */
-export interface BuiltOutput {
-  /** The absolute site URL without trailing slash (`https://www.maskwise.io`). */
-  siteUrl: string;
-  documents: readonly OutputDocument[];
-  /** The text of `sitemap.xml`. */
-  sitemap: string;
-  /** Whether a file (path relative to the output folder, no leading slash) was written. */
-  exists: (file: string) => boolean;
-  /**
-   * For a build of some languages only: the URL paths of the pages the complete site has but this
-   * build did not write. Links to them count as resolved; hreflang reciprocity with them is not checked.
-   */
-  unbuiltPages?: ReadonlySet<string>;
-}
+import type { BuiltOutput, OutputDocument } from './built-output.ts';
+import type { Problem, SitegenErrorCode } from '../site/errors.ts';
 
 /** Tag attributes that point at another resource of the site (or elsewhere). */
 const REFERENCE_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
@@ -103,8 +78,8 @@ function idsOf(tags: readonly HtmlTag[]): Map<string, number> {
  * @example validateOutput({ siteUrl, documents, sitemap, exists })
  * // ['de/about.html: link /de/abut resolves to nothing (404)', 'index.html: id "newsletter" is used 2 times']
  */
-export function validateOutput(output: BuiltOutput): string[] {
-  const problems: string[] = [];
+export function validateOutput(output: BuiltOutput): Problem[] {
+  const problems: Problem[] = [];
   const tagsByFile = new Map(output.documents.map((d) => [d.file, scanTags(d.html)]));
   const idsByFile = new Map([...tagsByFile].map(([file, tags]) => [file, idsOf(tags)]));
 
@@ -112,11 +87,11 @@ export function validateOutput(output: BuiltOutput): string[] {
     const tags = tagsByFile.get(document.file)!;
     const ids = idsByFile.get(document.file)!;
     for (const [id, count] of ids) {
-      if (count > 1) problems.push(`${document.file}: id "${id}" is used ${count} times; ids must be unique in a page`);
+      if (count > 1) problems.push({ code: 'output_id_duplicate', file: document.file, message: `id "${id}" is used ${count} times; ids must be unique in a page` });
     }
     const reported = new Set<string>();
-    const report = (message: string) => {
-      if (!reported.has(message)) problems.push(`${document.file}: ${message}`);
+    const report = (code: SitegenErrorCode, message: string) => {
+      if (!reported.has(message)) problems.push({ code, file: document.file, message });
       reported.add(message);
     };
     for (const reference of tags.flatMap(referencesOf)) {
@@ -127,17 +102,17 @@ export function validateOutput(output: BuiltOutput): string[] {
       if (!reference.startsWith('#')) {
         const resolution = resolveUrl(url.pathname, output.exists);
         if (resolution.type === 'notFound') {
-          report(`${reference} resolves to nothing (404)`);
+          report('output_link_broken', `${reference} resolves to nothing (404)`);
           continue;
         }
         if (resolution.type === 'redirect') {
-          report(`${reference} redirects to ${resolution.location}; link the canonical URL`);
+          report('output_link_redirects', `${reference} redirects to ${resolution.location}; link the canonical URL`);
           continue;
         }
         targetFile = resolution.file;
       }
       const targetIds = idsByFile.get(targetFile);
-      if (fragment && targetIds && !targetIds.has(fragment)) report(`${reference} points to no element with id "${fragment}" in ${targetFile}`);
+      if (fragment && targetIds && !targetIds.has(fragment)) report('output_fragment_missing', `${reference} points to no element with id "${fragment}" in ${targetFile}`);
     }
   }
   problems.push(...validateAlternates(output, tagsByFile));

@@ -36,7 +36,8 @@ export function Island<P extends object>({
   props: P;
   fromMarkup?: ReadonlyArray<keyof P>;
 }) {
-  const { islands } = usePage();
+  const { islands, islandsOnPage } = usePage();
+  islandsOnPage.add(name);
   const serialized = Object.fromEntries(Object.entries(props).filter(([key]) => !fromMarkup.includes(key as keyof P)));
   return (
     <>

@@ -1,9 +1,12 @@
-import type { ReactNode } from 'react';
 import type { HeadLink, SocialMeta } from '../../cli/site/head.ts';
 import { ICONS, MANIFEST_PATH, THEME } from '../../cli/site/asset-paths.ts';
-import { usePage } from '../page-context.tsx';
+import type { Lang } from '../../cli/site/languages.ts';
+
+/** The classes of every page's body element (the critical CSS keeps their rules too). */
+export const BODY_CLASS = 'min-h-screen bg-white font-sans text-slate-800 antialiased';
 
 export interface DocumentProps {
+  lang: Lang;
   title: string;
   description: string;
   /** Absolute canonical URL, or null for pages that must not be indexed (404). */
@@ -13,13 +16,19 @@ export interface DocumentProps {
   social: readonly SocialMeta[];
   /** Structured data (JSON-LD, already serialised for a script element), on the pages that carry it. */
   jsonLd?: string;
-  stylesheet: string;
-  children: ReactNode;
+  /** The rules of the stylesheet this page's markup uses, inlined so the first render needs no other request. */
+  criticalCss: string;
+  /** A small classic script run before the page renders (the 404 pages' wrong-case redirect). */
+  headScript?: string;
+  /** The rendered body: the page in its layout, then `<BodyEnd>`. */
+  body: string;
 }
 
-/** The full HTML document around a page: head metadata, sharing previews, icons, stylesheet, body. */
-export function Document({ title, description, canonical, alternates, social, jsonLd, stylesheet, children }: DocumentProps) {
-  const { lang } = usePage();
+/**
+ * The full HTML document around a page — head metadata, sharing previews, icons, the page's
+ * critical CSS — with the body rendered beforehand (its markup decides which CSS is critical).
+ */
+export function Document({ lang, title, description, canonical, alternates, social, jsonLd, criticalCss, headScript, body }: DocumentProps) {
   return (
     <html lang={lang} dir="ltr">
       <head>
@@ -37,10 +46,11 @@ export function Document({ title, description, canonical, alternates, social, js
         <link rel="icon" href={ICONS.svg} type="image/svg+xml" />
         <link rel="apple-touch-icon" href={ICONS.appleTouch} />
         <link rel="manifest" href={MANIFEST_PATH} />
-        <link rel="stylesheet" href={stylesheet} />
+        <style dangerouslySetInnerHTML={{ __html: criticalCss }} />
         {jsonLd && <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLd }} />}
+        {headScript && <script dangerouslySetInnerHTML={{ __html: headScript }} />}
       </head>
-      <body className="min-h-screen bg-white font-sans text-slate-800 antialiased">{children}</body>
+      <body className={BODY_CLASS} dangerouslySetInnerHTML={{ __html: body }} />
     </html>
   );
 }

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { classesInHtml, criticalCss, inlineCriticalCss, parseCss, plainCustomProperties } from '../../../cli/build/critical-css.ts';
+import { classesInHtml, criticalCss, parseCss, plainCustomProperties } from '../../../cli/build/critical-css.ts';
+import { readBuilt, useBuiltSite } from '../../helpers/built-site.ts';
+
+const built = useBuiltSite();
 
 const CSS = [
   '/*! banner */@layer theme,base,utilities;',
@@ -34,12 +37,14 @@ describe('critical CSS', () => {
     expect([...classesInHtml('<div class="flex  mt-0.5"><p class="[content:&#x27;x&#x27;]">')]).toEqual(['flex', 'mt-0.5', "[content:'x']"]);
   });
 
-  it('inlines the CSS in the head and leaves the stylesheet, unapplied, at the end of the body', () => {
-    const html = '<html><head><link rel="stylesheet" href="/s.css"/></head><body><p class="flex">x</p></body></html>';
-    const out = inlineCriticalCss(html, '/s.css', nodes);
-    expect(out).toMatch(/^<html><head><style>@layer theme,base,utilities;.*\.flex\{display:flex\}.*<\/style><\/head>/);
-    expect(out).not.toContain('.grid{');
-    expect(out).toContain('<link rel="stylesheet" href="/s.css" media="not all" data-island-css=""/></body>');
+  it('inlines the CSS a built page uses in its head and leaves the stylesheet, unapplied, at the end of the body', () => {
+    const html = readBuilt(built.outDir, 'about.html');
+    const head = html.slice(0, html.indexOf('</head>'));
+    const body = html.slice(html.indexOf('<body'));
+    expect(head).toMatch(/<style>@layer properties\{.*\.flex\{display:flex\}.*<\/style>/);
+    expect(head).not.toContain('rel="stylesheet"');
+    expect(head).not.toContain('.legal-prose');
+    expect(body).toMatch(/<\/script><link rel="stylesheet" href="\/assets\/styles\.[0-9a-f]{10}\.css" media="not all" data-island-css=""\/><\/body><\/html>$/);
   });
 });
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { checkContent } from '../../../cli/check/check-content.ts';
-import { formatProblem } from '../../../cli/check/problem.ts';
+import { formatProblem, SITEGEN_ERRORS } from '../../../cli/site/errors.ts';
 import { PROJECT_ROOT } from '../../../cli/paths.ts';
 
 /** A copy of the real content and templates in a temp folder, to break one thing at a time. */
@@ -33,13 +33,13 @@ describe('sitegen check', () => {
   it('reports a key missing in one language at its parent object', () => {
     const f = fixture();
     f.edit('content/locales/de.json', (t) => t.replace(/\n\s*"signUp": "[^"]*",/, ''));
-    expect(f.check()).toEqual([`content/locales/de.json:${f.lineOf('content/locales/de.json', '"nav"')}: key "nav.signUp" is missing (present in en, es, pt, fr, it, nl)`]);
+    expect(f.check()).toEqual([`content/locales/de.json:${f.lineOf('content/locales/de.json', '"nav"')}: key "nav.signUp" is missing (present in en, es, pt, fr, it, nl) [key_missing]`]);
   });
 
   it('reports a key that exists in only one language', () => {
     const f = fixture();
     f.edit('content/locales/fr.json', (t) => t.replace('"signUp":', '"signOn": "S’identifier",\n    "signUp":'));
-    expect(f.check()).toEqual([`content/locales/fr.json:${f.lineOf('content/locales/fr.json', '"signOn"')}: key "nav.signOn" exists only in fr`]);
+    expect(f.check()).toEqual([`content/locales/fr.json:${f.lineOf('content/locales/fr.json', '"signOn"')}: key "nav.signOn" exists only in fr [key_only_in_one_language]`]);
   });
 
   it('reports mismatched placeholders and an empty value with their lines', () => {
@@ -47,15 +47,15 @@ describe('sitegen check', () => {
     f.edit('content/locales/it.json', (t) => t.replace(/"copyright": "[^"]*"/, '"copyright": "© {{anno}} {{company}}"').replace(/"blog": "[^"]*"/, '"blog": ""'));
     const file = 'content/locales/it.json';
     expect(f.check()).toEqual([
-      `${file}:${f.lineOf(file, '"blog"')}: key "nav.blog" is empty`,
-      `${file}:${f.lineOf(file, '"copyright"')}: key "footer.copyright" uses placeholders {anno, company} but en uses {company, year}`,
+      `${file}:${f.lineOf(file, '"blog"')}: key "nav.blog" is empty [key_empty]`,
+      `${file}:${f.lineOf(file, '"copyright"')}: key "footer.copyright" uses placeholders {anno, company} but en uses {company, year} [placeholders_differ]`,
     ]);
   });
 
   it('reports a missing page text for a language', () => {
     const f = fixture();
     rmSync(join(f.root, 'content/pages/pt/cookies.md'));
-    expect(f.check()).toEqual(['content/pages/pt/cookies.md:1: missing: the cookies page has no pt text']);
+    expect(f.check()).toEqual(['content/pages/pt/cookies.md:1: missing: the cookies page has no pt text [content_missing]']);
   });
 
   it('reports a page whose sections differ from English', () => {
@@ -64,14 +64,14 @@ describe('sitegen check', () => {
     f.edit(file, (t) => t.replace(/\n## 10\. [^\n]*/, '\n'));
     const problems = f.check();
     expect(problems).toHaveLength(1);
-    expect(problems[0]).toMatch(new RegExp(`^${file}:\\d+: has 9 "## " sections but the en text has 10$`));
+    expect(problems[0]).toMatch(new RegExp(`^${file}:\\d+: has 9 "## " sections but the en text has 10 \\[sections_differ\\]$`));
   });
 
   it('reports an unknown placeholder in a page text', () => {
     const f = fixture();
     const file = 'content/pages/es/privacy.md';
     f.edit(file, (t) => `${t}\nEscríbanos a {{dpoEmail}}.\n`);
-    expect(f.check()).toEqual([`${file}:${f.lineOf(file, '{{dpoEmail}}')}: placeholder {{dpoEmail}} has no value in content/site.json`]);
+    expect(f.check()).toEqual([`${file}:${f.lineOf(file, '{{dpoEmail}}')}: placeholder {{dpoEmail}} has no value in content/site.json [placeholder_unknown]`]);
   });
 
   it('reports internal links to no route in content and in templates', () => {
@@ -79,15 +79,15 @@ describe('sitegen check', () => {
     f.edit('content/pages/de/cookies.md', (t) => `${t}\nSiehe [Datenschutz](/de/datenschutzz#rechte).\n`);
     f.edit('templates/pages/NotFoundPage.tsx', (t) => t.replace('<a href={pathFor', '<a href="/prices" className="sr-only">x</a>\n      <a href={pathFor'));
     expect(f.check()).toEqual([
-      `content/pages/de/cookies.md:${f.lineOf('content/pages/de/cookies.md', 'datenschutzz')}: link /de/datenschutzz#rechte resolves to no route`,
-      `templates/pages/NotFoundPage.tsx:${f.lineOf('templates/pages/NotFoundPage.tsx', '/prices')}: link /prices resolves to no route`,
+      `content/pages/de/cookies.md:${f.lineOf('content/pages/de/cookies.md', 'datenschutzz')}: link /de/datenschutzz#rechte resolves to no route [link_to_no_route]`,
+      `templates/pages/NotFoundPage.tsx:${f.lineOf('templates/pages/NotFoundPage.tsx', '/prices')}: link /prices resolves to no route [link_to_no_route]`,
     ]);
   });
 
   it('reports site.json schema errors at the field', () => {
     const f = fixture();
     f.edit('content/site.json', (t) => t.replace('"privacyEmail": "privacy@maskwise.io"', '"privacyEmail": "privacy-at-maskwise"'));
-    expect(f.check()).toEqual([`content/site.json:${f.lineOf('content/site.json', '"privacyEmail"')}: privacyEmail: Invalid email address`]);
+    expect(f.check()).toEqual([`content/site.json:${f.lineOf('content/site.json', '"privacyEmail"')}: privacyEmail: Invalid email address [content_invalid]`]);
   });
 
   it('exits 1 and prints each problem and the summary from the CLI', () => {
@@ -98,7 +98,8 @@ describe('sitegen check', () => {
       encoding: 'utf8',
     });
     expect(run.status).toBe(1);
-    expect(run.stdout).toContain(`content/locales/nl.json:${f.lineOf('content/locales/nl.json', '"blog"')}: key "nav.blog" is empty`);
+    expect(run.stdout).toContain(`content/locales/nl.json:${f.lineOf('content/locales/nl.json', '"blog"')}: key "nav.blog" is empty [key_empty]`);
+    expect(run.stdout).toContain(`key_empty: ${SITEGEN_ERRORS.key_empty.hint}`);
     expect(run.stdout).toMatch(/7 languages, \d+ keys, 21 pages: 1 problem\(s\)/);
   });
 });

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { buildSite } from '../../../cli/build/build-site.ts';
 import { fillPlaceholders, renderMarkdown } from '../../../cli/site/markdown.ts';
 import { DEFAULT_PATHS } from '../../../cli/paths.ts';
+import { formatProblem } from '../../../cli/site/errors.ts';
 
 function contentCopy(): string {
   const dir = mkdtempSync(join(tmpdir(), 'content-'));
@@ -20,8 +21,8 @@ describe('content validation', () => {
     delete site.social.linkedin;
     writeFileSync(join(contentDir, 'site.json'), JSON.stringify(site));
     const result = await buildSite({ ...DEFAULT_PATHS, contentDir, outDir: mkdtempSync(join(tmpdir(), 'out-')) });
-    expect(result.errors.some((e) => e.includes('site.json: email:'))).toBe(true);
-    expect(result.errors.some((e) => e.includes('site.json: social.linkedin:'))).toBe(true);
+    expect(result.errors.map(formatProblem).some((e) => e.includes('site.json: email:'))).toBe(true);
+    expect(result.errors.map(formatProblem).some((e) => e.includes('site.json: social.linkedin:'))).toBe(true);
     expect(result.pages).toEqual([]);
   });
 
@@ -31,14 +32,14 @@ describe('content validation', () => {
     writeFileSync(file, `${readFileSync(file, 'utf8')}\nFragen an {{dpo}}.\n`);
     const result = await buildSite({ ...DEFAULT_PATHS, contentDir, outDir: mkdtempSync(join(tmpdir(), 'out-')) });
     const lines = readFileSync(file, 'utf8').split('\n').length - 1;
-    expect(result.errors).toContain(`${file}:${lines}: placeholder {{dpo}} has no value in content/site.json`);
+    expect(result.errors.map(formatProblem)).toContain(`${file}:${lines}: placeholder {{dpo}} has no value in content/site.json [placeholder_unknown]`);
   });
 
   it('fails the build when a language lacks a page text', async () => {
     const contentDir = contentCopy();
     rmSync(join(contentDir, 'pages', 'nl', 'privacy.md'));
     const result = await buildSite({ ...DEFAULT_PATHS, contentDir, outDir: mkdtempSync(join(tmpdir(), 'out-')), langs: ['nl'] });
-    expect(result.errors.some((e) => e.includes('nl/privacy.md: missing'))).toBe(true);
+    expect(result.errors.map(formatProblem).some((e) => e.includes('nl/privacy.md: missing'))).toBe(true);
   });
 
   it('fills placeholders and keeps line breaks only where asked', () => {

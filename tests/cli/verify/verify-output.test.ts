@@ -5,7 +5,11 @@ import { allRoutes, fileForPath, notFoundPath } from '../../../cli/site/routes.t
 import { LANGUAGES } from '../../../cli/site/languages.ts';
 import { loadSiteConfig } from '../../../cli/site/site-config.ts';
 import { DEFAULT_PATHS } from '../../../cli/paths.ts';
-import { validateOutput, type BuiltOutput, type OutputDocument } from '../../../cli/verify/verify-output.ts';
+import type { BuiltOutput, OutputDocument } from '../../../cli/verify/built-output.ts';
+import { validateOutput as outputProblems } from '../../../cli/verify/verify-output.ts';
+
+/** The problems as `file: message` lines (their codes are checked by the last test). */
+const validateOutput = (output: BuiltOutput) => outputProblems(output).map((p) => `${p.file}: ${p.message}`);
 import { useBuiltSite } from '../../helpers/built-site.ts';
 
 const SITE = 'https://example.test';
@@ -153,5 +157,12 @@ describe('validateOutput on the real build', () => {
     const about = readFileSync(join(built.outDir, 'de/about.html'), 'utf8');
     expect(about).not.toContain('href="#newsletter"');
     expect(about.match(/href="\/de#newsletter"/g)?.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('gives each problem its catalogue code', () => {
+    const codes = (output: BuiltOutput) => outputProblems(output).map((p) => p.code);
+    expect(codes(fixture({ file: 'de.html', html: (h) => h.replace(/<link rel="alternate" hrefLang="x-default"[^>]*>/, '') }))).toEqual(['output_hreflang', 'output_sitemap']);
+    expect(codes(fixture({ sitemap: (x) => x.replace(sitemapEntry('/de', HOME), '') }))).toEqual(['output_sitemap']);
+    expect(codes(fixture({ file: 'ueber.html', html: (h) => h.replace(`canonical" href="${SITE}/de/about"`, `canonical" href="${SITE}/ueber"`) }))).toEqual(['output_canonical']);
   });
 });

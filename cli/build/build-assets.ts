@@ -1,0 +1,52 @@
+import { createHash } from 'node:crypto';
+import { islandBundle, stylesheet as compiledStylesheet } from '../assets/cached-assets.ts';
+import { faviconSvg } from '../assets/favicon.ts';
+import { loaderScript } from '../assets/island-loader.ts';
+import type { IslandBundle } from '../assets/islands-build.ts';
+import { rasterAssets, type SocialImages } from '../assets/raster-assets.ts';
+import { webManifest } from '../assets/web-manifest.ts';
+import { ICONS, MANIFEST_PATH } from '../site/asset-paths.ts';
+import { DEFAULT_LANG, type Lang } from '../site/languages.ts';
+import { parseCss, plainCustomProperties, type CssNode } from './critical-css.ts';
+import type { LoadedContent } from './load-content.ts';
+import { writeOutFile } from './output-dir.ts';
+
+/** What the pages link to and inline, produced by the assets stage. */
+export interface SiteAssets {
+  /** The URL of the content-hashed stylesheet, its size, and its rules for critical CSS. */
+  stylesheet: string;
+  cssBytes: number;
+  cssRules: readonly CssNode[];
+  islands: IslandBundle;
+  /** The island loader's source, inlined in pages with islands. */
+  loader: string;
+  socialImages: SocialImages;
+}
+
+/**
+ * The assets stage: the island bundle, the stylesheet and the raster images (side by side, each
+ * from the build cache when its sources are unchanged), the SVG favicon and the web manifest, all
+ * written into `outDir`.
+ */
+export async function buildAssets(outDir: string, cssEntry: string, content: LoadedContent, langs: readonly Lang[], useCache: boolean): Promise<SiteAssets> {
+  const { site, translators } = content;
+  const host = new URL(site.siteUrl).host;
+  const socialTexts = Object.fromEntries(
+    langs.map((lang) => {
+      const t = translators.get(lang)!;
+      return [lang, { brand: site.brand, title: t('hero.title'), tagline: t('hero.eyebrow'), host }];
+    }),
+  );
+  const [islands, css, socialImages] = await Promise.all([
+    islandBundle(outDir, useCache),
+    compiledStylesheet(cssEntry, useCache),
+    rasterAssets(outDir, socialTexts, useCache),
+  ]);
+  const stylesheet = `/assets/styles.${createHash('sha256').update(css).digest('hex').slice(0, 10)}.css`;
+  const cssBytes = writeOutFile(outDir, stylesheet.slice(1), css);
+  writeOutFile(outDir, ICONS.svg.slice(1), faviconSvg());
+  const manifestLang = langs.includes(DEFAULT_LANG) ? DEFAULT_LANG : langs[0]!;
+  const describe = translators.get(manifestLang)!;
+  writeOutFile(outDir, MANIFEST_PATH.slice(1), webManifest({ name: site.brand, description: describe('meta.home.description'), lang: manifestLang }));
+  return { stylesheet, cssBytes, cssRules: plainCustomProperties(parseCss(css)), islands, loader: loaderScript(), socialImages };
+}

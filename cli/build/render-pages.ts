@@ -1,0 +1,61 @@
+import { caseRedirectScript } from '../host/case-redirect.ts';
+import { ContentError, type Problem } from '../site/errors.ts';
+import type { Lang } from '../site/languages.ts';
+import { isMarkdownPage, loadMarkdownPage } from '../site/markdown.ts';
+import { fileForPath, notFoundPath, type PageId, type RenderedRoute } from '../site/routes.ts';
+import type { OutputDocument } from '../verify/built-output.ts';
+import type { SiteAssets } from './build-assets.ts';
+import type { LoadedContent } from './load-content.ts';
+import { renderPage } from './render-page.tsx';
+
+/** One rendered HTML document, with the page and language it is. */
+export interface RenderedDocument extends OutputDocument {
+  lang: Lang;
+  page: PageId | 'notFound';
+}
+
+/** What the render stage needs besides content and assets. */
+export interface RenderInput {
+  contentDir: string;
+  langs: readonly Lang[];
+  routes: readonly RenderedRoute[];
+  /** The build year, for the copyright line. */
+  year: number;
+}
+
+/**
+ * The render stage: every route of every language (Markdown pages read and filled from
+ * `contentDir`) and a 404 page per language, as documents in memory. A page whose content fails
+ * is left out and its problems returned, so one build reports them all.
+ */
+export function renderPages(content: LoadedContent, assets: SiteAssets, { contentDir, langs, routes, year }: RenderInput): { documents: RenderedDocument[]; problems: Problem[] } {
+  const documents: RenderedDocument[] = [];
+  const problems: Problem[] = [];
+  const caseRedirect = caseRedirectScript(routes.map((r) => r.path));
+  for (const lang of langs) {
+    const shared = {
+      stylesheet: assets.stylesheet,
+      cssRules: assets.cssRules,
+      loader: assets.loader,
+      socialImage: assets.socialImages[lang]!,
+    };
+    const context = { lang, t: content.translators.get(lang)!, site: content.site, year, islands: assets.islands.assets };
+    for (const route of routes.filter((r) => r.lang === lang)) {
+      let markdown;
+      try {
+        markdown = isMarkdownPage(route.page) ? loadMarkdownPage(contentDir, lang, route.page, content.values) : undefined;
+      } catch (error) {
+        if (!(error instanceof ContentError)) throw error;
+        problems.push(...error.problems);
+        continue;
+      }
+      const html = renderPage({ ...shared, context: { ...context, page: route.page }, canonicalPath: route.canonical, markdown });
+      const file = fileForPath(route.path);
+      documents.push({ path: route.path, file, html, lang, page: route.page, ...(route.path !== route.canonical ? { aliasOf: route.canonical } : {}) });
+    }
+    const path = notFoundPath(lang);
+    const html = renderPage({ ...shared, context: { ...context, page: 'notFound' }, canonicalPath: null, headScript: caseRedirect });
+    documents.push({ path, file: fileForPath(path), html, lang, page: 'notFound' });
+  }
+  return { documents, problems };
+}

@@ -1,0 +1,136 @@
+/**
+ * The one catalogue of sitegen errors, used by `sitegen build`, `sitegen check` and the command
+ * line. Each entry has a permanent code (scripts and people search for it: never rename one),
+ * what happened in general, and what to do. A reported problem adds the place (`file:line`) and
+ * the particulars; README's "sitegen errors" table documents every code (a test keeps the two in
+ * step).
+ */
+
+/** Every error sitegen can report, keyed by its permanent code. */
+export const SITEGEN_ERRORS = {
+  content_unreadable: {
+    title: 'A content file is not valid JSON.',
+    hint: 'Fix the syntax at the position given; a missing comma or quote is the usual cause.',
+  },
+  content_invalid: {
+    title: 'A content file does not match its schema.',
+    hint: 'Correct the named field; README "For content maintainers" says what each file holds.',
+  },
+  content_missing: {
+    title: 'A language lacks one of its content files.',
+    hint: 'Copy the English file into the language folder, keep its structure and translate it.',
+  },
+  placeholder_unknown: {
+    title: 'A {{placeholder}} has no value.',
+    hint: 'Use one of the placeholders README lists, or add the value to content/site.json.',
+  },
+  key_missing: {
+    title: 'A translation key exists in some languages but not in this one.',
+    hint: 'Add the key to this language file, translated, or delete it from every language.',
+  },
+  key_only_in_one_language: {
+    title: 'A translation key exists in one language only.',
+    hint: 'Add it to content/locales/en.json and the other languages, or delete it (a typo in the key?).',
+  },
+  key_unknown: {
+    title: 'A template uses a translation key that no language file has.',
+    hint: 'Add the key to content/locales/en.json and translate it, or fix the key in the template.',
+  },
+  key_empty: {
+    title: 'A translation is empty.',
+    hint: 'Write the text; an empty string would show nothing on the page.',
+  },
+  placeholders_differ: {
+    title: "A translation's {{placeholders}} differ from the English text's.",
+    hint: 'Use exactly the placeholders of the English string (their names are never translated).',
+  },
+  tags_differ: {
+    title: "A translation's <tags> differ from the English text's.",
+    hint: 'Keep every <tag>…</tag> pair of the English string around the matching words.',
+  },
+  title_count: {
+    title: 'A Markdown page needs exactly one "# " title.',
+    hint: 'Keep one "# " heading at the top; use "## " for sections.',
+  },
+  sections_differ: {
+    title: 'A Markdown page has a different number of "## " sections than its English text.',
+    hint: 'Translate section by section: one "## " heading for each English one, in the same order.',
+  },
+  link_to_no_route: {
+    title: 'A link in content or templates leads to no page of the routes table.',
+    hint: 'Link an existing page (cli/site/routes.ts lists them) or add the page.',
+  },
+  output_dir_foreign: {
+    title: 'The output folder is not empty and was not made by sitegen.',
+    hint: 'Choose an empty or new folder with --out, or delete this one first.',
+  },
+  output_link_broken: {
+    title: 'A built page links to a file or page that does not exist (404).',
+    hint: 'Correct the link in the template or content, or build the missing language (--lang).',
+  },
+  output_link_redirects: {
+    title: 'A built page links to a URL that only redirects.',
+    hint: 'Link the canonical URL (lower case, no trailing slash) to save visitors a round trip.',
+  },
+  output_fragment_missing: {
+    title: 'A built page links to a #fragment that no element of the target has.',
+    hint: 'Give the target element that id, or correct the fragment.',
+  },
+  output_id_duplicate: {
+    title: 'An id is used more than once in a built page.',
+    hint: 'Make the ids unique; links, labels and scripts find only the first.',
+  },
+  output_canonical: {
+    title: "A built page's canonical link is missing, repeated or points elsewhere.",
+    hint: 'Each indexable page needs one canonical link to itself (an alias to the page it repeats); fix the route or template.',
+  },
+  output_hreflang: {
+    title: "A built page's hreflang alternates are incomplete or not reciprocal.",
+    hint: 'Every language version must list all the others and itself plus x-default; check the routes table.',
+  },
+  output_sitemap: {
+    title: 'sitemap.xml disagrees with the pages built.',
+    hint: 'The sitemap and the page heads come from the routes table; a custom change to one of them needs the other.',
+  },
+  option_invalid: {
+    title: 'A command-line option has a bad value.',
+    hint: 'Run `sitegen help <command>` for the accepted values.',
+  },
+} as const satisfies Record<string, { title: string; hint: string }>;
+
+/** A permanent sitegen error code such as `'key_missing'`. */
+export type SitegenErrorCode = keyof typeof SITEGEN_ERRORS;
+
+/** One problem found: its code, where (`file`, and `line` where known) and the particulars. */
+export interface Problem {
+  code: SitegenErrorCode;
+  file: string;
+  line?: number;
+  message: string;
+}
+
+/**
+ * Formats a problem the way editors and CI logs link to it.
+ *
+ * @example formatProblem({ code: 'key_empty', file: 'content/locales/de.json', line: 12, message: 'key "nav.about" is empty' })
+ * // 'content/locales/de.json:12: key "nav.about" is empty [key_empty]'
+ */
+export function formatProblem({ code, file, line, message }: Problem): string {
+  return `${file}${line ? `:${line}` : ''}: ${message} [${code}]`;
+}
+
+/** What to do, once per code among `problems`: `key_empty: Write the text; …`. */
+export function problemHints(problems: readonly Problem[]): string[] {
+  return [...new Set(problems.map((p) => p.code))].map((code) => `${code}: ${SITEGEN_ERRORS[code].hint}`);
+}
+
+/** An expected failure while loading content, carrying its problems (the build reports them, never crashes). */
+export class ContentError extends Error {
+  override name = 'ContentError';
+  readonly problems: readonly Problem[];
+
+  constructor(problems: readonly Problem[]) {
+    super(problems.map(formatProblem).join('\n'));
+    this.problems = problems;
+  }
+}
