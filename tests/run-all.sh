@@ -8,6 +8,10 @@ stage() { printf '\n== %s\n' "$1"; }
 stage "typecheck (tsc --noEmit, strict)"
 npx tsc --noEmit
 
+stage "architecture rules (dependency-cruiser) and unused code (knip)"
+npm run --silent lint:deps
+npm run --silent lint:unused
+
 stage "content check (sitegen check)"
 node cli/bin.js check
 
