@@ -25,13 +25,13 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
-import { OPERATOR_ERRORS } from './contract/error-codes.ts';
+import { OPERATOR_ERRORS } from './operator-errors.ts';
 
 /** The environment variables the service reads, all optional. */
-export type IngestEnv = Partial<Record<(typeof VARIABLES)[number], string>>;
+type IngestEnv = Partial<Record<(typeof VARIABLES)[number], string>>;
 
 /** The log levels pino accepts. */
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /** The resolved configuration. */
 export interface IngestConfig {

@@ -8,11 +8,12 @@ import { writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { type IngestConfig, resolveConfig } from './config.ts';
 import { eraseEmail } from './ops/erase.ts';
-import { OPERATOR_ERRORS, OperatorError } from './contract/error-codes.ts';
+import { OPERATOR_ERRORS, OperatorError } from './operator-errors.ts';
 import { EXPORT_FORMATS, EXPORT_TABLES, type ExportRequest, exportTable } from './ops/export-rows.ts';
 import { MIGRATIONS } from './store/migrations.ts';
 import { parseAge, purgeOlderThan } from './ops/purge.ts';
-import { openMigrated, serve } from './server.ts';
+import { serve } from './server.ts';
+import { openMigrated } from './store/sqlite/open-migrated.ts';
 
 function configOrExit(): IngestConfig {
   const result = resolveConfig(process.env, process.cwd());

@@ -11,16 +11,16 @@ import { buildApp } from './http/app.ts';
 import { loadCaptchaSecret } from './http/captcha-secret.ts';
 import { type Clock, systemClock } from './clock.ts';
 import type { IngestConfig } from './config.ts';
-import { OperatorError } from './contract/error-codes.ts';
 import type { GroupCommitOptions } from './store/group-commit.ts';
 import { type LogStream, loggerOptions } from './http/logger.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
-import { migrateToLatest } from './store/migrations.ts';
-import { sqliteOutbox } from './store/sqlite/outbox-store.ts';
+import { sqliteOutbox } from './store/sqlite/sqlite-outbox-store.ts';
 import { type OutboxWorker, outboxWorker } from './mail/outbox-worker.ts';
 import type { RetryPolicy } from './mail/retry-policy.ts';
-import { openSqlite, type SqliteDatabase, type Synchronous } from './store/sqlite/connection.ts';
-import { openSubmissionStore } from './store/sqlite/submission-store.ts';
+import type { SqliteDatabase, Synchronous } from './store/sqlite/connection.ts';
+import { openMigrated } from './store/sqlite/open-migrated.ts';
+import { OperatorError } from './operator-errors.ts';
+import { openSubmissionStore } from './store/sqlite/sqlite-submission-store.ts';
 
 /** Knobs tests and the bench turn; production passes none. */
 export interface ServiceOverrides {
@@ -43,23 +43,6 @@ export interface RunningService {
   url: string;
   /** Graceful shutdown; safe to call twice. */
   close(): Promise<void>;
-}
-
-/** Opens and migrates the database; a failed migration is an `OperatorError`. */
-export async function openMigrated(config: IngestConfig, synchronous?: Synchronous): Promise<SqliteDatabase> {
-  let db: SqliteDatabase;
-  try {
-    db = openSqlite(config.database.path, synchronous === undefined ? {} : { synchronous });
-  } catch (error) {
-    throw new OperatorError('database_unavailable', `${config.database.path}: ${(error as Error).message}`);
-  }
-  const { error, results } = await migrateToLatest(db.kysely);
-  if (error !== undefined) {
-    db.close();
-    const failed = results?.find((result) => result.status === 'Error')?.migrationName ?? '(migration set)';
-    throw new OperatorError('migration_failed', `migration ${failed}: ${(error as Error).message ?? String(error)}`);
-  }
-  return db;
 }
 
 /** Starts the service and resolves once it listens. */

@@ -4,7 +4,7 @@ import { isAbsolute, join, relative } from 'node:path';
 import { PROJECT_ROOT } from '../paths.ts';
 
 /** Where build outputs that depend only on source files are kept between builds. */
-export const CACHE_DIR = join(PROJECT_ROOT, 'node_modules', '.cache', 'sitegen');
+const CACHE_DIR = join(PROJECT_ROOT, 'node_modules', '.cache', 'sitegen');
 
 function filesUnder(path: string): string[] {
   if (!existsSync(path)) return [];

@@ -5,7 +5,7 @@ const MARK = [
 ].join('');
 
 /** The brand's teal, the tile behind the mark. */
-export const BRAND_TEAL = '#0d9488';
+const BRAND_TEAL = '#0d9488';
 
 /** The favicon: the brand mark (a teal tile with a white mask) as SVG. */
 export function faviconSvg(): string {

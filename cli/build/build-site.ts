@@ -26,7 +26,7 @@ export interface BuildOptions {
 }
 
 /** One file the build wrote. */
-export interface BuiltPage {
+interface BuiltPage {
   path: string;
   file: string;
   lang: Lang;

@@ -5,7 +5,7 @@ import { DEFAULT_LANG, LANGUAGES } from '../site/languages.ts';
 import { MARKDOWN_PAGES, markdownFile, type MarkdownPageId } from '../site/markdown.ts';
 
 /** The line numbers of a Markdown document's `#` and `##` headings (outside fenced code). */
-export function headingLines(source: string): { h1: number[]; h2: number[]; deeper: number[] } {
+function headingLines(source: string): { h1: number[]; h2: number[]; deeper: number[] } {
   const result = { h1: [] as number[], h2: [] as number[], deeper: [] as number[] };
   let fenced = false;
   source.split('\n').forEach((text, index) => {

@@ -28,7 +28,7 @@ export const LOCALES: Readonly<Record<Lang, string>> = {
 };
 
 /** True when `value` is one of the supported language codes. */
-export function isLang(value: string): value is Lang {
+function isLang(value: string): value is Lang {
   return (LANGUAGES as readonly string[]).includes(value);
 }
 

@@ -16,7 +16,7 @@ export function localeFile(contentDir: string, lang: Lang): string {
 }
 
 /** Reads and validates one language's resource file. */
-export function loadMessages(contentDir: string, lang: Lang): Messages {
+function loadMessages(contentDir: string, lang: Lang): Messages {
   return readContentJson(localeFile(contentDir, lang), messagesSchema);
 }
 

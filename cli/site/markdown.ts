@@ -53,7 +53,7 @@ export function fillPlaceholders(text: string, values: Record<string, string>, f
 }
 
 /** A URL fragment id for a heading text: lower case, accents dropped, words joined by dashes. */
-export function slugify(text: string): string {
+function slugify(text: string): string {
   return text
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')

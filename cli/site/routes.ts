@@ -4,7 +4,7 @@ import { DEFAULT_LANG, LANGUAGES, type Lang } from './languages.ts';
  * The routes table: the only place the site's URLs are defined. Links, the language menu,
  * canonical and hreflang alternates, the sitemap, host configs and tests all read it.
  */
-export const PAGES = ['home', 'about', 'contact', 'cookies', 'legalNotice', 'privacy'] as const;
+const PAGES = ['home', 'about', 'contact', 'cookies', 'legalNotice', 'privacy'] as const;
 
 export type PageId = (typeof PAGES)[number];
 
@@ -34,7 +34,7 @@ const ROUTES: Readonly<Record<PageId, Readonly<Record<Lang, string>>>> = {
 };
 
 /** Extra URLs that serve a page of the table under another address; their canonical is the table's URL. */
-export const ALIASES: readonly { path: string; page: PageId; lang: Lang }[] = [
+const ALIASES: readonly { path: string; page: PageId; lang: Lang }[] = [
   { path: '/aviso-legal', page: 'legalNotice', lang: 'es' },
 ];
 

@@ -37,7 +37,7 @@ export const siteConfigSchema = z
 export type SiteConfig = Readonly<z.infer<typeof siteConfigSchema>>;
 
 /** Zod issues as problems naming the file and each bad field: `site.json: email: Invalid email address`. */
-export function describeIssues(file: string, error: z.ZodError): Problem[] {
+function describeIssues(file: string, error: z.ZodError): Problem[] {
   return error.issues.map((issue) => ({ code: 'content_invalid', file, message: `${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}` }));
 }
 

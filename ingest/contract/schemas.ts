@@ -11,7 +11,7 @@ import * as z from 'zod/mini';
 import { isCountryCode } from './countries.ts';
 import { ERROR_CODES, type ErrorCode } from './error-codes.ts';
 
-export { ERROR_CODES, type ErrorCode };
+export { ERROR_CODES };
 
 /** The languages a form can be submitted in. */
 export const LANGS = ['en', 'es', 'pt', 'fr', 'de', 'it', 'nl'] as const;

@@ -18,7 +18,7 @@ import { httpErrorsPlugin } from './errors.ts';
 import { type LoggerOptions, loggerOptions } from './logger.ts';
 import { newsletterRoute } from './newsletter-route.ts';
 import { securityHeadersPlugin } from './security-headers.ts';
-import type { SubmissionStore } from '../store/sqlite/submission-store.ts';
+import type { SubmissionStore } from '../store/submission-store.ts';
 
 /** Everything the app depends on; only `store` and `captchaSecret` have no default. */
 export interface AppDeps {

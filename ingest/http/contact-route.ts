@@ -10,9 +10,9 @@
 import type { FastifyInstance } from 'fastify';
 import { type CaptchaRandom, createChallenge, verifyAnswer } from './captcha.ts';
 import type { Clock } from '../clock.ts';
-import { contactSchema, honeypotFilled, type SubmitOk, validate } from '../contract/schemas.ts';
-import { sendError, sendInvalid } from './errors.ts';
-import type { SubmissionStore } from '../store/sqlite/submission-store.ts';
+import { contactSchema } from '../contract/schemas.ts';
+import { formSubmissionHandler } from './form-submission.ts';
+import type { SubmissionStore } from '../store/submission-store.ts';
 
 /** What the routes need. */
 export interface ContactRouteDeps {
@@ -32,25 +32,22 @@ export async function contactRoute(app: FastifyInstance, deps: ContactRouteDeps)
     createChallenge(deps.captchaSecret, deps.clock.now(), deps.captchaRandom),
   );
 
-  app.post('/api/contact', async (request, reply) => {
-    if (honeypotFilled(request.body)) {
-      request.log.info({ form: 'contact' }, 'honeypot filled, submission dropped');
-      return reply.code(201).send({ ok: true } satisfies SubmitOk);
-    }
-    const result = validate(contactSchema, request.body);
-    if (!result.ok) return sendInvalid(reply, result);
-    const now = deps.clock.now();
-    const check = verifyAnswer(deps.captchaSecret, result.data.captcha.token, result.data.captcha.answer, now);
-    if (!check.ok) {
-      request.log.info({ form: 'contact', captcha: check.reason }, 'captcha refused');
-      return sendError(reply, 'captcha_failed');
-    }
-    const outcome = await deps.store.submitContact(result.data, { value: check.nonce, expiresAt: check.expiresAt }, now);
-    if (outcome === 'captcha_reused') {
-      request.log.info({ form: 'contact', captcha: 'reused' }, 'captcha refused');
-      return sendError(reply, 'captcha_failed');
-    }
-    deps.onContactStored();
-    return reply.code(201).send({ ok: true } satisfies SubmitOk);
-  });
+  app.post(
+    '/api/contact',
+    formSubmissionHandler('contact', contactSchema, async (contact, request) => {
+      const now = deps.clock.now();
+      const check = verifyAnswer(deps.captchaSecret, contact.captcha.token, contact.captcha.answer, now);
+      if (!check.ok) {
+        request.log.info({ form: 'contact', captcha: check.reason }, 'captcha refused');
+        return 'captcha_failed';
+      }
+      const outcome = await deps.store.submitContact(contact, { value: check.nonce, expiresAt: check.expiresAt }, now);
+      if (outcome === 'captcha_reused') {
+        request.log.info({ form: 'contact', captcha: 'reused' }, 'captcha refused');
+        return 'captcha_failed';
+      }
+      deps.onContactStored();
+      return 'stored';
+    }),
+  );
 }

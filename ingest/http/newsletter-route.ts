@@ -5,9 +5,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../clock.ts';
-import { honeypotFilled, newsletterSchema, type SubmitOk, validate } from '../contract/schemas.ts';
-import { sendError, sendInvalid } from './errors.ts';
-import type { SubmissionStore } from '../store/sqlite/submission-store.ts';
+import { newsletterSchema } from '../contract/schemas.ts';
+import { formSubmissionHandler } from './form-submission.ts';
+import type { SubmissionStore } from '../store/submission-store.ts';
 
 /** What the route needs. */
 export interface NewsletterRouteDeps {
@@ -17,15 +17,11 @@ export interface NewsletterRouteDeps {
 
 /** Registers the newsletter route on `app`. */
 export async function newsletterRoute(app: FastifyInstance, deps: NewsletterRouteDeps): Promise<void> {
-  app.post('/api/newsletter', async (request, reply) => {
-    if (honeypotFilled(request.body)) {
-      request.log.info({ form: 'newsletter' }, 'honeypot filled, submission dropped');
-      return reply.code(201).send({ ok: true } satisfies SubmitOk);
-    }
-    const result = validate(newsletterSchema, request.body);
-    if (!result.ok) return sendInvalid(reply, result);
-    const outcome = await deps.store.subscribe(result.data, deps.clock.now());
-    if (outcome === 'duplicate') return sendError(reply, 'already_subscribed');
-    return reply.code(201).send({ ok: true } satisfies SubmitOk);
-  });
+  app.post(
+    '/api/newsletter',
+    formSubmissionHandler('newsletter', newsletterSchema, async (signup) => {
+      const outcome = await deps.store.subscribe(signup, deps.clock.now());
+      return outcome === 'duplicate' ? 'already_subscribed' : 'stored';
+    }),
+  );
 }

@@ -34,7 +34,7 @@ export function smtpMailer(url: string, options: Record<string, unknown> = {}): 
 }
 
 /** Writes each message as `<time>-<message id>.eml` into `dir`, atomically (write, then rename). */
-export function fileMailer(dir: string): Mailer {
+function fileMailer(dir: string): Mailer {
   const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
   return {
     send: async (message) => {

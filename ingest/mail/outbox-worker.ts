@@ -11,7 +11,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.ts';
 import { type ContactEmail, contactEmail } from './contact-email.ts';
 import type { Mailer } from './mailer.ts';
-import type { OutboxJob, OutboxStore } from '../store/sqlite/outbox-store.ts';
+import type { OutboxJob, OutboxStore } from '../store/outbox-store.ts';
 import { DEFAULT_RETRY_POLICY, nextRetry, type RetryPolicy } from './retry-policy.ts';
 
 /** Everything the worker touches, passed in so tests can use a manual clock and short delays. */
@@ -30,7 +30,7 @@ export interface OutboxWorkerDeps {
 }
 
 /** What one pass over the due rows did. */
-export interface PassResult {
+interface PassResult {
   sent: number;
   retried: number;
   failed: number;

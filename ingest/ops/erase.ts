@@ -7,28 +7,13 @@
  */
 import { normaliseEmail } from '../contract/schemas.ts';
 import type { SqliteDatabase } from '../store/sqlite/connection.ts';
+import { deletePersonalRows, type PersonalRowsReport } from './delete-personal-rows.ts';
 
 /** How many rows were removed, per table. */
-export interface EraseReport {
-  newsletter: number;
-  contacts: number;
-  outbox: number;
-}
+export type EraseReport = PersonalRowsReport;
 
 /** Removes every row about `email`; e.g. `eraseEmail(db, 'Ana@Example.com')` → `{ newsletter: 1, contacts: 2, outbox: 2 }`. */
 export function eraseEmail(db: SqliteDatabase, email: string): EraseReport {
   const key = normaliseEmail(email).toLowerCase();
-  const { kysely, sql } = db;
-  return sql.transaction(() => {
-    const contactIds = kysely.selectFrom('contacts').select('id').where('email_lower', '=', key);
-    const [outbox] = sql.all(
-      kysely
-        .selectFrom('outbox')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('contact_id', 'in', contactIds),
-    );
-    const contacts = sql.run(kysely.deleteFrom('contacts').where('email_lower', '=', key));
-    const newsletter = sql.run(kysely.deleteFrom('newsletter').where('email_lower', '=', key));
-    return { newsletter, contacts, outbox: Number(outbox?.n ?? 0) };
-  });
+  return db.sql.transaction(() => deletePersonalRows(db, { column: 'email_lower', op: '=', value: key }));
 }

@@ -23,7 +23,7 @@ export interface ExportRequest {
 }
 
 /** Reads the rows to export, oldest first. */
-export function readRows(db: SqliteDatabase, request: ExportRequest): Array<Record<string, unknown>> {
+function readRows(db: SqliteDatabase, request: ExportRequest): Array<Record<string, unknown>> {
   let query = db.kysely.selectFrom(request.table).selectAll().orderBy('id');
   if (request.since !== undefined) query = query.where('created_at', '>=', new Date(request.since).toISOString());
   return db.sql.all(query) as Array<Record<string, unknown>>;
@@ -38,14 +38,14 @@ export function csvCell(value: unknown): string {
 }
 
 /** Formats rows as the text of one file; `columns` gives the CSV header when there are no rows. */
-export function formatRows(rows: Array<Record<string, unknown>>, format: ExportRequest['format'], columns: string[]): string {
+function formatRows(rows: Array<Record<string, unknown>>, format: ExportRequest['format'], columns: string[]): string {
   if (format === 'jsonl') return rows.map((row) => `${JSON.stringify(row)}\n`).join('');
   const header = `${columns.join(',')}\r\n`;
   return header + rows.map((row) => `${columns.map((column) => csvCell(row[column])).join(',')}\r\n`).join('');
 }
 
 /** The table's column names, in schema order. */
-export function columnsOf(db: SqliteDatabase, table: ExportRequest['table']): string[] {
+function columnsOf(db: SqliteDatabase, table: ExportRequest['table']): string[] {
   return (db.raw.pragma(`table_info(${table})`) as Array<{ name: string }>).map((column) => column.name);
 }
 

@@ -5,12 +5,10 @@
  */
 import { isoAt } from '../clock.ts';
 import type { SqliteDatabase } from '../store/sqlite/connection.ts';
+import { deletePersonalRows, type PersonalRowsReport } from './delete-personal-rows.ts';
 
 /** How many rows were removed, per table. */
-export interface PurgeReport {
-  newsletter: number;
-  contacts: number;
-  outbox: number;
+export interface PurgeReport extends PersonalRowsReport {
   captcha_nonces: number;
 }
 
@@ -24,21 +22,8 @@ export function parseAge(text: string): number | null {
 
 /** Deletes what was created before `cutoff` (ms since the epoch) and the nonces expired by `now`. */
 export function purgeOlderThan(db: SqliteDatabase, cutoff: number, now: number): PurgeReport {
-  const { kysely, sql } = db;
-  const before = isoAt(cutoff);
-  return sql.transaction(() => {
-    const oldContacts = kysely.selectFrom('contacts').select('id').where('created_at', '<', before);
-    const [outbox] = sql.all(
-      kysely
-        .selectFrom('outbox')
-        .select((eb) => eb.fn.countAll<number>().as('n'))
-        .where('contact_id', 'in', oldContacts),
-    );
-    return {
-      newsletter: sql.run(kysely.deleteFrom('newsletter').where('created_at', '<', before)),
-      contacts: sql.run(kysely.deleteFrom('contacts').where('created_at', '<', before)),
-      outbox: Number(outbox?.n ?? 0),
-      captcha_nonces: sql.run(kysely.deleteFrom('captcha_nonces').where('expires_at', '<', isoAt(now))),
-    };
-  });
+  return db.sql.transaction(() => ({
+    ...deletePersonalRows(db, { column: 'created_at', op: '<', value: isoAt(cutoff) }),
+    captcha_nonces: db.sql.run(db.kysely.deleteFrom('captcha_nonces').where('expires_at', '<', isoAt(now))),
+  }));
 }

@@ -110,12 +110,6 @@ export function migrateToLatest(db: Kysely<any>): Promise<MigrationResultSet> {
   return migrator(db).migrateToLatest();
 }
 
-/** Names of the migrations not yet applied to `db` (empty when the schema is current). */
-export async function pendingMigrations(db: Kysely<any>): Promise<string[]> {
-  const infos = await migrator(db).getMigrations();
-  return infos.filter((info) => info.executedAt === undefined).map((info) => info.name);
-}
-
 /** Tells synchronously whether every migration has been applied (for `/readyz`); false when the database cannot be read. */
 export function schemaIsCurrent(db: { kysely: Kysely<any>; sql: SqlRunner }): boolean {
   try {

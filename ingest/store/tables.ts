@@ -43,7 +43,7 @@ export interface ContactsTable {
 export type OutboxStatus = 'pending' | 'sending' | 'sent' | 'failed';
 
 /** One email to send to sales about a contact; the text is rendered from the contact row at send time. */
-export interface OutboxTable {
+interface OutboxTable {
   id: Generated<number>;
   contact_id: number;
   status: OutboxStatus;
@@ -56,7 +56,7 @@ export interface OutboxTable {
 }
 
 /** A captcha nonce that has been used once; the primary key rejects a second use. */
-export interface CaptchaNoncesTable {
+interface CaptchaNoncesTable {
   nonce: string;
   expires_at: string;
   used_at: string;
@@ -69,6 +69,3 @@ export interface Tables {
   outbox: OutboxTable;
   captcha_nonces: CaptchaNoncesTable;
 }
-
-/** The tables `ingest erase`, `export` and `purge` know about, by their CLI names. */
-export const PERSONAL_DATA_TABLES = ['newsletter', 'contacts'] as const;

@@ -1,5 +1,5 @@
+import { NavLinkList } from '../islands/components/NavLinkList.tsx';
 import { usePage } from '../page-context.tsx';
-import { Icon } from './Icon.tsx';
 import { LanguageMenu } from './LanguageMenu.tsx';
 import { Logo } from './Logo.tsx';
 import { MobileMenu } from './MobileMenu.tsx';
@@ -14,26 +14,15 @@ export function Header() {
       <div className="relative mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4 sm:px-6 lg:px-8">
         <Logo />
         <nav aria-label={t('nav.label')} className="hidden md:block">
-          <ul className="flex items-center gap-1">
-            {links.map((link) => (
-              <li key={link.href}>
-                <a
-                  href={link.href}
-                  aria-current={link.current ? 'page' : undefined}
-                  {...(link.external ? { target: '_blank', rel: 'noopener' } : {})}
-                  className="inline-flex items-center gap-1 rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100 hover:text-navy-900 aria-[current=page]:text-teal-700"
-                >
-                  {link.label}
-                  {link.external && (
-                    <>
-                      <Icon name="external" className="h-3.5 w-3.5 text-slate-500" />
-                      <span className="sr-only"> {t('nav.newTab')}</span>
-                    </>
-                  )}
-                </a>
-              </li>
-            ))}
-          </ul>
+          <NavLinkList
+            links={links}
+            newTab={t('nav.newTab')}
+            classes={{
+              list: 'flex items-center gap-1',
+              link: 'inline-flex items-center gap-1 rounded-md px-3 py-2 text-sm font-medium text-slate-700 hover:bg-slate-100 hover:text-navy-900 aria-[current=page]:text-teal-700',
+              icon: 'h-3.5 w-3.5 text-slate-500',
+            }}
+          />
         </nav>
         <div className="flex items-center gap-2">
           <LanguageMenu />

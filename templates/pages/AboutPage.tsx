@@ -1,20 +1,20 @@
 import { Icon, type IconName } from '../layout/Icon.tsx';
 import { usePage } from '../page-context.tsx';
-import { CardGrid } from '../sections/CardGrid.tsx';
+import { CardGrid, type CardItem } from '../sections/CardGrid.tsx';
 import { CtaBanner } from '../sections/CtaBanner.tsx';
 import { PageHeader } from './PageHeader.tsx';
 
-const WHAT_WE_DO: readonly { key: string; icon: IconName }[] = [
+const WHAT_WE_DO: readonly CardItem[] = [
   { key: 'compliance', icon: 'scale' },
   { key: 'protection', icon: 'shield' },
   { key: 'operations', icon: 'terminal' },
 ];
-const WHY_CHOOSE: readonly { key: string; icon: IconName }[] = [
+const WHY_CHOOSE: readonly CardItem[] = [
   { key: 'features', icon: 'layers' },
   { key: 'management', icon: 'sliders' },
   { key: 'technology', icon: 'database' },
 ];
-const AUDIENCES: readonly { key: string; icon: IconName }[] = [
+const AUDIENCES: readonly CardItem[] = [
   { key: 'healthcare', icon: 'heart' },
   { key: 'financial', icon: 'euro' },
   { key: 'government', icon: 'landmark' },
@@ -32,6 +32,26 @@ function Statement({ icon, title, text }: { icon: IconName; title: string; text:
   );
 }
 
+// One titled section of cards; `prefix` names their translation keys, as in `CardGrid`.
+function CardSection({ id, title, intro, prefix, items, columns }: {
+  id: string;
+  title: string;
+  intro?: string;
+  prefix: string;
+  items: readonly CardItem[];
+  columns: string;
+}) {
+  return (
+    <section aria-labelledby={id}>
+      <h2 id={id} className="text-3xl font-bold tracking-tight text-navy-900">{title}</h2>
+      {intro !== undefined && <p className="mt-3 max-w-3xl text-lg text-slate-600">{intro}</p>}
+      <div className="mt-8">
+        <CardGrid prefix={prefix} items={items} textKey="text" columns={columns} />
+      </div>
+    </section>
+  );
+}
+
 /** The about page: mission, what we do, vision, why choose us, our journey, who we serve. */
 export function AboutPage() {
   const { t } = usePage();
@@ -45,19 +65,9 @@ export function AboutPage() {
           <Statement icon="target" title={t('about.mission.title')} text={t('about.mission.text')} />
           <Statement icon="eye" title={t('about.vision.title')} text={t('about.vision.text')} />
         </div>
-        <section aria-labelledby="what-we-do">
-          <h2 id="what-we-do" className="text-3xl font-bold tracking-tight text-navy-900">{t('about.whatWeDo.title')}</h2>
-          <p className="mt-3 max-w-3xl text-lg text-slate-600">{t('about.whatWeDo.intro')}</p>
-          <div className="mt-8">
-            <CardGrid prefix="about.whatWeDo" items={WHAT_WE_DO} textKey="text" columns="md:grid-cols-3" />
-          </div>
-        </section>
-        <section aria-labelledby="why-choose">
-          <h2 id="why-choose" className="text-3xl font-bold tracking-tight text-navy-900">{t('about.whyChoose.title')}</h2>
-          <div className="mt-8">
-            <CardGrid prefix="about.whyChoose" items={WHY_CHOOSE} textKey="text" columns="md:grid-cols-3" />
-          </div>
-        </section>
+        <CardSection id="what-we-do" title={t('about.whatWeDo.title')} intro={t('about.whatWeDo.intro')}
+          prefix="about.whatWeDo" items={WHAT_WE_DO} columns="md:grid-cols-3" />
+        <CardSection id="why-choose" title={t('about.whyChoose.title')} prefix="about.whyChoose" items={WHY_CHOOSE} columns="md:grid-cols-3" />
         <section aria-labelledby="journey" className="grid gap-6 rounded-3xl bg-navy-900 p-8 text-white sm:p-12 lg:grid-cols-[1fr_2fr]">
           <h2 id="journey" className="flex items-center gap-3 text-3xl font-bold tracking-tight">
             <Icon name="flag" className="h-8 w-8 text-teal-400" />
@@ -65,12 +75,7 @@ export function AboutPage() {
           </h2>
           <p className="text-lg leading-relaxed text-slate-200">{t('about.journey.text')}</p>
         </section>
-        <section aria-labelledby="who-we-serve">
-          <h2 id="who-we-serve" className="text-3xl font-bold tracking-tight text-navy-900">{t('about.whoWeServe.title')}</h2>
-          <div className="mt-8">
-            <CardGrid prefix="about.whoWeServe" items={AUDIENCES} textKey="text" columns="lg:grid-cols-3" />
-          </div>
-        </section>
+        <CardSection id="who-we-serve" title={t('about.whoWeServe.title')} prefix="about.whoWeServe" items={AUDIENCES} columns="lg:grid-cols-3" />
       </div>
       <div className="pb-20">
         <CtaBanner />

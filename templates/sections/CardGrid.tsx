@@ -2,6 +2,12 @@ import type { IconName } from '../layout/Icon.tsx';
 import { usePage } from '../page-context.tsx';
 import { Card } from './Card.tsx';
 
+/** One card of a grid: its key under the grid's prefix and its icon. */
+export interface CardItem {
+  key: string;
+  icon: IconName;
+}
+
 /**
  * A responsive grid of cards whose texts are translation keys under one prefix.
  *
@@ -10,7 +16,7 @@ import { Card } from './Card.tsx';
  */
 export function CardGrid({ prefix, items, textKey, columns = 'lg:grid-cols-3' }: {
   prefix: string;
-  items: readonly { key: string; icon: IconName }[];
+  items: readonly CardItem[];
   textKey: 'description' | 'text';
   columns?: string;
 }) {

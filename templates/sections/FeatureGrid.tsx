@@ -1,9 +1,8 @@
-import type { IconName } from '../layout/Icon.tsx';
 import { usePage } from '../page-context.tsx';
-import { CardGrid } from './CardGrid.tsx';
+import { CardGrid, type CardItem } from './CardGrid.tsx';
 import { SectionHeading } from './SectionHeading.tsx';
 
-const FEATURES: readonly { key: string; icon: IconName }[] = [
+const FEATURES: readonly CardItem[] = [
   { key: 'gdpr', icon: 'euro' },
   { key: 'hipaa', icon: 'heart' },
   { key: 'obfuscation', icon: 'mask' },

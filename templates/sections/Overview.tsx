@@ -1,9 +1,9 @@
-import { Icon, type IconName } from '../layout/Icon.tsx';
+import { Icon } from '../layout/Icon.tsx';
 import { usePage } from '../page-context.tsx';
-import { CardGrid } from './CardGrid.tsx';
+import { CardGrid, type CardItem } from './CardGrid.tsx';
 import { SectionHeading } from './SectionHeading.tsx';
 
-const CARDS: readonly { key: string; icon: IconName }[] = [
+const CARDS: readonly CardItem[] = [
   { key: 'security', icon: 'shield' },
   { key: 'compliance', icon: 'scale' },
   { key: 'deployment', icon: 'cloud' },

@@ -1,20 +1,19 @@
 /**
  * Real local parts for the ingest tests: a migrated SQLite file in a temp folder, the app built
- * on it with captured logs, a real SMTP server in this process, and valid request bodies.
+ * on it with captured logs, and valid request bodies (the SMTP peer is `tests/helpers/smtp-peer.ts`).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import { SMTPServer } from 'smtp-server';
 import { type AppDeps, buildApp } from '../../ingest/http/app.ts';
 import { type Clock, systemClock } from '../../ingest/clock.ts';
 import { type IngestConfig, resolveConfig } from '../../ingest/config.ts';
 import { loggerOptions } from '../../ingest/http/logger.ts';
 import { migrateToLatest } from '../../ingest/store/migrations.ts';
 import { openSqlite, type SqliteDatabase } from '../../ingest/store/sqlite/connection.ts';
-import { openSubmissionStore, type SubmissionStore } from '../../ingest/store/sqlite/submission-store.ts';
+import { openSubmissionStore } from '../../ingest/store/sqlite/sqlite-submission-store.ts';
+import type { SubmissionStore } from '../../ingest/store/submission-store.ts';
 
 export const SECRET = 'test-secret-0123456789abcdef0123456789';
 
@@ -118,47 +117,6 @@ export async function solvedCaptcha(app: FastifyInstance): Promise<{ token: stri
 /** POSTs `body` as JSON. */
 export function postJson(app: FastifyInstance, url: string, body: unknown, headers: Record<string, string> = {}) {
   return app.inject({ method: 'POST', url, payload: JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers } });
-}
-
-/** A real SMTP server on 127.0.0.1 that records every message; set `refusing` to answer 451 instead. */
-export interface SmtpPeer {
-  port: number;
-  url: string;
-  messages: string[];
-  /** The SMTP envelope recipients of each accepted message. */
-  recipients: string[][];
-  refused: number;
-  refusing: boolean;
-  close: () => Promise<void>;
-}
-
-/** Starts an in-process SMTP server. */
-export async function smtpPeer(): Promise<SmtpPeer> {
-  const peer = { port: 0, url: '', messages: [] as string[], recipients: [] as string[][], refused: 0, refusing: false, close: async () => {} };
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('end', () => {
-        if (peer.refusing) {
-          peer.refused += 1;
-          callback(Object.assign(new Error('mailbox busy, try later'), { responseCode: 451 }));
-          return;
-        }
-        peer.messages.push(Buffer.concat(chunks).toString('utf8'));
-        peer.recipients.push(session.envelope.rcptTo.map((recipient) => recipient.address));
-        callback();
-      });
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  peer.port = (server.server.address() as AddressInfo).port;
-  peer.url = `smtp://127.0.0.1:${peer.port}`;
-  peer.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
-  return peer;
 }
 
 /** Waits until `condition()` holds, polling every 10 ms, or fails after `timeoutMs`. */

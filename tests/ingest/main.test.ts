@@ -13,7 +13,7 @@ import { eraseEmail } from '../../ingest/ops/erase.ts';
 import { csvCell, exportTable } from '../../ingest/ops/export-rows.ts';
 import { parseAge, purgeOlderThan } from '../../ingest/ops/purge.ts';
 import type { SqliteDatabase } from '../../ingest/store/sqlite/connection.ts';
-import { openSubmissionStore } from '../../ingest/store/sqlite/submission-store.ts';
+import { openSubmissionStore } from '../../ingest/store/sqlite/sqlite-submission-store.ts';
 import { contact, count, eventually, migratedDb, signup, tempDir } from './fixtures.ts';
 
 const BIN = new URL('../../ingest/bin.js', import.meta.url).pathname;

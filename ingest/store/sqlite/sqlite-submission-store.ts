@@ -8,62 +8,14 @@
  * nonce's primary key (captcha replay) already holds the value, so two concurrent requests can
  * never both win, and a duplicate fails only its own request, never the batch.
  */
-import { type Compilable, type Insertable, type Kysely, sql } from 'kysely';
+import { type Compilable, type Kysely, sql } from 'kysely';
 import { isoAt } from '../../clock.ts';
-import type { ContactSubmission, NewsletterSignup } from '../../contract/schemas.ts';
 import { GroupCommit, type GroupCommitOptions } from '../group-commit.ts';
 import { schemaIsCurrent } from '../migrations.ts';
 import type { SqliteDatabase, Synchronous } from './connection.ts';
 import { startSqliteWriter, type WriteStep, WriterError } from './writer.ts';
-import type { ContactsTable, NewsletterTable, Tables } from '../tables.ts';
-
-/** What storing a signup did. */
-export type SubscribeOutcome = 'created' | 'duplicate';
-
-/** What storing a contact did; `captcha_reused` stores nothing. */
-export type ContactOutcome = 'created' | 'captcha_reused';
-
-/** The storage the HTTP routes need. */
-export interface SubmissionStore {
-  subscribe(signup: NewsletterSignup, now: number): Promise<SubscribeOutcome>;
-  submitContact(contact: ContactSubmission, nonce: { value: string; expiresAt: number }, now: number): Promise<ContactOutcome>;
-  /** True when the database answers and its schema is current. */
-  isReady(): boolean;
-  /** Commits what is queued, refuses new writes and stops the writer. */
-  close(): Promise<void>;
-}
-
-/** The newsletter row for a validated signup: `newsletterRow({ name, email: 'Ana@example.com', … }, now, '2025-01-12')`. */
-export function newsletterRow(signup: NewsletterSignup, now: number, privacyVersion: string): Insertable<NewsletterTable> {
-  const at = isoAt(now);
-  return {
-    name: signup.name,
-    email: signup.email,
-    email_lower: signup.email.toLowerCase(),
-    privacy_consent: 1,
-    marketing_consent: signup.marketingConsent ? 1 : 0,
-    lang: signup.lang,
-    privacy_version: privacyVersion,
-    consent_at: at,
-    created_at: at,
-  };
-}
-
-/** The contacts row for a validated contact submission. */
-export function contactRow(contact: ContactSubmission, now: number): Insertable<ContactsTable> {
-  return {
-    first_name: contact.firstName,
-    last_name: contact.lastName,
-    email: contact.email,
-    email_lower: contact.email.toLowerCase(),
-    phone: contact.phone,
-    company_name: contact.companyName,
-    country: contact.country,
-    message: contact.message,
-    lang: contact.lang,
-    created_at: isoAt(now),
-  };
-}
+import { contactRow, newsletterRow, type SubmissionStore } from '../submission-store.ts';
+import type { Tables } from '../tables.ts';
 
 // Prepared statements, built once with kysely. Each value in the template is its own column
 // name, so the compiled parameter list says which value binds to each placeholder.

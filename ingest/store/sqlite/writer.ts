@@ -16,7 +16,7 @@ import type { Synchronous } from './connection.ts';
 export type WriteStep = [statement: number, parameters: unknown[], stopIfNoRow: boolean];
 
 /** How a job ended: null when every step ran, the index of the step that found no row, or the error that undid it. */
-export type WriteOutcome = null | number | { message: string; code?: string };
+type WriteOutcome = null | number | { message: string; code?: string };
 
 /** The writer as the group commit sees it. */
 export interface SqliteWriter {

@@ -2,6 +2,7 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useId } from 'react';
 import { SvgIcon } from '../../layout/Icon.tsx';
 import * as icons from '../../layout/icon-paths.ts';
+import { type NavLink, NavLinkList } from './NavLinkList.tsx';
 import { useDisclosure } from './use-disclosure.ts';
 
 export interface MobileMenuProps {
@@ -9,7 +10,7 @@ export interface MobileMenuProps {
   closeLabel: string;
   navLabel: string;
   newTab: string;
-  links: { href: string; label: string; external?: boolean; current?: boolean }[];
+  links: NavLink[];
   signUp: { href: string; label: string };
 }
 
@@ -18,26 +19,15 @@ const BUTTON_CLASS = 'flex cursor-pointer list-none items-center rounded-md p-2 
 function MenuPanel({ id, navLabel, newTab, links, signUp }: Omit<MobileMenuProps, 'openLabel' | 'closeLabel'> & { id?: string }) {
   return (
     <nav id={id} aria-label={navLabel} className="absolute inset-x-0 top-full z-30 border-b border-slate-200 bg-white px-4 pb-5 pt-2 shadow-lg">
-      <ul className="space-y-1">
-        {links.map((link) => (
-          <li key={link.href}>
-            <a
-              href={link.href}
-              aria-current={link.current ? 'page' : undefined}
-              {...(link.external ? { target: '_blank', rel: 'noopener' } : {})}
-              className="flex items-center gap-2 rounded-md px-3 py-3 text-base font-medium text-slate-800 hover:bg-slate-100 aria-[current=page]:text-teal-700"
-            >
-              {link.label}
-              {link.external && (
-                <>
-                  <SvgIcon d={icons.external} className="h-4 w-4 text-slate-500" />
-                  <span className="sr-only"> {newTab}</span>
-                </>
-              )}
-            </a>
-          </li>
-        ))}
-      </ul>
+      <NavLinkList
+        links={links}
+        newTab={newTab}
+        classes={{
+          list: 'space-y-1',
+          link: 'flex items-center gap-2 rounded-md px-3 py-3 text-base font-medium text-slate-800 hover:bg-slate-100 aria-[current=page]:text-teal-700',
+          icon: 'h-4 w-4 text-slate-500',
+        }}
+      />
       <a href={signUp.href} className="mt-3 flex justify-center rounded-lg bg-teal-700 px-4 py-3 text-base font-semibold text-white hover:bg-teal-800">
         {signUp.label}
       </a>

@@ -1,13 +1,13 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildSite } from '../../../cli/build/build-site.ts';
 import { DEFAULT_PATHS, INGEST_BIN, PROJECT_ROOT } from '../../../cli/paths.ts';
 import { createStaticServer } from '../../../cli/serve/static-server.ts';
+import { smtpPeer } from '../../helpers/smtp-peer.ts';
 import { nginxAvailable, startNginx } from './nginx-server.ts';
-import { startSmtpSink } from './smtp-sink.ts';
 
 /** What the specs need to know about the running stack; written to `E2E_STATE` as JSON. */
 export interface E2EState {
@@ -45,7 +45,10 @@ export default async function globalSetup() {
   if (result.errors.length > 0) throw new Error(`build failed:\n${result.errors.join('\n')}`);
 
   const mailDir = join(work, 'smtp-inbox');
-  const smtp = await startSmtpSink(mailDir);
+  mkdirSync(mailDir, { recursive: true });
+  let delivered = 0;
+  // The specs run in other processes, so each accepted message is handed over as a file `N.eml`.
+  const smtp = await smtpPeer({ onMessage: (raw) => writeFileSync(join(mailDir, `${++delivered}.eml`), raw) });
   const ingestPort = 20_000 + Math.floor(Math.random() * 20_000);
   const dataDir = join(work, 'data');
   const ingest = spawn(process.execPath, [INGEST_BIN, 'serve'], {
@@ -55,7 +58,7 @@ export default async function globalSetup() {
       PORT: String(ingestPort),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
-      SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+      SMTP_URL: smtp.url,
       SALES_EMAIL: 'sales@example.com',
       RATE_LIMIT_MAX: '1000',
       TRUST_PROXY: 'true',

@@ -6,13 +6,14 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../../../ingest/clock.ts';
 import { contactEmail } from '../../../ingest/mail/contact-email.ts';
 import { smtpMailer } from '../../../ingest/mail/mailer.ts';
-import { sqliteOutbox } from '../../../ingest/store/sqlite/outbox-store.ts';
+import { sqliteOutbox } from '../../../ingest/store/sqlite/sqlite-outbox-store.ts';
 import { outboxWorker } from '../../../ingest/mail/outbox-worker.ts';
 import { DEFAULT_RETRY_POLICY } from '../../../ingest/mail/retry-policy.ts';
 import { type RunningService, startService } from '../../../ingest/server.ts';
 import { openSqlite } from '../../../ingest/store/sqlite/connection.ts';
-import { openSubmissionStore } from '../../../ingest/store/sqlite/submission-store.ts';
-import { configFor, contact, eventually, migratedDb, postJson, type SmtpPeer, smtpPeer, solvedCaptcha, tempDir } from '../fixtures.ts';
+import { openSubmissionStore } from '../../../ingest/store/sqlite/sqlite-submission-store.ts';
+import { type SmtpPeer, smtpPeer } from '../../helpers/smtp-peer.ts';
+import { configFor, contact, eventually, migratedDb, postJson, solvedCaptcha, tempDir } from '../fixtures.ts';
 
 const FAST_RETRY = { firstDelayMs: 30, maxDelayMs: 200, giveUpAfterMs: 60_000, jitter: 0.2 };
 const cleanups: Array<() => Promise<void> | void> = [];

@@ -1,0 +1,49 @@
+/**
+ * The operator half of the ingest error catalogue (the HTTP half is `contract/error-codes.ts`):
+ * what the `ingest` CLI prints to an operator, with the process exit code.
+ */
+
+/** Every error the `ingest` CLI can stop with; `exit` is the process exit code. */
+export const OPERATOR_ERRORS = {
+  config_invalid: {
+    exit: 2,
+    message: 'A configuration variable has a bad value; the line above names it and what is expected.',
+  },
+  postgres_unsupported: {
+    exit: 2,
+    message:
+      'DATABASE_URL points at PostgreSQL, which this build does not support yet. Use sqlite:PATH or a file path.',
+  },
+  option_invalid: {
+    exit: 2,
+    message: 'A command-line option has a bad value; run `ingest help <command>` for the accepted forms.',
+  },
+  migration_failed: {
+    exit: 1,
+    message: 'A database migration failed and was rolled back. Fix the cause shown above and run `ingest migrate`.',
+  },
+  listen_failed: {
+    exit: 1,
+    message: 'The service could not listen on HOST:PORT (taken or not allowed). Stop the other process or set PORT to a free port.',
+  },
+  database_unavailable: {
+    exit: 1,
+    message: 'The database file could not be opened. Check DATABASE_URL, DATA_DIR and the directory permissions.',
+  },
+} as const satisfies Record<string, { exit: number; message: string }>;
+
+/** A permanent operator error code such as `'config_invalid'`. */
+export type OperatorErrorCode = keyof typeof OPERATOR_ERRORS;
+
+/** An expected operator-facing failure: the CLI prints `detail` and the catalogue message, then exits with the catalogue's code. */
+export class OperatorError extends Error {
+  readonly code: OperatorErrorCode;
+  readonly detail: string;
+
+  constructor(code: OperatorErrorCode, detail: string) {
+    super(`${detail}\n${OPERATOR_ERRORS[code].message}`);
+    this.name = 'OperatorError';
+    this.code = code;
+    this.detail = detail;
+  }
+}

@@ -1,0 +1,44 @@
+/**
+ * The deletion `ingest erase` and `ingest purge` share: the newsletter and contact rows matching
+ * one condition on a column both tables have, and the outbox rows of those contacts, which the
+ * foreign key deletes with them and which are therefore counted first so the report is complete.
+ */
+import type { SqliteDatabase } from '../store/sqlite/connection.ts';
+
+/** Which rows to delete: `{ column: 'email_lower', op: '=', value: 'ana@example.com' }`. */
+export interface PersonalRowsFilter {
+  column: 'email_lower' | 'created_at';
+  op: '=' | '<';
+  value: string;
+}
+
+/** How many rows were removed, per table. */
+export interface PersonalRowsReport {
+  newsletter: number;
+  contacts: number;
+  outbox: number;
+}
+
+/**
+ * Deletes the newsletter and contact rows matching `filter` (and so their outbox rows); run it
+ * inside the caller's transaction.
+ *
+ * @example deletePersonalRows(db, { column: 'created_at', op: '<', value: '2023-01-01T00:00:00.000Z' })
+ * // → { newsletter: 1, contacts: 1, outbox: 1 }
+ */
+export function deletePersonalRows(db: SqliteDatabase, filter: PersonalRowsFilter): PersonalRowsReport {
+  const { kysely, sql } = db;
+  const { column, op, value } = filter;
+  const contactIds = kysely.selectFrom('contacts').select('id').where(column, op, value);
+  const [outbox] = sql.all(
+    kysely
+      .selectFrom('outbox')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('contact_id', 'in', contactIds),
+  );
+  return {
+    newsletter: sql.run(kysely.deleteFrom('newsletter').where(column, op, value)),
+    contacts: sql.run(kysely.deleteFrom('contacts').where(column, op, value)),
+    outbox: Number(outbox?.n ?? 0),
+  };
+}

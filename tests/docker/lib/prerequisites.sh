@@ -1,0 +1,21 @@
+# shellcheck shell=bash
+# What the host needs for the container proof (sourced by tests/docker/run.sh): root, node, a
+# Docker engine and debootstrap, installed through apt when missing. Sets DOCKER_BIN, the client.
+
+check_prerequisites() { # check_prerequisites: dies unless the host can run the proof
+  [[ $(id -u) == 0 ]] || die "must run as root (it starts a Docker engine and runs debootstrap)"
+  command -v node >/dev/null || die "node is required on the host"
+  local need=()
+  command -v dockerd >/dev/null || need+=(docker.io)
+  command -v debootstrap >/dev/null || need+=(debootstrap)
+  if ((${#need[@]})); then
+    log "apt-get install ${need[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive NEEDRESTART_SUSPEND=1 apt-get install -y -qq --no-install-recommends \
+      "${need[@]}" >/dev/null
+  fi
+  # Prefer the client packaged with this dockerd (same API version); any docker client works.
+  if [[ -x /usr/bin/docker ]]; then DOCKER_BIN=/usr/bin/docker; else DOCKER_BIN=$(command -v docker); fi
+  [[ -n $DOCKER_BIN ]] || die "no docker client found"
+  export DOCKER_BUILDKIT=0 # the legacy builder: no BuildKit/buildx here
+}

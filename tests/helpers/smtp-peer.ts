@@ -1,0 +1,57 @@
+/**
+ * A real SMTP server on 127.0.0.1 in this process, the peer the service sends its sales emails
+ * to in the ingest tests and in the browser tests' stack.
+ */
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+
+/** A running peer: what it accepted so far; set `refusing` to answer 451 (try later) instead. */
+export interface SmtpPeer {
+  port: number;
+  /** `smtp://127.0.0.1:PORT`, the service's `SMTP_URL`. */
+  url: string;
+  /** Each accepted message, raw, as UTF-8 text. */
+  messages: string[];
+  /** The SMTP envelope recipients of each accepted message. */
+  recipients: string[][];
+  refused: number;
+  refusing: boolean;
+  close: () => Promise<void>;
+}
+
+/**
+ * Starts a peer on a free loopback port, without TLS or authentication; `onMessage` also sees each
+ * accepted message.
+ *
+ * @example const smtp = await smtpPeer({ onMessage: (raw) => writeFileSync(join(dir, '1.eml'), raw) });
+ */
+export async function smtpPeer(options: { onMessage?: (raw: Buffer, recipients: string[]) => void } = {}): Promise<SmtpPeer> {
+  const peer: SmtpPeer = { port: 0, url: '', messages: [], recipients: [], refused: 0, refusing: false, close: async () => {} };
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        if (peer.refusing) {
+          peer.refused += 1;
+          callback(Object.assign(new Error('mailbox busy, try later'), { responseCode: 451 }));
+          return;
+        }
+        const raw = Buffer.concat(chunks);
+        const recipients = session.envelope.rcptTo.map((recipient) => recipient.address);
+        peer.messages.push(raw.toString('utf8'));
+        peer.recipients.push(recipients);
+        options.onMessage?.(raw, recipients);
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  peer.port = (server.server.address() as AddressInfo).port;
+  peer.url = `smtp://127.0.0.1:${peer.port}`;
+  peer.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  return peer;
+}
