@@ -27,7 +27,7 @@ export interface CaptchaRandom {
 }
 
 /** Cryptographic randomness for production. */
-export const cryptoRandom: CaptchaRandom = {
+const cryptoRandom: CaptchaRandom = {
   digit: () => randomInt(0, 10),
   nonce: () => randomBytes(16).toString('base64url'),
 };

@@ -40,7 +40,7 @@ export function errorCodeFor(error: object): ErrorCode {
 }
 
 /** The error body for `code`: `errorBody('invalid', { email: 'email' })`. */
-export function errorBody(code: ErrorCode, fields?: FieldIssues, message?: string): ErrorBody {
+function errorBody(code: ErrorCode, fields?: FieldIssues, message?: string): ErrorBody {
   return { error: { code, message: message ?? ERROR_CODES[code].message, ...(fields === undefined ? {} : { fields }) } };
 }
 

@@ -7,7 +7,7 @@ export interface CountryOption {
 }
 
 /** The flag emoji of an alpha-2 code, built from regional indicator symbols (`es` → 🇪🇸). */
-export function flagOf(code: string): string {
+function flagOf(code: string): string {
   return String.fromCodePoint(...[...code.toUpperCase()].map((c) => 0x1f1e6 + c.charCodeAt(0) - 65));
 }
 

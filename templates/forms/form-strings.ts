@@ -1,6 +1,8 @@
 import type { Translate } from '../../cli/site/i18n.ts';
-import { ISSUE_CODES } from '../../ingest/contract/schemas.ts';
-import type { ValidationMessages } from '../islands/components/field-errors.ts';
+import { ISSUE_CODES, type IssueCode } from '../../ingest/contract/schemas.ts';
+
+/** The translated messages of the contract's issue codes (`validation.*`). */
+export type ValidationMessages = Record<IssueCode, string>;
 
 /**
  * Picks the translations of `keys` under `prefix`, so an island receives only the strings it uses.

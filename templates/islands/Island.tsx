@@ -7,7 +7,7 @@ import { ISLANDS, type IslandName } from './registry.ts';
  * Serialises props as JSON that is safe inside a `<script>` element: `<`, `>`, `&` and the
  * line separators are written as escapes, so no value can close the element or start a comment.
  */
-export function serializeProps(props: unknown): string {
+function serializeProps(props: unknown): string {
   return JSON.stringify(props)
     .replace(/</g, '\\u003c')
     .replace(/>/g, '\\u003e')

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { homeAnchor, pathFor } from '../../cli/site/routes.ts';
 import { usePage } from '../page-context.tsx';
-import { Icon, type IconName } from './Icon.tsx';
+import { Icon, type IconName } from '../ui/Icon.tsx';
 import { Logo } from './Logo.tsx';
 
 function FooterLink({ href, children }: { href: string; children: ReactNode }) {

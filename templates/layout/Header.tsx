@@ -1,4 +1,4 @@
-import { NavLinkList } from '../islands/components/NavLinkList.tsx';
+import { NavLinkList } from '../ui/NavLinkList.tsx';
 import { usePage } from '../page-context.tsx';
 import { LanguageMenu } from './LanguageMenu.tsx';
 import { Logo } from './Logo.tsx';

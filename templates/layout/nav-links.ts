@@ -2,7 +2,7 @@ import type { Translate } from '../../cli/site/i18n.ts';
 import type { Lang } from '../../cli/site/languages.ts';
 import { homeAnchor, pathFor, type PageId } from '../../cli/site/routes.ts';
 import type { SiteConfig } from '../../cli/site/site-config.ts';
-import type { NavLink } from '../islands/components/NavLinkList.tsx';
+import type { NavLink } from '../ui/NavLinkList.tsx';
 
 /** The header's navigation links for a page: solutions, about, blog (external), contact. */
 export function mainNavLinks(page: PageId | 'notFound', lang: Lang, t: Translate, site: SiteConfig): NavLink[] {

@@ -1,4 +1,4 @@
-import { Icon, type IconName } from '../layout/Icon.tsx';
+import { Icon, type IconName } from '../ui/Icon.tsx';
 import { usePage } from '../page-context.tsx';
 import { CardGrid, type CardItem } from '../sections/CardGrid.tsx';
 import { CtaBanner } from '../sections/CtaBanner.tsx';

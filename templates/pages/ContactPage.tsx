@@ -1,4 +1,4 @@
-import { Icon } from '../layout/Icon.tsx';
+import { Icon } from '../ui/Icon.tsx';
 import { usePage } from '../page-context.tsx';
 import { ContactForm } from '../sections/ContactForm.tsx';
 import { PageHeader } from './PageHeader.tsx';

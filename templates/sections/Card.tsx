@@ -1,4 +1,4 @@
-import { Icon, type IconName } from '../layout/Icon.tsx';
+import { Icon, type IconName } from '../ui/Icon.tsx';
 import { staggerClass } from './stagger.ts';
 
 /** A feature card: icon, title, description, fading in after `index` × 0.1 s. */

@@ -1,4 +1,4 @@
-import type { IconName } from '../layout/Icon.tsx';
+import type { IconName } from '../ui/Icon.tsx';
 import { usePage } from '../page-context.tsx';
 import { Card } from './Card.tsx';
 

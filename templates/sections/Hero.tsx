@@ -1,5 +1,5 @@
 import { homeAnchor } from '../../cli/site/routes.ts';
-import { Icon } from '../layout/Icon.tsx';
+import { Icon } from '../ui/Icon.tsx';
 import { usePage } from '../page-context.tsx';
 
 const SAMPLE_ROWS = [

@@ -1,4 +1,4 @@
-import { Icon } from '../layout/Icon.tsx';
+import { Icon } from '../ui/Icon.tsx';
 import { usePage } from '../page-context.tsx';
 import { CardGrid, type CardItem } from './CardGrid.tsx';
 import { SectionHeading } from './SectionHeading.tsx';

@@ -3,10 +3,11 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect, useRef, type FormEvent } from 'react';
 import { contactSchema, fieldIssues, HONEYPOT_FIELD, LIMITS, type FieldIssues, type Lang } from '../../../ingest/contract/schemas.ts';
 import { Field, INPUT_CLASS, Optional } from '../../forms/Field.tsx';
-import { RichText } from '../../RichText.tsx';
+import { RichText } from '../../ui/RichText.tsx';
 import { format, postJson } from './api.ts';
 import { fetchChallenge, type Challenge } from './captcha.ts';
-import { errorAttributes, focusFirstInvalid, messageFor, type ValidationMessages } from './field-errors.ts';
+import type { ValidationMessages } from '../../forms/form-strings.ts';
+import { errorAttributes, focusFirstInvalid, messageFor } from './field-errors.ts';
 import { Toaster } from './Toaster.tsx';
 import { showToast } from './toast-store.ts';
 

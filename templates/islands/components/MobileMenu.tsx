@@ -1,8 +1,8 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useId } from 'react';
-import { SvgIcon } from '../../layout/Icon.tsx';
-import * as icons from '../../layout/icon-paths.ts';
-import { type NavLink, NavLinkList } from './NavLinkList.tsx';
+import { SvgIcon } from '../../ui/Icon.tsx';
+import * as icons from '../../ui/icon-paths.ts';
+import { type NavLink, NavLinkList } from '../../ui/NavLinkList.tsx';
 import { useDisclosure } from './use-disclosure.ts';
 
 export interface MobileMenuProps {

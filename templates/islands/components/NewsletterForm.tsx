@@ -3,11 +3,12 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useRef, type FormEvent } from 'react';
 import { fieldIssues, HONEYPOT_FIELD, LIMITS, newsletterSchema, type FieldIssues, type Lang } from '../../../ingest/contract/schemas.ts';
 import { Field, INPUT_CLASS } from '../../forms/Field.tsx';
-import { SvgIcon } from '../../layout/Icon.tsx';
-import * as icons from '../../layout/icon-paths.ts';
-import { RichText } from '../../RichText.tsx';
+import { SvgIcon } from '../../ui/Icon.tsx';
+import * as icons from '../../ui/icon-paths.ts';
+import { RichText } from '../../ui/RichText.tsx';
 import { postJson } from './api.ts';
-import { errorAttributes, focusFirstInvalid, messageFor, type ValidationMessages } from './field-errors.ts';
+import type { ValidationMessages } from '../../forms/form-strings.ts';
+import { errorAttributes, focusFirstInvalid, messageFor } from './field-errors.ts';
 import { Toaster } from './Toaster.tsx';
 import { showToast } from './toast-store.ts';
 

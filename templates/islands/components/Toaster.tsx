@@ -1,7 +1,7 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect } from 'react';
-import { SvgIcon } from '../../layout/Icon.tsx';
-import * as icons from '../../layout/icon-paths.ts';
+import { SvgIcon } from '../../ui/Icon.tsx';
+import * as icons from '../../ui/icon-paths.ts';
 import { currentToast, dismissToast, TOAST_REMOVE_DELAY_MS } from './toast-store.ts';
 
 /**

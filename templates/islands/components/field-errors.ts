@@ -1,8 +1,6 @@
-import { LIMITS, type FieldIssues, type IssueCode } from '../../../ingest/contract/schemas.ts';
+import { LIMITS, type FieldIssues } from '../../../ingest/contract/schemas.ts';
+import type { ValidationMessages } from '../../forms/form-strings.ts';
 import { format } from './api.ts';
-
-/** The translated messages of the contract's issue codes (`validation.*`). */
-export type ValidationMessages = Record<IssueCode, string>;
 
 const MAX_BY_FIELD: Record<string, number> = {
   name: LIMITS.name,

@@ -3,7 +3,7 @@ import { useEffect, useRef } from 'react';
 
 /** Menu timings from the spec: hover opens after 200 ms, closes 150 ms after the pointer leaves, and
  * within 300 ms of a close (the skip delay) hovering again opens at once. */
-export const MENU_TIMINGS = { openDelayMs: 200, closeDelayMs: 150, skipDelayMs: 300 } as const;
+const MENU_TIMINGS = { openDelayMs: 200, closeDelayMs: 150, skipDelayMs: 300 } as const;
 
 /**
  * The state and handlers of a disclosure menu after hydration: `enhanced` turns true once the

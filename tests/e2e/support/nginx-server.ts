@@ -5,10 +5,10 @@ import { join } from 'node:path';
 import { NGINX_CONFIG_FILE, NGINX_DEFAULTS } from '../../../cli/host/nginx.ts';
 
 /** Debian's nginx binary (installed by `.ci/run` and tests/e2e/support/ensure-nginx.sh). */
-export const NGINX_BINARY = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
+const NGINX_BINARY = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
 
 /** A free loopback port. */
-export async function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as { port: number };
@@ -21,7 +21,7 @@ export async function freePort(): Promise<number> {
  * host" given this machine's values. Fails when a marked line is missing, so the test notices
  * a config the documented procedure can no longer adjust.
  */
-export function deployedServerBlock(siteDir: string, port: number, ingestPort: number): string {
+function deployedServerBlock(siteDir: string, port: number, ingestPort: number): string {
   const generated = readFileSync(join(siteDir, NGINX_CONFIG_FILE), 'utf8');
   const replacements: [string, string][] = [
     [`listen ${NGINX_DEFAULTS.listen};`, `listen 127.0.0.1:${port};`],

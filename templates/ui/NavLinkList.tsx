@@ -1,5 +1,5 @@
-import { SvgIcon } from '../../layout/Icon.tsx';
-import { external } from '../../layout/icon-paths.ts';
+import { SvgIcon } from './Icon.tsx';
+import { external } from './icon-paths.ts';
 
 /** One link of the main navigation; `layout/nav-links.ts` builds them for a page. */
 export interface NavLink {
