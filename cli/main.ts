@@ -2,7 +2,7 @@ import { join, resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { buildSite } from './build/build-site.ts';
 import { checkContent } from './check/check-content.ts';
-import { formatProblem, problemHints, SITEGEN_ERRORS, type Problem } from './site/errors.ts';
+import { formatProblem, problemHints, type Problem } from './site/errors.ts';
 import { LANGUAGES, parseLangList } from './site/languages.ts';
 import { DEFAULT_PATHS, PROJECT_ROOT } from './paths.ts';
 import { createStaticServer } from './serve/static-server.ts';
@@ -10,16 +10,16 @@ import { createStaticServer } from './serve/static-server.ts';
 /** Exit codes: 0 done, 1 the build found problems, 2 bad command-line input. */
 const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 
-/** Reports a bad option value (`option_invalid`) and sets the usage exit code. */
-function usageError(message: string): void {
-  process.stderr.write(`sitegen: ${message} [option_invalid]\n${SITEGEN_ERRORS.option_invalid.hint}\n`);
-  process.exitCode = EXIT.usage;
-}
-
 /** Prints problems one per line, then what to do about each kind. */
 function writeProblems(write: (text: string) => void, problems: readonly Problem[], indent = ''): void {
   for (const problem of problems) write(`${indent}${formatProblem(problem)}\n`);
   if (problems.length > 0) write(`What to do:\n${problemHints(problems).map((hint) => `  ${hint}\n`).join('')}`);
+}
+
+/** Reports a bad option value and sets the usage exit code: `sitegen: --port must be … [option_invalid]`. */
+function usageError(message: string): void {
+  writeProblems((text) => process.stderr.write(text), [{ code: 'option_invalid', file: 'sitegen', message }]);
+  process.exitCode = EXIT.usage;
 }
 
 const program = new Command()

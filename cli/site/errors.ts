@@ -94,7 +94,7 @@ export const SITEGEN_ERRORS = {
   },
   option_invalid: {
     title: 'A command-line option has a bad value.',
-    hint: 'Run `sitegen help <command>` for the accepted values.',
+    hint: 'Run `npm run sitegen -- help <command>` for the accepted values.',
   },
 } as const satisfies Record<string, { title: string; hint: string }>;
 

@@ -1,8 +1,6 @@
 import type { Translate } from '../../cli/site/i18n.ts';
-import { ISSUE_CODES, type IssueCode } from '../../ingest/contract/schemas.ts';
-
-/** The translated messages of the contract's issue codes (`validation.*`). */
-export type ValidationMessages = Record<IssueCode, string>;
+import { ISSUE_CODES } from '../../ingest/contract/schemas.ts';
+import type { ValidationMessages } from './validation-messages.ts';
 
 /**
  * Picks the translations of `keys` under `prefix`, so an island receives only the strings it uses.

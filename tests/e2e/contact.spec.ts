@@ -1,29 +1,12 @@
-import type { Page } from '@playwright/test';
 import { expect, hydrateForm, receivedMail, rows, test, uniqueEmail, watchConsole } from './support/fixtures.ts';
-
-async function question(page: Page): Promise<{ a: number; b: number }> {
-  const box = page.locator('[data-captcha]');
-  await expect(box).not.toHaveAttribute('data-captcha', 'pending');
-  const [a, b] = (await box.getAttribute('data-captcha'))!.split('+').map(Number);
-  return { a: a!, b: b! };
-}
-
-async function fillContact(page: Page, email: string, country: string) {
-  const form = page.locator('form[data-form=contact]');
-  await form.locator('[name=firstName]').fill('Marie');
-  await form.locator('[name=lastName]').fill('Curie');
-  await form.locator('[name=email]').fill(email);
-  await form.locator('[name=country]').selectOption(country);
-  await form.locator('[name=message]').fill('We need to mask patient records in MariaDB before sharing them with our test team.');
-  return form;
-}
+import { captchaQuestion as question, fillContact } from './support/forms.ts';
 
 test('a wrong captcha answer shows the translated toast and sends nothing', async ({ page, url }) => {
   const posts: string[] = [];
   page.on('request', (r) => r.method() === 'POST' && posts.push(r.url()));
   await page.goto(url('/fr/contact'));
   await hydrateForm(page, 'contact');
-  const form = await fillContact(page, uniqueEmail('wrong'), 'fr');
+  const form = await fillContact(page, { email: uniqueEmail('wrong'), country: 'fr' });
   const { a, b } = await question(page);
   await form.locator('[name=answer]').fill(String(a + b + 1));
   await form.getByRole('button', { name: 'Envoyer le message' }).click();
@@ -38,7 +21,7 @@ test('a message is stored, emailed to sales, and the form is cleared with a new 
   const email = uniqueEmail('marie');
   await page.goto(url('/de/contact'));
   await hydrateForm(page, 'contact');
-  const form = await fillContact(page, email, 'pl');
+  const form = await fillContact(page, { email, country: 'pl' });
   await form.locator('[name=companyName]').fill('Radium Labs');
   const first = await question(page);
   await form.locator('[name=answer]').fill(String(first.a + first.b));
@@ -66,7 +49,7 @@ test('a server failure shows "Error" and keeps every field', async ({ page, url 
   const email = uniqueEmail('fail');
   await page.goto(url('/contact'));
   await hydrateForm(page, 'contact');
-  const form = await fillContact(page, email, 'es');
+  const form = await fillContact(page, { email, country: 'es' });
   const { a, b } = await question(page);
   await form.locator('[name=answer]').fill(String(a + b));
   await page.route('**/api/contact', (route) =>

@@ -1,12 +1,5 @@
 import { expect, hydrateForm, rows, test, uniqueEmail, watchConsole } from './support/fixtures.ts';
-
-async function fillNewsletter(page: import('@playwright/test').Page, name: string, email: string) {
-  const form = page.locator('form[data-form=newsletter]');
-  await form.locator('input[name=name]').fill(name);
-  await form.locator('input[name=email]').fill(email);
-  await form.locator('input[name=privacyConsent]').check();
-  return form;
-}
+import { fillNewsletter } from './support/forms.ts';
 
 test('shows translated field errors before sending anything', async ({ page, url }) => {
   const posts: string[] = [];

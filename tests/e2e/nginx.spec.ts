@@ -4,6 +4,7 @@ import { headersForPath, parseHeadersFile } from '../../cli/host/static-host-fil
 import { LANGUAGES } from '../../cli/site/languages.ts';
 import { allRoutes, notFoundPath } from '../../cli/site/routes.ts';
 import { builtDir, expect, hydrateForm, receivedMail, rows, test, uniqueEmail, watchConsole } from './support/fixtures.ts';
+import { captchaQuestion, fillContact, fillNewsletter } from './support/forms.ts';
 
 // Debian's nginx 1.22 serving the build with dist/_deploy/nginx.conf (lines "set for your host"
 // filled in), in front of the real ingest service: what an operator deploys.
@@ -74,10 +75,7 @@ test('the newsletter form works through the proxy, with the CSP enforced and no 
   const email = uniqueEmail('nginx-news');
   await page.goto(nginxUrl('/de'));
   await hydrateForm(page, 'newsletter');
-  const form = page.locator('form[data-form=newsletter]');
-  await form.locator('input[name=name]').fill('Nginx Nora');
-  await form.locator('input[name=email]').fill(email);
-  await form.locator('input[name=privacyConsent]').check();
+  const form = await fillNewsletter(page, 'Nginx Nora', email);
   await form.getByRole('button').click();
   await expect(page.locator('[data-newsletter=success]')).toBeVisible();
   expect(rows('SELECT name, lang FROM newsletter WHERE email = ?', email)).toEqual([{ name: 'Nginx Nora', lang: 'de' }]);
@@ -89,16 +87,9 @@ test('the contact form works through the proxy: captcha, stored message, email t
   const email = uniqueEmail('nginx-contact');
   await page.goto(nginxUrl('/it/contact'));
   await hydrateForm(page, 'contact');
-  const form = page.locator('form[data-form=contact]');
-  await form.locator('[name=firstName]').fill('Enrico');
-  await form.locator('[name=lastName]').fill('Fermi');
-  await form.locator('[name=email]').fill(email);
-  await form.locator('[name=country]').selectOption('it');
-  await form.locator('[name=message]').fill('Vorremmo mascherare i dati dei pazienti in PostgreSQL.');
-  const box = page.locator('[data-captcha]');
-  await expect(box).not.toHaveAttribute('data-captcha', 'pending');
-  const [a, b] = (await box.getAttribute('data-captcha'))!.split('+').map(Number);
-  await form.locator('[name=answer]').fill(String(a! + b!));
+  const form = await fillContact(page, { firstName: 'Enrico', lastName: 'Fermi', email, country: 'it', message: 'Vorremmo mascherare i dati dei pazienti in PostgreSQL.' });
+  const { a, b } = await captchaQuestion(page);
+  await form.locator('[name=answer]').fill(String(a + b));
   await form.getByRole('button').click();
   await expect(page.locator('[data-toast=default]')).toBeVisible();
   expect(rows('SELECT first_name, lang FROM contacts WHERE email = ?', email)).toEqual([{ first_name: 'Enrico', lang: 'it' }]);

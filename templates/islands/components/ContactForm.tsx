@@ -6,7 +6,7 @@ import { Field, INPUT_CLASS, Optional } from '../../forms/Field.tsx';
 import { RichText } from '../../ui/RichText.tsx';
 import { format, postJson } from './api.ts';
 import { fetchChallenge, type Challenge } from './captcha.ts';
-import type { ValidationMessages } from '../../forms/form-strings.ts';
+import type { ValidationMessages } from '../../forms/validation-messages.ts';
 import { errorAttributes, focusFirstInvalid, messageFor } from './field-errors.ts';
 import { Toaster } from './Toaster.tsx';
 import { showToast } from './toast-store.ts';

@@ -7,7 +7,7 @@ import { SvgIcon } from '../../ui/Icon.tsx';
 import * as icons from '../../ui/icon-paths.ts';
 import { RichText } from '../../ui/RichText.tsx';
 import { postJson } from './api.ts';
-import type { ValidationMessages } from '../../forms/form-strings.ts';
+import type { ValidationMessages } from '../../forms/validation-messages.ts';
 import { errorAttributes, focusFirstInvalid, messageFor } from './field-errors.ts';
 import { Toaster } from './Toaster.tsx';
 import { showToast } from './toast-store.ts';

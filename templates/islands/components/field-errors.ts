@@ -1,5 +1,5 @@
 import { LIMITS, type FieldIssues } from '../../../ingest/contract/schemas.ts';
-import type { ValidationMessages } from '../../forms/form-strings.ts';
+import type { ValidationMessages } from '../../forms/validation-messages.ts';
 import { format } from './api.ts';
 
 const MAX_BY_FIELD: Record<string, number> = {
