@@ -35,7 +35,8 @@ program
   .option('--out <dir>', 'output folder', DEFAULT_PATHS.outDir)
   .option('--site-url <url>', 'absolute site URL for canonical links and the sitemap (default: content/site.json)')
   .option('--no-cache', 'rebuild the island scripts and CSS even when their sources are unchanged')
-  .action(async (opts: { lang: string; out: string; siteUrl?: string; cache: boolean }) => {
+  .option('--allow-missing', 'publish even when a language lacks keys: English shows in their place, one warning per key')
+  .action(async (opts: { lang: string; out: string; siteUrl?: string; cache: boolean; allowMissing?: boolean }) => {
     const parsed = parseLangList(opts.lang);
     if (!parsed.ok) {
       usageError(`unknown language ${parsed.unknown.map((c) => `"${c}"`).join(', ')} in --lang; valid values: all, ${LANGUAGES.join(', ')}`);
@@ -51,6 +52,7 @@ program
       langs: parsed.langs,
       siteUrl: opts.siteUrl,
       cache: opts.cache,
+      allowMissing: opts.allowMissing ?? false,
     });
     for (const warning of result.warnings) process.stderr.write(`warning: ${formatProblem(warning)}\n`);
     if (result.errors.length > 0) {

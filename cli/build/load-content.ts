@@ -1,8 +1,9 @@
-import { createTranslator, type Translate } from '../site/i18n.ts';
-import type { Lang } from '../site/languages.ts';
-import { loadAllMessages } from '../site/locales.ts';
 import { ContentError, type Problem } from '../site/errors.ts';
+import { createTranslator, type Translate } from '../site/i18n.ts';
+import { DEFAULT_LANG, type Lang } from '../site/languages.ts';
+import { loadAllMessages, localeFile } from '../site/locales.ts';
 import { loadSiteConfig, placeholderValues, type SiteConfig } from '../site/site-config.ts';
+import { type LocaleFile, missingKeys, readLocaleFile, translationProblems } from '../site/translation-files.ts';
 
 /** The content a build renders: site configuration, placeholder values and a translator per language. */
 export interface LoadedContent {
@@ -37,7 +38,27 @@ export function loadContent(contentDir: string, langs: readonly Lang[], siteUrl?
 export function unknownKeyProblems(content: LoadedContent, contentDir: string): Problem[] {
   return [...content.unknownKeys].map((key) => ({
     code: 'key_unknown',
-    file: `${contentDir}/locales/en.json`,
+    file: localeFile(contentDir, DEFAULT_LANG),
     message: `translation key "${key}" is used by a template but missing`,
   }));
+}
+
+/**
+ * What would publish a page that is not what the translator wrote, found once at its cause in the
+ * language files of `langs`: a key the language lacks (the page would show English) and a
+ * placeholder without a value (it would be printed literally). `allowMissing` turns the missing
+ * keys into warnings (the build publishes with English in their place).
+ */
+export function translationGaps(contentDir: string, langs: readonly Lang[], allowMissing: boolean): { errors: Problem[]; warnings: Problem[] } {
+  const read = (lang: Lang) => readLocaleFile(contentDir, process.cwd(), lang);
+  const english = read(DEFAULT_LANG);
+  if ('message' in english) return { errors: [english], warnings: [] };
+  const locales = langs.filter((lang) => lang !== DEFAULT_LANG).map(read).filter((l): l is LocaleFile => !('message' in l));
+  const missing = locales.flatMap((locale) => missingKeys(locale, english));
+  const unknownPlaceholders = locales.flatMap((locale) =>
+    Object.entries(locale.flat)
+      .filter(([key]) => key in english.flat)
+      .flatMap(([key, value]) => translationProblems(locale, key, value, english.flat[key]!).filter((p) => p.code === 'placeholder_unknown')),
+  );
+  return allowMissing ? { errors: unknownPlaceholders, warnings: missing } : { errors: [...missing, ...unknownPlaceholders], warnings: [] };
 }

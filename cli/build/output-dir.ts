@@ -1,24 +1,44 @@
-import { type Dirent, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { type Dirent, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import type { Problem } from '../site/errors.ts';
 
-/** The file that marks a folder as sitegen output, so it may be emptied before a build. */
+/** The file that marks a folder as sitegen output, so it may be replaced by the next build. */
 const OUTPUT_MARKER = '.sitegen-output';
 
+/** The problem when `outDir` exists, is not empty and was not made by sitegen (it is never replaced). */
+export function foreignOutDir(outDir: string): Problem | null {
+  if (!existsSync(outDir) || readdirSync(outDir).length === 0 || existsSync(join(outDir, OUTPUT_MARKER))) return null;
+  return { code: 'output_dir_foreign', file: outDir, message: 'not empty and not made by sitegen; choose an empty folder or delete it first' };
+}
+
 /**
- * Empties the output folder (only one sitegen made: it carries the marker file) or creates it;
- * returns the problem when the folder is someone else's.
+ * A new, empty folder beside `outDir` that a build writes into; `publishOutput` puts it in place
+ * only when the build succeeded, so a failed build never touches what is being served.
  */
-export function prepareOutDir(outDir: string): Problem | null {
-  if (existsSync(outDir) && readdirSync(outDir).length > 0) {
-    if (!existsSync(join(outDir, OUTPUT_MARKER))) {
-      return { code: 'output_dir_foreign', file: outDir, message: 'not empty and not made by sitegen; choose an empty folder or delete it first' };
-    }
-    rmSync(outDir, { recursive: true, force: true });
-  }
-  mkdirSync(outDir, { recursive: true });
-  writeFileSync(join(outDir, OUTPUT_MARKER), 'This folder is written by `sitegen build` and emptied on every build.\n');
-  return null;
+export function createStaging(outDir: string): string {
+  const staging = `${outDir}.building-${process.pid}`;
+  rmSync(staging, { recursive: true, force: true });
+  mkdirSync(staging, { recursive: true });
+  writeFileSync(join(staging, OUTPUT_MARKER), 'This folder is written by `sitegen build` and replaced by every successful build.\n');
+  return staging;
+}
+
+/**
+ * Replaces `outDir` by the finished `staging` folder with two renames on the same file system
+ * (the old output is moved aside, the new one into its place, then the old one is deleted), so a
+ * server reading `outDir` sees the whole previous site or the whole new one.
+ */
+export function publishOutput(staging: string, outDir: string): void {
+  const previous = `${outDir}.previous-${process.pid}`;
+  rmSync(previous, { recursive: true, force: true });
+  if (existsSync(outDir)) renameSync(outDir, previous);
+  renameSync(staging, outDir);
+  rmSync(previous, { recursive: true, force: true });
+}
+
+/** Deletes the folder of a build that failed. */
+export function discardStaging(staging: string): void {
+  rmSync(staging, { recursive: true, force: true });
 }
 
 /** Writes one file under the output folder (`file` relative to it); returns its size in bytes. */

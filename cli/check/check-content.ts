@@ -4,7 +4,7 @@ import { checkLinks } from './links.ts';
 import { checkPages } from './pages.ts';
 import type { Problem } from '../site/errors.ts';
 import { checkTranslations } from './translations.ts';
-import { jsonKeyLines } from './json-lines.ts';
+import { jsonKeyLines } from '../site/json-lines.ts';
 import { LANGUAGES } from '../site/languages.ts';
 import { PLACEHOLDER_NAMES, siteConfigSchema } from '../site/site-config.ts';
 

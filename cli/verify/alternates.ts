@@ -116,6 +116,7 @@ export function validateAlternates(output: BuiltOutput, tagsByFile: ReadonlyMap<
     if (listed.has(entry.loc)) problem(`${entry.loc} is listed more than once`);
     listed.add(entry.loc);
     const page = canonicalPages.get(entry.loc);
+    if (!page && unbuilt(entry.loc)) continue;
     if (!page) {
       problem(`${entry.loc} is not a canonical, indexable page of the site`);
       continue;

@@ -48,7 +48,8 @@ describe('sitegen check', () => {
     const file = 'content/locales/it.json';
     expect(f.check()).toEqual([
       `${file}:${f.lineOf(file, '"blog"')}: key "nav.blog" is empty [key_empty]`,
-      `${file}:${f.lineOf(file, '"copyright"')}: key "footer.copyright" uses placeholders {anno, company} but en uses {company, year} [placeholders_differ]`,
+      `${file}:${f.lineOf(file, '"copyright"')}: key "footer.copyright" uses {{anno}}, which has no value here; valid placeholders: {{company}}, {{year}} (as en uses) and the site.json values {{brand}}, {{company}}, {{taxId}}, {{address}}, {{registry}}, {{email}}, {{privacyEmail}}, {{phone}}, {{location}}, {{siteUrl}} [placeholder_unknown]`,
+      `${file}:${f.lineOf(file, '"copyright"')}: key "footer.copyright" leaves out {{year}}, which en uses [placeholders_differ]`,
     ]);
   });
 
