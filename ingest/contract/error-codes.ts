@@ -30,7 +30,8 @@ export const ERROR_CODES = {
   },
   unsupported_media_type: {
     status: 415,
-    message: 'Only JSON bodies are accepted. Send the form with Content-Type: application/json.',
+    message:
+      'Only JSON bodies encoded as UTF-8 are accepted. Send the form with Content-Type: application/json, without a charset or with charset=utf-8.',
   },
   already_subscribed: {
     status: 409,

@@ -19,7 +19,10 @@ const LANGS = ['en', 'es', 'pt', 'fr', 'de', 'it', 'nl'] as const;
 /** One of `LANGS`. */
 export type Lang = (typeof LANGS)[number];
 
-/** Maximum lengths in UTF-16 code units after normalisation (as HTML `maxlength` counts), and the body size in bytes. */
+/**
+ * Maximum lengths in UTF-16 code units after normalisation (as HTML `maxlength` counts, so an emoji
+ * outside the BMP counts 2), and the body size in bytes.
+ */
 export const LIMITS = {
   name: 100,
   email: 254,
@@ -32,7 +35,7 @@ export const LIMITS = {
 } as const;
 
 /** The per-field issue codes; the site shows the translation `validation.<code>`. */
-export const ISSUE_CODES = ['required', 'email', 'tooLong', 'consent', 'country', 'captcha', 'invalidChars'] as const;
+export const ISSUE_CODES = ['required', 'email', 'tooLong', 'consent', 'country', 'captcha', 'invalidChars', 'invisibleChars'] as const;
 
 /** One of `ISSUE_CODES`. */
 export type IssueCode = (typeof ISSUE_CODES)[number];
@@ -53,30 +56,32 @@ export interface SubmitOk {
 /** The hidden field real visitors leave empty; bots that fill it are answered 201 and ignored. */
 export const HONEYPOT_FIELD = 'website';
 
-// Control characters (C0, DEL, C1), line/paragraph separators and bidi overrides: none belongs in
-// a form field, and CR/LF in a name or address is the classic mail header injection.
-const SINGLE_LINE_FORBIDDEN = /[\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
+// Control characters (C0, DEL, C1), line/paragraph separators, bidi overrides and lone surrogates
+// (ill-formed UTF-16, which no UTF-8 store or mail can carry): none belongs in a form field, and
+// CR/LF in a name or address is the classic mail header injection. With the `u` flag a surrogate
+// range matches only unpaired halves; a well-formed pair is one code point outside it.
+const SINGLE_LINE_FORBIDDEN = /[\p{Cc}\u2028\u2029\u202A-\u202E\u2066-\u2069\uD800-\uDFFF]/u;
 // The message may contain line feeds and tabs (after CR LF is folded to LF), nothing else.
-const MULTI_LINE_FORBIDDEN = /[\0-\x08\x0B-\x1F\x7F-\x9F\u2028\u2029\u202A-\u202E\u2066-\u2069]/u;
+const MULTI_LINE_FORBIDDEN = /[\0-\x08\x0B-\x1F\x7F-\x9F\u2028\u2029\u202A-\u202E\u2066-\u2069\uD800-\uDFFF]/u;
+// Format characters (zero-width space and joiners, soft hyphen, BOM, tag characters…) are invisible
+// in a name and let two different strings look the same; the free-text message keeps them (emoji
+// sequences need the zero-width joiner).
+const INVISIBLE = /\p{Cf}/u;
 
 const normaliseText = (value: string): string => value.trim().normalize('NFC');
 
+// zod counts code points; the contract counts UTF-16 units, as the form's `maxlength` does.
+const maxUnits = (max: number) => z.refine<string>((value) => value.length <= max, 'tooLong');
+const singleLine = () => z.refine<string>((value) => !SINGLE_LINE_FORBIDDEN.test(value), 'invalidChars');
+const visible = () => z.refine<string>((value) => !INVISIBLE.test(value), 'invisibleChars');
+
 function requiredText(max: number) {
-  return z.string('required').check(
-    z.overwrite(normaliseText),
-    z.minLength(1, 'required'),
-    z.maxLength(max, 'tooLong'),
-    z.refine((value: string) => !SINGLE_LINE_FORBIDDEN.test(value), 'invalidChars'),
-  );
+  return z.string('required').check(z.overwrite(normaliseText), z.minLength(1, 'required'), maxUnits(max), singleLine(), visible());
 }
 
 // Optional text: absent, null and blank all become null.
 function optionalText(max: number) {
-  const text = z.string('required').check(
-    z.overwrite(normaliseText),
-    z.maxLength(max, 'tooLong'),
-    z.refine((value: string) => !SINGLE_LINE_FORBIDDEN.test(value), 'invalidChars'),
-  );
+  const text = z.string('required').check(z.overwrite(normaliseText), maxUnits(max), singleLine(), visible());
   return z._default(
     z.nullable(z.pipe(text, z.transform((value: string) => (value === '' ? null : value)))),
     null,
@@ -100,8 +105,9 @@ export const EMAIL_PATTERN = /^(?:[A-Za-z0-9_'+\-]+\.)*[A-Za-z0-9_'+\-]*[A-Za-z0
 const email = z.string('required').check(
   z.overwrite(normaliseEmail),
   z.minLength(1, 'required'),
-  z.maxLength(LIMITS.email, 'tooLong'),
-  z.refine((value: string) => !SINGLE_LINE_FORBIDDEN.test(value), 'invalidChars'),
+  maxUnits(LIMITS.email),
+  singleLine(),
+  visible(),
   z.regex(EMAIL_PATTERN, 'email'),
 );
 
@@ -110,7 +116,7 @@ const lang = z.enum(LANGS, 'required');
 const message = z.string('required').check(
   z.overwrite((value: string) => normaliseText(value.replace(/\r\n?/g, '\n'))),
   z.minLength(1, 'required'),
-  z.maxLength(LIMITS.message, 'tooLong'),
+  maxUnits(LIMITS.message),
   z.refine((value: string) => !MULTI_LINE_FORBIDDEN.test(value), 'invalidChars'),
 );
 
@@ -122,13 +128,13 @@ const country = z.string('required').check(
 
 const captcha = z.strictObject(
   {
-    token: z.string('captcha').check(z.minLength(1, 'captcha'), z.maxLength(LIMITS.captchaToken, 'captcha')),
+    token: z.string('captcha').check(z.minLength(1, 'captcha'), z.refine((value: string) => value.length <= LIMITS.captchaToken, 'captcha')),
     answer: z.int('captcha').check(z.gte(0, 'captcha'), z.lte(18, 'captcha')),
   },
   'captcha',
 );
 
-const honeypot = z.optional(z.string('required').check(z.maxLength(LIMITS.honeypot, 'tooLong')));
+const honeypot = z.optional(z.string('required').check(maxUnits(LIMITS.honeypot)));
 
 /** The newsletter signup body: `{ name, email, privacyConsent: true, marketingConsent, lang, website? }`. */
 export const newsletterSchema = z.strictObject({

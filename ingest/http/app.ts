@@ -15,6 +15,7 @@ import { contactRoute } from './contact-route.ts';
 import { LIMITS } from '../contract/schemas.ts';
 import { healthRoute } from './health-route.ts';
 import { httpErrorsPlugin } from './errors.ts';
+import { jsonBodyPlugin } from './json-body.ts';
 import { type LoggerOptions, loggerOptions } from './logger.ts';
 import { newsletterRoute } from './newsletter-route.ts';
 import { securityHeadersPlugin } from './security-headers.ts';
@@ -54,6 +55,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   // JSON is the only body the API reads; anything else is 415 through the error handler.
   app.removeContentTypeParser(['text/plain']);
+  await app.register(jsonBodyPlugin);
 
   await app.register(securityHeadersPlugin);
   await app.register(httpErrorsPlugin);

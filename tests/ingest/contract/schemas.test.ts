@@ -23,8 +23,8 @@ import { contact, signup } from '../fixtures.ts';
 const withCaptcha = (overrides: Record<string, unknown> = {}) => contact({ captcha: { token: 't', answer: 3 }, ...overrides });
 
 describe('contract', () => {
-  it('uses exactly the seven issue codes the site translates', () => {
-    expect([...ISSUE_CODES].sort()).toEqual(['captcha', 'consent', 'country', 'email', 'invalidChars', 'required', 'tooLong']);
+  it('uses exactly the eight issue codes the site translates', () => {
+    expect([...ISSUE_CODES].sort()).toEqual(['captcha', 'consent', 'country', 'email', 'invalidChars', 'invisibleChars', 'required', 'tooLong']);
   });
 
   it('produces every issue code for some input', () => {
@@ -32,7 +32,7 @@ describe('contract', () => {
       [
         fieldIssues(newsletterSchema, signup({ name: '', email: 'x', privacyConsent: false })),
         fieldIssues(newsletterSchema, signup({ name: 'x'.repeat(101), email: 'a\u0000@b.co' })),
-        fieldIssues(contactSchema, withCaptcha({ country: 'qq', captcha: null })),
+        fieldIssues(contactSchema, withCaptcha({ country: 'qq', captcha: null, companyName: 'Acme\u200B' })),
       ].flatMap((issues) => Object.values(issues)),
     );
     expect([...seen].sort()).toEqual([...ISSUE_CODES].sort());
@@ -73,6 +73,42 @@ describe('contract', () => {
     expect(fieldIssues(newsletterSchema, signup({ name: ` ${'n'.repeat(LIMITS.name)} ` }))).toEqual({});
     expect(fieldIssues(contactSchema, withCaptcha({ message: 'm'.repeat(LIMITS.message) }))).toEqual({});
     expect(fieldIssues(contactSchema, withCaptcha({ phone: '1'.repeat(LIMITS.phone + 1) }))).toEqual({ phone: 'tooLong' });
+  });
+
+  it('regression: 51 emoji do not pass the 100-unit name limit', () => {
+    // Each of these emoji is two UTF-16 units, as the form's maxlength counts them.
+    expect(fieldIssues(newsletterSchema, signup({ name: '\u{1F600}'.repeat(51) }))).toEqual({ name: 'tooLong' });
+    expect(fieldIssues(newsletterSchema, signup({ name: '\u{1F600}'.repeat(50) }))).toEqual({});
+    expect(fieldIssues(contactSchema, withCaptcha({ message: '\u{1F600}'.repeat(LIMITS.message / 2 + 1) }))).toEqual({ message: 'tooLong' });
+    expect(fieldIssues(contactSchema, withCaptcha({ phone: '\u{1D7CE}'.repeat(LIMITS.phone / 2 + 1) }))).toEqual({ phone: 'tooLong' });
+  });
+
+  it('regression: a lone surrogate is refused in every text field instead of being stored as invalid UTF-8', () => {
+    const lone = 'A\uD800B';
+    expect(fieldIssues(newsletterSchema, signup({ name: lone }))).toEqual({ name: 'invalidChars' });
+    expect(fieldIssues(newsletterSchema, signup({ name: 'A\uDC00' }))).toEqual({ name: 'invalidChars' });
+    expect(fieldIssues(newsletterSchema, signup({ email: `a${'\uD800'}@b.co` }))).toEqual({ email: 'invalidChars' });
+    expect(fieldIssues(contactSchema, withCaptcha({ lastName: lone, companyName: lone, phone: lone, message: lone }))).toEqual({
+      lastName: 'invalidChars',
+      companyName: 'invalidChars',
+      phone: 'invalidChars',
+      message: 'invalidChars',
+    });
+    // A well-formed pair is one character and stays welcome.
+    expect(fieldIssues(newsletterSchema, signup({ name: 'Ana \u{1F600}' }))).toEqual({});
+  });
+
+  it('regression: zero-width and tag characters in names are refused as invisible, the message keeps emoji sequences', () => {
+    for (const name of ['Ana\u200BPérez', 'Ana\u200DPérez', 'An\u00ADa', '\u2060Ana', 'Ana\u{E0041}\u{E007F}', 'Ana\u200E']) {
+      expect(fieldIssues(newsletterSchema, signup({ name })), JSON.stringify(name)).toEqual({ name: 'invisibleChars' });
+    }
+    expect(fieldIssues(contactSchema, withCaptcha({ firstName: 'A\u200Bna', companyName: 'Acme\uFEFFDatos', email: 'ana\u200B@example.com' }))).toEqual({
+      firstName: 'invisibleChars',
+      companyName: 'invisibleChars',
+      email: 'invisibleChars',
+    });
+    const family = '\u{1F468}\u200D\u{1F469}\u200D\u{1F467}';
+    expect(fieldIssues(contactSchema, withCaptcha({ message: `Hello from the whole team ${family}` }))).toEqual({});
   });
 
   it('names unexpected fields instead of ignoring them', () => {

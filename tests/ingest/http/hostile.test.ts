@@ -11,9 +11,9 @@ interface Case {
   url?: string;
   method?: 'POST' | 'GET';
   contentType?: string | null;
-  /** A value is sent as JSON; a string under `raw` is sent as it is. */
+  /** A value is sent as JSON; a string or bytes under `raw` are sent as they are. */
   body?: unknown;
-  raw?: string;
+  raw?: string | Buffer;
   status: number;
   code: string;
   fields?: Record<string, string>;
@@ -54,6 +54,18 @@ function cases(valid: { token: string; answer: number }): Case[] {
     { name: 'empty JSON body', raw: '', status: 400, code: 'malformed_json' },
     { name: 'single quotes JSON', raw: "{'name': 'x'}", status: 400, code: 'malformed_json' },
     { name: '__proto__ pollution', raw: '{"__proto__": {"admin": true}, "name": "a"}', status: 400, code: 'malformed_json' },
+    { name: 'JSON declared charset=latin1', contentType: 'application/json; charset=latin1', raw: Buffer.from(JSON.stringify(signup()), 'latin1'), status: 415, code: 'unsupported_media_type' },
+    { name: 'JSON declared charset="ISO-8859-1"', contentType: 'application/json; charset="ISO-8859-1"', raw: JSON.stringify(signup()), status: 415, code: 'unsupported_media_type' },
+    { name: 'JSON in UTF-16 declared so', contentType: 'application/json; charset=utf-16', raw: Buffer.from(JSON.stringify(signup()), 'utf16le'), status: 415, code: 'unsupported_media_type' },
+    { name: 'contact declared charset=windows-1252', url: C, contentType: 'application/json;charset=windows-1252', raw: JSON.stringify(c({})), status: 415, code: 'unsupported_media_type' },
+    { name: 'JSON in UTF-16 without a charset', raw: Buffer.from(`\uFEFF${JSON.stringify(signup())}`, 'utf16le'), status: 400, code: 'malformed_json' },
+    { name: 'latin1 bytes without a charset', raw: Buffer.from(JSON.stringify(signup({ name: 'José' })), 'latin1'), status: 400, code: 'malformed_json' },
+    { name: 'a UTF-16 surrogate encoded as UTF-8 bytes (CESU)', raw: Buffer.concat([Buffer.from('{"name":"A'), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from(JSON.stringify(signup()).replace(/^\{"name":"[^"]*"/, '"'))]), status: 400, code: 'malformed_json' },
+    { name: 'lone surrogate escape in name', raw: JSON.stringify(signup({ name: 'PLACEHOLDER' })).replace('PLACEHOLDER', 'A\\uD800B'), status: 400, code: 'invalid', fields: { name: 'invalidChars' } },
+    { name: 'contact: lone low surrogate escape in message', url: C, raw: JSON.stringify(c({ message: 'PLACEHOLDER' })).replace('PLACEHOLDER', 'hi \\uDE00'), status: 400, code: 'invalid', fields: { message: 'invalidChars' } },
+    { name: 'name of 51 emoji (102 UTF-16 units)', body: signup({ name: '\u{1F600}'.repeat(51) }), status: 400, code: 'invalid', fields: { name: 'tooLong' } },
+    { name: 'zero-width space in name', body: signup({ name: 'Ana\u200BPérez' }), status: 400, code: 'invalid', fields: { name: 'invisibleChars' } },
+    { name: 'contact: tag characters in last name', url: C, body: c({ lastName: 'P\u{E0041}\u{E007F}' }), status: 400, code: 'invalid', fields: { lastName: 'invisibleChars' } },
     { name: 'body too large (40 KB)', body: signup({ name: long(40_000) }), status: 413, code: 'payload_too_large' },
     { name: 'body null', body: null, status: 400, code: 'invalid' },
     { name: 'body an array', body: [signup()], status: 400, code: 'invalid' },
@@ -138,6 +150,50 @@ describe('hostile and malformed requests', () => {
     expect(failures).toEqual([]);
     // The valid captcha was never spent by the hostile cases: it still works.
     expect((await postJson(t.app, C, contact({ captcha: valid }))).statusCode).toBe(201);
+  });
+
+  it('regression: a body declared charset=latin1 or utf-16 is refused with 415, not accepted and mangled', async () => {
+    const before = snapshot(t.db);
+    const latin1 = await t.app.inject({ method: 'POST', url: N, headers: { 'content-type': 'application/json; charset=latin1' }, payload: Buffer.from(JSON.stringify(signup({ name: 'José', email: 'jose@example.com' })), 'latin1') });
+    const utf16 = await t.app.inject({ method: 'POST', url: N, headers: { 'content-type': 'application/json; charset=utf-16' }, payload: Buffer.from(JSON.stringify(signup({ email: 'u16@example.com' })), 'utf16le') });
+    for (const res of [latin1, utf16]) {
+      expect(res.statusCode).toBe(415);
+      expect(res.json()).toEqual({ error: { code: 'unsupported_media_type', message: expect.stringContaining('UTF-8') } });
+    }
+    expect(snapshot(t.db)).toEqual(before);
+  });
+
+  it('regression: a lone surrogate is refused with 400 invalidChars, never stored as invalid UTF-8', async () => {
+    const before = snapshot(t.db);
+    const payload = JSON.stringify(signup({ name: 'PLACEHOLDER', email: 'lone@example.com' })).replace('PLACEHOLDER', 'A\\uD800B');
+    const res = await t.app.inject({ method: 'POST', url: N, headers: { 'content-type': 'application/json' }, payload });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error: { code: 'invalid', fields: { name: 'invalidChars' } } });
+    expect(snapshot(t.db)).toEqual(before);
+  });
+
+  it('regression: bytes that are not UTF-8 are refused with 400, not stored as U+FFFD', async () => {
+    const before = snapshot(t.db);
+    const payload = Buffer.from(JSON.stringify(signup({ name: 'José', email: 'bytes@example.com' })), 'latin1');
+    const res = await t.app.inject({ method: 'POST', url: N, headers: { 'content-type': 'application/json' }, payload });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error: { code: 'malformed_json' } });
+    expect(snapshot(t.db)).toEqual(before);
+  });
+
+  it('still accepts UTF-8 however it is declared: no charset, charset="UTF-8", utf8, a leading byte order mark', async () => {
+    const variants: Array<[string, Buffer]> = [
+      ['application/json', Buffer.from(JSON.stringify(signup({ name: 'Zoë 😀', email: 'u1@example.com' })))],
+      ['application/json; charset="UTF-8"', Buffer.from(JSON.stringify(signup({ name: 'Zoë', email: 'u2@example.com' })))],
+      ['Application/JSON;charset=utf8', Buffer.from(JSON.stringify(signup({ name: 'Zoë', email: 'u3@example.com' })))],
+      ['application/json; charset=utf-8', Buffer.from(`\uFEFF${JSON.stringify(signup({ name: 'Zoë', email: 'u4@example.com' }))}`)],
+    ];
+    for (const [contentType, payload] of variants) {
+      const res = await t.app.inject({ method: 'POST', url: N, headers: { 'content-type': contentType }, payload });
+      expect(res.statusCode, contentType).toBe(201);
+    }
+    const names = t.db.raw.prepare("SELECT name FROM newsletter WHERE email_lower IN ('u1@example.com', 'u4@example.com') ORDER BY id").all();
+    expect(names).toEqual([{ name: 'Zoë 😀' }, { name: 'Zoë' }]);
   });
 
   it('stores HTML- and SQL-looking text in free-text fields verbatim, as data', async () => {
