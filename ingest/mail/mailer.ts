@@ -4,30 +4,38 @@
  */
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import nodemailer from 'nodemailer';
+import nodemailer, { type SendMailOptions } from 'nodemailer';
 import type { IngestConfig } from '../config.ts';
 import type { ContactEmail } from './contact-email.ts';
 
-/** Something that delivers one message or throws. */
+/** Something that delivers one message or throws; an aborted `signal` cancels the send (SMTP only). */
 export interface Mailer {
-  send(message: ContactEmail): Promise<void>;
+  send(message: ContactEmail, signal?: AbortSignal): Promise<void>;
   close(): void;
 }
 
-// Bounded waits, so a stuck server cannot hold a send (and a graceful shutdown) for minutes.
-const SMTP_TIMEOUTS = { connectionTimeout: 20_000, greetingTimeout: 20_000, socketTimeout: 60_000 };
+/**
+ * Bounded waits, each shorter than the service's 15 s shutdown grace, so a stuck SMTP server
+ * fails a send (retried later) instead of holding it: connecting and the greeting together
+ * (`greetingTimeout` is cut short by what is left of `connectionTimeout`), and any silence on
+ * the socket after that, the answer to DATA included. An abandoned connection is destroyed if
+ * the server has not closed it 1 s after ours.
+ */
+export const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 10_000, socketCloseTimeout: 1_000 };
 
 /** Creates the mailer the configuration asks for. */
 export function createMailer(mail: IngestConfig['mail']): Mailer {
   return mail.kind === 'smtp' ? smtpMailer(mail.url) : fileMailer(mail.dir);
 }
 
-/** Sends through an SMTP server given as a URL, e.g. `smtp://user:pass@mail.example.com:587`. */
+/** Sends through an SMTP server given as a URL, e.g. `smtp://user:pass@mail.example.com:587`; `options` override the timeouts. */
 export function smtpMailer(url: string, options: Record<string, unknown> = {}): Mailer {
   const transport = nodemailer.createTransport({ url, ...SMTP_TIMEOUTS, ...options });
   return {
-    send: async (message) => {
-      await transport.sendMail(message);
+    send: async (message, signal) => {
+      // nodemailer 10 closes the connection of an aborted send; its types predate `signal`.
+      const withSignal: SendMailOptions & { signal?: AbortSignal } = signal === undefined ? message : { ...message, signal };
+      await transport.sendMail(withSignal);
     },
     close: () => transport.close(),
   };

@@ -2,17 +2,29 @@
  * The outbox worker: runs inside the service, sends each due outbox row to sales, one at a
  * time, and records the outcome.
  *
- * A failed send is retried on the schedule of `retry-policy.ts` and given up (logged at error
- * level) 48 h after it was queued. The worker wakes when a contact is stored (`notify`), when
- * the next retry falls due, and every `pollMs` in any case (rows another process queued).
- * `stop()` lets the send in progress finish and record its outcome before resolving.
+ * A send the SMTP server answers with 5xx is marked failed at once (logged at error level). Any
+ * other failed send (4xx, timeout, no connection) is retried on the schedule of
+ * `retry-policy.ts` and given up 48 h after it was queued; once a send succeeds again, every row
+ * still waiting out its backoff is due at once, so the queue drains right after an outage. A
+ * pass that fails (the database cannot be written) is followed by a growing wait, not another
+ * pass at once. The worker wakes when a contact is stored (`notify`), when the next retry falls
+ * due, and every `pollMs` in any case (rows another process queued). `stop()` waits for the send
+ * in flight for a few seconds at most, then abandons it and returns its row to `pending`.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.ts';
 import { type ContactEmail, contactEmail } from './contact-email.ts';
 import type { Mailer } from './mailer.ts';
 import type { OutboxJob, OutboxStore } from '../store/outbox-store.ts';
-import { DEFAULT_RETRY_POLICY, nextRetry, type RetryPolicy } from './retry-policy.ts';
+import {
+  DEFAULT_PASS_BACKOFF,
+  DEFAULT_RETRY_POLICY,
+  isPermanentRejection,
+  nextRetry,
+  type PassBackoff,
+  passRetryDelay,
+  type RetryPolicy,
+} from './retry-policy.ts';
 
 /** Everything the worker touches, passed in so tests can use a manual clock and short delays. */
 export interface OutboxWorkerDeps {
@@ -27,14 +39,31 @@ export interface OutboxWorkerDeps {
   pollMs?: number;
   /** How long a claimed row may stay `sending` before another run may claim it again. */
   leaseMs?: number;
+  /** The wait after a pass that failed (default 1 s doubling to 30 s). */
+  passBackoff?: PassBackoff;
 }
 
 /** What one pass over the due rows did. */
 interface PassResult {
   sent: number;
   retried: number;
+  /** Rejected by the server (5xx) or given up after 48 h. */
   failed: number;
+  /** Cut off by `stop()` and due again at once. */
+  abandoned: number;
 }
+
+/** How `stop()` treats a send still in flight. */
+interface StopOptions {
+  /** After this long the send is abandoned and its row returned to `pending` (default 5 s). */
+  abandonAfterMs?: number;
+}
+
+/**
+ * How long `stop()` waits for a send in flight by default: well inside the service's 15 s
+ * shutdown grace, and far longer than a healthy SMTP server takes to answer.
+ */
+const DEFAULT_ABANDON_AFTER_MS = 5_000;
 
 /** A running (or startable) worker. */
 export interface OutboxWorker {
@@ -43,55 +72,107 @@ export interface OutboxWorker {
   notify(): void;
   /** Sends every row due now, once each; the loop calls it, tests may too. */
   runPass(): Promise<PassResult>;
-  /** Stops the loop after the send in progress, if any, is recorded. */
-  stop(): Promise<void>;
+  /**
+   * Stops the loop once the send in flight, if any, is recorded; a send that takes longer than
+   * `abandonAfterMs` is abandoned and its row returned to `pending`, due at once, so the next run
+   * sends it again (with the same Message-ID, so the receiver can drop a duplicate).
+   */
+  stop(options?: StopOptions): Promise<void>;
+}
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** Settles like `work`, or rejects as soon as `signal` aborts, for a mailer that ignores the signal. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 /** Creates the worker; it does nothing until `start()` or `runPass()`. */
 export function outboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
   const policy = deps.policy ?? DEFAULT_RETRY_POLICY;
+  const passBackoff = deps.passBackoff ?? DEFAULT_PASS_BACKOFF;
   const random = deps.random ?? Math.random;
   const pollMs = deps.pollMs ?? 1000;
   const leaseMs = deps.leaseMs ?? 5 * 60_000;
   let running = false;
+  let stopping = false;
   let loop: Promise<void> | undefined;
   let pass: Promise<PassResult> | undefined;
+  let inFlight: AbortController | undefined;
+  // Set by a failed send: the next successful one ends an outage, and brings the waiting rows forward.
+  let outageSuspected = false;
   let wake: (() => void) | undefined;
-  let timer: NodeJS.Timeout | undefined;
+  let wakeOnNotify = false;
 
   const render = (job: OutboxJob): ContactEmail => contactEmail(job.contact, { ...deps.envelope, outboxId: job.id });
 
-  async function sendOne(job: OutboxJob, result: PassResult): Promise<void> {
+  function recordFailure(job: OutboxJob, error: unknown, abandoned: boolean, result: PassResult): void {
+    const reason = messageOf(error);
+    const now = deps.clock.now();
+    const log = { outboxId: job.id, attempts: job.attempts, reason };
+    if (abandoned) {
+      // The server may have the message already; the stable Message-ID lets it drop the copy.
+      deps.outbox.reschedule(job.id, now, `abandoned at shutdown: ${reason}`);
+      result.abandoned += 1;
+      deps.log.warn(log, 'sales email abandoned at shutdown, due again at the next start');
+      return;
+    }
+    if (isPermanentRejection(error)) {
+      deps.outbox.markFailed(job.id, reason);
+      result.failed += 1;
+      const { responseCode } = error as { responseCode: number };
+      deps.log.error({ ...log, responseCode }, 'sales email rejected by the SMTP server, not retried; see the outbox row');
+      return;
+    }
+    outageSuspected = true;
+    const decision = nextRetry(policy, { attempts: job.attempts, queuedAt: job.queuedAt, now, random: random() });
+    if (decision.action === 'retry') {
+      deps.outbox.reschedule(job.id, decision.at, reason);
+      result.retried += 1;
+      deps.log.warn({ ...log, retryInMs: decision.at - now }, 'sales email failed, will retry');
+    } else {
+      deps.outbox.markFailed(job.id, reason);
+      result.failed += 1;
+      deps.log.error(log, 'sales email given up after 48 h; see the outbox row');
+    }
+  }
+
+  async function sendOne(job: OutboxJob, passStart: number, result: PassResult): Promise<void> {
+    const controller = new AbortController();
+    inFlight = controller;
     try {
-      await deps.mailer.send(render(job));
-      deps.outbox.markSent(job.id, deps.clock.now());
-      result.sent += 1;
-      deps.log.info({ outboxId: job.id, attempts: job.attempts }, 'sales email sent');
+      await untilAborted(deps.mailer.send(render(job), controller.signal), controller.signal);
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      const now = deps.clock.now();
-      const decision = nextRetry(policy, { attempts: job.attempts, queuedAt: job.queuedAt, now, random: random() });
-      if (decision.action === 'retry') {
-        deps.outbox.reschedule(job.id, decision.at, reason);
-        result.retried += 1;
-        deps.log.warn({ outboxId: job.id, attempts: job.attempts, retryInMs: decision.at - now, reason }, 'sales email failed, will retry');
-      } else {
-        deps.outbox.markFailed(job.id, reason);
-        result.failed += 1;
-        deps.log.error({ outboxId: job.id, attempts: job.attempts, reason }, 'sales email given up after 48 h; see the outbox row');
-      }
+      recordFailure(job, error, controller.signal.aborted, result);
+      return;
+    } finally {
+      inFlight = undefined;
+    }
+    deps.outbox.markSent(job.id, deps.clock.now());
+    result.sent += 1;
+    deps.log.info({ outboxId: job.id, attempts: job.attempts }, 'sales email sent');
+    if (outageSuspected || job.attempts > 1) {
+      outageSuspected = false;
+      const due = deps.outbox.bringForward(passStart);
+      if (due > 0) deps.log.info({ due }, 'SMTP delivers again; every waiting sales email is due now');
     }
   }
 
   async function passOnce(): Promise<PassResult> {
-    const result: PassResult = { sent: 0, retried: 0, failed: 0 };
+    const result: PassResult = { sent: 0, retried: 0, failed: 0, abandoned: 0 };
     const now = deps.clock.now();
     const released = deps.outbox.releaseStale(now - leaseMs);
     if (released > 0) deps.log.warn({ released }, 'outbox rows left sending by a stopped process are due again');
-    // Rows rescheduled during this pass are due later than `now`, so the pass ends.
-    for (let job = deps.outbox.claimNext(now); job !== null; job = deps.outbox.claimNext(now)) {
-      await sendOne(job, result);
-      if (!running && loop !== undefined) break;
+    // Rows rescheduled during this pass are due later than `now`, so the pass ends; `stop()` ends it sooner.
+    while (!stopping) {
+      const job = deps.outbox.claimNext(now);
+      if (job === null) break;
+      await sendOne(job, now, result);
     }
     return result;
   }
@@ -104,26 +185,43 @@ export function outboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
     return next;
   }
 
-  function idleWait(): Promise<void> {
+  /** How long to idle after a good pass: until the next row falls due, at most `pollMs`. */
+  function idleMs(): number {
     const nextDue = deps.outbox.nextDueAt();
-    const until = nextDue === null ? pollMs : Math.max(0, Math.min(pollMs, nextDue - deps.clock.now()));
+    return nextDue === null ? pollMs : Math.max(0, Math.min(pollMs, nextDue - deps.clock.now()));
+  }
+
+  function sleep(ms: number, notifiable: boolean): Promise<void> {
     return new Promise((resolve) => {
-      wake = resolve;
-      timer = setTimeout(resolve, until);
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wake = undefined;
+        resolve();
+      }
+      wake = done;
+      wakeOnNotify = notifiable;
     });
   }
 
   async function run(): Promise<void> {
+    let failures = 0;
     while (running) {
+      let waitMs: number;
       try {
         await runPass();
+        waitMs = idleMs();
+        if (failures > 0) deps.log.info({ failures }, 'outbox passes work again');
+        failures = 0;
       } catch (error) {
-        // A database hiccup must not end the loop; the next pass tries again.
-        deps.log.error({ err: error }, 'outbox pass failed');
+        // A database that cannot be written must not end the loop, nor spin it: wait, then try again.
+        failures += 1;
+        waitMs = passRetryDelay(passBackoff, failures);
+        const detail = failures === 1 ? { err: error } : { reason: messageOf(error), failures };
+        deps.log.error({ ...detail, retryInMs: waitMs }, 'outbox pass failed');
       }
-      if (running) await idleWait();
-      clearTimeout(timer);
-      wake = undefined;
+      // A stored contact may cut an idle wait short, never the wait after a failed pass.
+      if (running) await sleep(waitMs, failures === 0);
     }
   }
 
@@ -131,17 +229,26 @@ export function outboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
     start() {
       if (running) return;
       running = true;
+      stopping = false;
       loop = run();
     },
     notify() {
-      wake?.();
+      if (wakeOnNotify) wake?.();
     },
     runPass,
-    async stop() {
+    async stop(options = {}) {
+      const abandonAfterMs = options.abandonAfterMs ?? DEFAULT_ABANDON_AFTER_MS;
       running = false;
+      stopping = true;
       wake?.();
-      await loop;
-      await pass;
+      const timer = setTimeout(() => inFlight?.abort(new Error(`no answer within ${abandonAfterMs} ms of shutdown`)), abandonAfterMs);
+      try {
+        await loop;
+        // The loop has logged a failed pass already; stopping is not the place to throw it again.
+        await pass?.catch(() => undefined);
+      } finally {
+        clearTimeout(timer);
+      }
     },
   };
 }

@@ -1,8 +1,10 @@
 /**
  * When a failed email is tried again: exponential backoff from 10 s doubling up to 1 h, with
  * jitter so a queue that failed together does not retry in lockstep, and a give-up 48 h after
- * the message was queued. Pure: the worker passes the attempt count, the times and a random
- * number.
+ * the message was queued. A message the SMTP server rejects outright (a 5xx answer to it) is not
+ * tried again at all. A pass over the outbox that fails (the database cannot be written) is
+ * followed by its own, shorter backoff. Pure: the worker passes the attempt count, the times, a
+ * random number and the error.
  */
 
 /** The schedule's parameters; tests shrink them. */
@@ -25,6 +27,12 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
 /** What to do after failed attempt number `attempts` (1 for the first): retry at a time, or give up. */
 export type RetryDecision = { action: 'retry'; at: number } | { action: 'give_up' };
 
+/** The delay before try `n + 1` after `n` failures in a row: `firstDelayMs` doubling, capped at `maxDelayMs`. */
+function doubling(backoff: { firstDelayMs: number; maxDelayMs: number }, failures: number): number {
+  const exponent = Math.min(Math.max(failures - 1, 0), 30);
+  return Math.min(backoff.firstDelayMs * 2 ** exponent, backoff.maxDelayMs);
+}
+
 /**
  * Decides the next step after a failed send.
  *
@@ -37,9 +45,54 @@ export function nextRetry(
 ): RetryDecision {
   const deadline = failure.queuedAt + policy.giveUpAfterMs;
   if (failure.now >= deadline) return { action: 'give_up' };
-  const exponent = Math.min(Math.max(failure.attempts - 1, 0), 30);
-  const base = Math.min(policy.firstDelayMs * 2 ** exponent, policy.maxDelayMs);
-  const delay = base * (1 - policy.jitter + 2 * policy.jitter * failure.random);
+  const delay = doubling(policy, failure.attempts) * (1 - policy.jitter + 2 * policy.jitter * failure.random);
   // One last try at the deadline rather than giving up early.
   return { action: 'retry', at: Math.min(Math.round(failure.now + delay), deadline) };
+}
+
+/** How long the worker waits after failed passes over the outbox (a full disk, a read-only database). */
+export interface PassBackoff {
+  firstDelayMs: number;
+  maxDelayMs: number;
+}
+
+/** The production pass backoff: 1 s doubling to 30 s, so a broken database costs a log line every 30 s, not a hot loop. */
+export const DEFAULT_PASS_BACKOFF: PassBackoff = { firstDelayMs: 1_000, maxDelayMs: 30_000 };
+
+/**
+ * The wait after `failures` failed passes in a row.
+ *
+ * @example passRetryDelay(DEFAULT_PASS_BACKOFF, 1) // → 1_000
+ * @example passRetryDelay(DEFAULT_PASS_BACKOFF, 9) // → 30_000
+ */
+export function passRetryDelay(backoff: PassBackoff, failures: number): number {
+  return doubling(backoff, failures);
+}
+
+// SMTP commands whose answer is about this one message; a 5xx to any other (greeting, EHLO, AUTH)
+// says the server or our credentials are wrong, which every row shares, so those back off.
+const MESSAGE_COMMANDS = new Set(['MAIL FROM', 'RCPT TO', 'DATA']);
+// "530 Authentication required" on MAIL FROM is the credentials again, not the message.
+const NOT_ABOUT_THE_MESSAGE = new Set([530]);
+
+/**
+ * Tells whether a send failed for good: the SMTP server answered the message's sender, recipient
+ * or content with a 5xx code (nodemailer sets `responseCode` and `command`). 4xx answers,
+ * timeouts and connection errors are worth retrying.
+ *
+ * @example isPermanentRejection({ responseCode: 550, command: 'DATA' }) // → true
+ * @example isPermanentRejection({ responseCode: 451, command: 'DATA' }) // → false
+ * @example isPermanentRejection({ responseCode: 535, command: 'AUTH PLAIN' }) // → false (credentials: every row)
+ */
+export function isPermanentRejection(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { responseCode, command } = error as { responseCode?: unknown; command?: unknown };
+  return (
+    typeof responseCode === 'number' &&
+    responseCode >= 500 &&
+    responseCode < 600 &&
+    !NOT_ABOUT_THE_MESSAGE.has(responseCode) &&
+    typeof command === 'string' &&
+    MESSAGE_COMMANDS.has(command)
+  );
 }

@@ -5,7 +5,10 @@
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
-/** A running peer: what it accepted so far; set `refusing` to answer 451 (try later) instead. */
+/**
+ * A running peer: what it accepted so far; set `refusing` to answer 451 (try later) instead, or
+ * `answer` to reject with any code (550: permanent) or to take the message and never reply.
+ */
 export interface SmtpPeer {
   port: number;
   /** `smtp://127.0.0.1:PORT`, the service's `SMTP_URL`. */
@@ -16,6 +19,10 @@ export interface SmtpPeer {
   recipients: string[][];
   refused: number;
   refusing: boolean;
+  /** How DATA is answered when not `refusing`: accepted, an SMTP error code, or `'never'` (a hung server). */
+  answer: 'accept' | number | 'never';
+  /** Every message that reached the end of DATA, raw, whatever the answer. */
+  received: string[];
   close: () => Promise<void>;
 }
 
@@ -26,7 +33,7 @@ export interface SmtpPeer {
  * @example const smtp = await smtpPeer({ onMessage: (raw) => writeFileSync(join(dir, '1.eml'), raw) });
  */
 export async function smtpPeer(options: { onMessage?: (raw: Buffer, recipients: string[]) => void } = {}): Promise<SmtpPeer> {
-  const peer: SmtpPeer = { port: 0, url: '', messages: [], recipients: [], refused: 0, refusing: false, close: async () => {} };
+  const peer: SmtpPeer = { port: 0, url: '', messages: [], recipients: [], refused: 0, refusing: false, answer: 'accept', received: [], close: async () => {} };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -35,12 +42,15 @@ export async function smtpPeer(options: { onMessage?: (raw: Buffer, recipients: 
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
-        if (peer.refusing) {
+        const raw = Buffer.concat(chunks);
+        peer.received.push(raw.toString('utf8'));
+        const answer = peer.refusing ? 451 : peer.answer;
+        if (answer === 'never') return;
+        if (typeof answer === 'number') {
           peer.refused += 1;
-          callback(Object.assign(new Error('mailbox busy, try later'), { responseCode: 451 }));
+          callback(Object.assign(new Error(answer >= 500 ? 'mailbox unavailable' : 'mailbox busy, try later'), { responseCode: answer }));
           return;
         }
-        const raw = Buffer.concat(chunks);
         const recipients = session.envelope.rcptTo.map((recipient) => recipient.address);
         peer.messages.push(raw.toString('utf8'));
         peer.recipients.push(recipients);

@@ -1,11 +1,12 @@
 /**
- * The pure parts: captcha tokens, the retry schedule, error mapping, group commit batching.
+ * The pure parts: captcha tokens, the retry schedule and SMTP failure classes, error mapping,
+ * group commit batching.
  */
 import { describe, expect, it } from 'vitest';
 import { CAPTCHA_TTL_MS, createChallenge, verifyAnswer } from '../../ingest/http/captcha.ts';
 import { errorCodeFor } from '../../ingest/http/errors.ts';
 import { GroupCommit, type JobResult } from '../../ingest/store/group-commit.ts';
-import { DEFAULT_RETRY_POLICY, nextRetry } from '../../ingest/mail/retry-policy.ts';
+import { DEFAULT_PASS_BACKOFF, DEFAULT_RETRY_POLICY, isPermanentRejection, nextRetry, passRetryDelay } from '../../ingest/mail/retry-policy.ts';
 
 const SECRET = 'unit-secret-unit-secret-unit-secret';
 const T0 = Date.parse('2025-01-12T00:00:00Z');
@@ -53,6 +54,22 @@ describe('retry policy', () => {
     const deadline = T0 + 48 * 3600_000;
     expect(at(30, deadline - 1000)).toEqual({ action: 'retry', at: deadline });
     expect(at(31, deadline)).toEqual({ action: 'give_up' });
+  });
+
+  it('treats a 5xx answer to the message (MAIL FROM, RCPT TO, DATA) as final, and everything else as worth retrying', () => {
+    for (const command of ['MAIL FROM', 'RCPT TO', 'DATA']) expect(isPermanentRejection({ responseCode: 550, command })).toBe(true);
+    expect(isPermanentRejection({ responseCode: 554, command: 'DATA' })).toBe(true);
+    // Try later, a bad password or a server refusing everyone: every row shares those, so they back off.
+    expect(isPermanentRejection({ responseCode: 451, command: 'DATA' })).toBe(false);
+    expect(isPermanentRejection({ responseCode: 535, command: 'AUTH PLAIN' })).toBe(false);
+    expect(isPermanentRejection({ responseCode: 530, command: 'MAIL FROM' })).toBe(false);
+    expect(isPermanentRejection({ responseCode: 554, command: 'CONN' })).toBe(false);
+    expect(isPermanentRejection(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ESOCKET' }))).toBe(false);
+    expect(isPermanentRejection('550')).toBe(false);
+  });
+
+  it('waits 1 s after a failed pass, doubling to 30 s', () => {
+    expect([1, 2, 3, 5, 6, 50].map((failures) => passRetryDelay(DEFAULT_PASS_BACKOFF, failures))).toEqual([1_000, 2_000, 4_000, 16_000, 30_000, 30_000]);
   });
 });
 

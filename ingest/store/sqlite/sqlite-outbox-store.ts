@@ -67,6 +67,16 @@ export function sqliteOutbox(db: SqliteDatabase): OutboxStore {
           .where('claimed_at', '<', isoAt(claimedBefore)),
       );
     },
+    bringForward(now) {
+      const at = isoAt(now);
+      return sql.run(
+        kysely
+          .updateTable('outbox')
+          .set({ next_attempt_at: at })
+          .where('status', '=', 'pending')
+          .where('next_attempt_at', '>', at),
+      );
+    },
     nextDueAt() {
       const [row] = sql.all(
         kysely
