@@ -7,7 +7,8 @@
 import { writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { type IngestConfig, resolveConfig } from './config.ts';
-import { eraseEmail } from './ops/erase.ts';
+import { erasePerson } from './ops/erase.ts';
+import { mailFolderOf } from './ops/erase-mail-files.ts';
 import { OPERATOR_ERRORS, OperatorError } from './operator-errors.ts';
 import { EXPORT_FORMATS, EXPORT_TABLES, type ExportRequest, exportTable } from './ops/export-rows.ts';
 import { MIGRATIONS } from './store/migrations.ts';
@@ -35,6 +36,7 @@ program
   .command('serve')
   .description('Apply migrations, then serve the API on $HOST:$PORT until SIGTERM/SIGINT.')
   .action(async () => {
+    process.umask(0o077); // every file the service creates (database, -wal, -shm, .eml mail) is owner-only
     await serve(configOrExit());
   });
 
@@ -73,15 +75,18 @@ program
 
 program
   .command('erase')
-  .description('Erase every row about one email address (GDPR), outbox included, and print what was removed.')
+  .description('Erase one email address (GDPR) from every table, the outbox and the mail files, and print what was removed.')
   .requiredOption('--email <address>', 'the address to erase, in any case')
   .action(async (options: { email: string }) => {
-    const db = await openMigrated(configOrExit());
+    const config = configOrExit();
+    const db = await openMigrated(config);
     try {
-      const removed = eraseEmail(db, options.email);
+      const { rows: removed, walCleared, mailFiles } = erasePerson(db, options.email, mailFolderOf(config));
       process.stdout.write(
         `erased ${options.email.trim()}: newsletter ${removed.newsletter}, contacts ${removed.contacts}, outbox ${removed.outbox}\n`,
       );
+      report(`removed ${mailFiles.length} mail file(s) mentioning the address${mailFiles.map((name) => `\n  ${name}`).join('')}`);
+      if (!walCleared) report('warning: the service was reading, so the WAL still holds old copies until its next checkpoint; run erase again');
     } finally {
       db.close();
     }

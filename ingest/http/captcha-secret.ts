@@ -12,7 +12,7 @@ export function loadCaptchaSecret(configured: string | null, file: string): stri
   if (configured !== null) return configured;
   const existing = readIfPresent(file);
   if (existing !== null && existing.length >= 32) return existing;
-  mkdirSync(dirname(file), { recursive: true });
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const secret = randomBytes(32).toString('hex');
   try {
     // 'wx' fails if another process created it meanwhile; then that one's secret wins.

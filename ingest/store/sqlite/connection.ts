@@ -11,6 +11,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { type Compilable, type CompiledQuery, Kysely, SqliteDialect } from 'kysely';
 import type { Tables } from '../tables.ts';
+import { OWNER_ONLY_FOLDER, ownerOnlyFiles } from './owner-only.ts';
 
 /**
  * `synchronous` decides when a commit is durable. In WAL mode, NORMAL syncs the WAL only at
@@ -47,14 +48,34 @@ export interface SqliteDatabase {
   close(): void;
 }
 
-/** Opens (creating if needed) the SQLite file at `path` with WAL, FULL sync, a busy timeout and foreign keys on. */
+/** The database file and the two files SQLite keeps beside it in WAL mode: `['x.sqlite', 'x.sqlite-wal', 'x.sqlite-shm']`. */
+export function databaseFiles(path: string): [string, string, string] {
+  return [path, `${path}-wal`, `${path}-shm`];
+}
+
+/**
+ * The pragmas every connection to the database gets (this module's, and the writer thread's,
+ * which receives them from `writer.ts`):
+ * - `secure_delete`: deleted rows are overwritten with zeros, so `ingest erase` leaves no copy of
+ *   a person's data in freed pages;
+ * - `mmap_size = 0`: pages are read with read(), never through a memory map, so an I/O error
+ *   is an error code to report instead of a SIGBUS that kills the process without a log line.
+ */
+export const CONNECTION_PRAGMAS = ['secure_delete = ON', 'mmap_size = 0', 'foreign_keys = ON'] as const;
+
+/**
+ * Opens (creating if needed) the SQLite file at `path` with WAL, FULL sync, a busy timeout and
+ * `CONNECTION_PRAGMAS`. A folder it creates is 0700, and the file is 0600 before WAL mode creates
+ * `-wal` and `-shm` (SQLite gives them the database file's mode).
+ */
 export function openSqlite(path: string, options: SqliteOptions = {}): SqliteDatabase {
-  mkdirSync(dirname(path), { recursive: true });
+  mkdirSync(dirname(path), { recursive: true, mode: OWNER_ONLY_FOLDER });
   const raw = new Database(path);
+  ownerOnlyFiles(databaseFiles(path));
   raw.pragma('journal_mode = WAL');
   raw.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
   raw.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
-  raw.pragma('foreign_keys = ON');
+  for (const pragma of CONNECTION_PRAGMAS) raw.pragma(pragma);
   const kysely = new Kysely<Tables>({ dialect: new SqliteDialect({ database: raw }) });
   return {
     path,

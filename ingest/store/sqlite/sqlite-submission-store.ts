@@ -7,13 +7,20 @@
  * CONFLICT DO NOTHING RETURNING` returns no row when the unique email index (newsletter) or the
  * nonce's primary key (captcha replay) already holds the value, so two concurrent requests can
  * never both win, and a duplicate fails only its own request, never the batch.
+ *
+ * A row is acknowledged only if it is in the database file the service will open next time: the
+ * files are checked before a batch goes to the writer and again after its commit, and a batch
+ * written while the file was removed or replaced fails with `SQLITE_READONLY_DBMOVED` (503).
+ * Storage failures (write errors, failed checkpoints, those files) make `isReady()` false.
  */
 import { type Compilable, type Kysely, sql } from 'kysely';
 import { isoAt } from '../../clock.ts';
 import { GroupCommit, type GroupCommitOptions } from '../group-commit.ts';
 import { schemaIsCurrent } from '../migrations.ts';
 import type { SqliteDatabase, Synchronous } from './connection.ts';
-import { startSqliteWriter, type WriteStep, WriterError } from './writer.ts';
+import { databaseFilesProblem, recordDatabaseFiles } from './file-identity.ts';
+import { isStorageError, StorageHealth, type StorageLog, stderrStorageLog } from './storage-health.ts';
+import { type ErrorDetail, startSqliteWriter, type WriteStep, WriterError, type WriterHealth } from './writer.ts';
 import { contactRow, newsletterRow, type SubmissionStore } from '../submission-store.ts';
 import type { Tables } from '../tables.ts';
 
@@ -63,19 +70,64 @@ function statements(kysely: Kysely<Tables>) {
   };
 }
 
+/** Options of `openSubmissionStore`; production passes only `privacyVersion`. */
+interface SubmissionStoreOptions {
+  privacyVersion: string;
+  groupCommit?: GroupCommitOptions;
+  synchronous?: Synchronous;
+  /** How often the writer checkpoints and reports its health (ms; see `writer.ts`). */
+  maintenanceMs?: number;
+  /** Where storage problems are logged; standard error until `logTo` is called. */
+  log?: StorageLog;
+}
+
 /** Opens the SQLite submission store: a writer thread on `db`'s file, fed by group commit. */
 export async function openSubmissionStore(
   db: SqliteDatabase,
-  options: { privacyVersion: string; groupCommit?: GroupCommitOptions; synchronous?: Synchronous },
-): Promise<SubmissionStore & { groupCommit: GroupCommit<WriteStep[], number | null> }> {
+  options: SubmissionStoreOptions,
+): Promise<SubmissionStore & { groupCommit: GroupCommit<WriteStep[], number | null>; logTo(log: StorageLog): void }> {
   const prepared = statements(db.kysely);
   const names = Object.keys(prepared) as Array<keyof typeof prepared>;
+  const health = new StorageHealth(options.log ?? stderrStorageLog);
+  let files: ReturnType<typeof recordDatabaseFiles> = [];
+  const checkFiles = (): string | null => {
+    const problem = databaseFilesProblem(files);
+    health.set('files', problem);
+    return problem;
+  };
+  const onHealth = (report: WriterHealth) => {
+    health.set('checkpoint', report.checkpoint === null ? null : `WAL checkpoint failed: ${describe(report.checkpoint)}`);
+    if (report.probe !== undefined) health.set('write', report.probe === null ? null : `write failed: ${describe(report.probe)}`);
+    checkFiles();
+  };
   const writer = startSqliteWriter(
     db.path,
     names.map((name) => prepared[name].sql),
-    options.synchronous === undefined ? {} : { synchronous: options.synchronous },
+    {
+      onHealth,
+      ...(options.synchronous === undefined ? {} : { synchronous: options.synchronous }),
+      ...(options.maintenanceMs === undefined ? {} : { maintenanceMs: options.maintenanceMs }),
+    },
   );
   await writer.ready;
+  // Both connections have the files open now, -wal and -shm included.
+  files = recordDatabaseFiles(db.path);
+  const execute = async (jobs: WriteStep[][]) => {
+    if (checkFiles() !== null) throw new WriterError({ message: health.problem()!, code: 'SQLITE_READONLY_DBMOVED' });
+    let outcomes;
+    try {
+      outcomes = await writer.execute(jobs);
+    } catch (error) {
+      const code = (error as WriterError).code;
+      if (isStorageError(code)) health.set('write', `write failed: ${describe(error as ErrorDetail)}`);
+      throw error;
+    }
+    // After the commit, before anyone is answered: rows that went into a removed file are not acknowledged.
+    if (checkFiles() !== null) throw new WriterError({ message: health.problem()!, code: 'SQLITE_READONLY_DBMOVED' });
+    const failed = outcomes.find((outcome): outcome is ErrorDetail => outcome !== null && typeof outcome === 'object' && isStorageError(outcome.code));
+    health.set('write', failed === undefined ? null : `write failed: ${describe(failed)}`);
+    return outcomes;
+  };
   const step = (name: keyof typeof prepared, values: Record<string, unknown>, stopIfNoRow = false): WriteStep => [
     names.indexOf(name),
     prepared[name].bind.map((column) => {
@@ -85,7 +137,7 @@ export async function openSubmissionStore(
     stopIfNoRow,
   ];
   const groupCommit = new GroupCommit<WriteStep[], number | null>(async (jobs) => {
-    const outcomes = await writer.execute(jobs);
+    const outcomes = await execute(jobs);
     return outcomes.map((outcome) =>
       outcome !== null && typeof outcome === 'object' ? { ok: false, error: new WriterError(outcome) } : { ok: true, value: outcome },
     );
@@ -107,10 +159,15 @@ export async function openSubmissionStore(
       ]);
       return stoppedAt === 0 ? 'captcha_reused' : 'created';
     },
-    isReady: () => writer.alive && schemaIsCurrent(db),
+    isReady: () => writer.alive && checkFiles() === null && health.problem() === null && schemaIsCurrent(db),
+    logTo: (log) => health.logTo(log),
     async close() {
       await groupCommit.close();
       await writer.close();
     },
   };
+}
+
+function describe(error: ErrorDetail): string {
+  return error.code === undefined ? error.message : `${error.code}: ${error.message}`;
 }

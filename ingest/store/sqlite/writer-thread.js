@@ -1,15 +1,22 @@
-// The SQLite writer thread (see sqlite-writer.ts). Plain JavaScript on purpose: it must start in
+// The SQLite writer thread (see writer.ts). Plain JavaScript on purpose: it must start in
 // a few milliseconds in any context (tsx CLI, vitest, a container) without a TypeScript loader.
 //
-// It owns one write connection (WAL, synchronous as given, busy timeout, foreign keys) and runs
-// each batch it receives as one BEGIN IMMEDIATE … COMMIT, each job in its own savepoint. A job is
-// a list of steps [statementIndex, parameters, stopIfNoRow]; a step marked stopIfNoRow that
-// returns no row ends its job early (a duplicate signup, a reused captcha) without an error.
-// Each job's outcome is null (all steps ran), the index of the step that stopped it, or an error.
+// It owns one write connection (WAL, synchronous as given, busy timeout, the connection pragmas
+// of connection.ts) and runs each batch it receives as one BEGIN IMMEDIATE … COMMIT, each job in
+// its own savepoint. A job is a list of steps [statementIndex, parameters, stopIfNoRow]; a step
+// marked stopIfNoRow that returns no row ends its job early (a duplicate signup, a reused
+// captcha) without an error. Each job's outcome is null (all steps ran), the index of the step
+// that stopped it, or an error.
+//
+// Every `maintenanceMs` it also checkpoints the WAL itself (PASSIVE) and reports the result:
+// SQLite's own auto-checkpoint runs inside a commit and swallows its errors, so a main file that
+// can no longer be written would let the WAL grow without limit and nobody would know. After a
+// failed batch it probes with a write that changes nothing, so the main thread learns when
+// writes work again even if no request comes to try (a load balancer stops sending them).
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 
-/** @type {{ path: string, synchronous: string, busyTimeoutMs: number, statements: string[] }} */
+/** @type {{ path: string, synchronous: string, busyTimeoutMs: number, pragmas: string[], maintenanceMs: number, statements: string[] }} */
 const config = workerData;
 
 let db;
@@ -19,7 +26,7 @@ try {
   db.pragma('journal_mode = WAL');
   db.pragma(`synchronous = ${config.synchronous}`);
   db.pragma(`busy_timeout = ${config.busyTimeoutMs}`);
-  db.pragma('foreign_keys = ON');
+  for (const pragma of config.pragmas) db.pragma(pragma);
   statements = config.statements.map((sql) => db.prepare(sql));
   parentPort.postMessage({ ready: true });
 } catch (error) {
@@ -56,15 +63,51 @@ const runBatch = db
     )
   : undefined;
 
+// Rewrites the header's user_version with its own value: a real, synced commit that changes nothing.
+const probeWrite = db
+  ? db.transaction(() => {
+      const version = db.pragma('user_version', { simple: true });
+      db.pragma(`user_version = ${Number(version)}`);
+    })
+  : undefined;
+
+let lastBatchFailed = false;
+
+function maintain() {
+  const health = { checkpoint: null };
+  try {
+    db.pragma('wal_checkpoint(PASSIVE)');
+  } catch (error) {
+    health.checkpoint = describe(error);
+  }
+  if (lastBatchFailed) {
+    try {
+      probeWrite.immediate();
+      lastBatchFailed = false;
+      health.probe = null;
+    } catch (error) {
+      health.probe = describe(error);
+    }
+  }
+  parentPort.postMessage({ health });
+}
+
+const maintenance = db && config.maintenanceMs > 0 ? setInterval(maintain, config.maintenanceMs) : undefined;
+maintenance?.unref();
+
 parentPort.on('message', (message) => {
   if (message.close) {
+    clearInterval(maintenance);
     db?.close();
     parentPort.postMessage({ closed: true });
     return;
   }
   try {
-    parentPort.postMessage({ id: message.id, outcomes: runBatch.immediate(JSON.parse(message.jobs)) });
+    const outcomes = runBatch.immediate(JSON.parse(message.jobs));
+    lastBatchFailed = outcomes.some((outcome) => outcome !== null && typeof outcome === 'object');
+    parentPort.postMessage({ id: message.id, outcomes });
   } catch (error) {
+    lastBatchFailed = true;
     parentPort.postMessage({ id: message.id, error: describe(error) });
   }
 });

@@ -7,16 +7,41 @@
  * while the main thread keeps parsing and validating the next ones, which form the next batch.
  *
  * The thread is a dumb executor of prepared statements (`writer-thread.js`): the SQL is
- * built with kysely here, once, and the decisions about outcomes stay in `submissions.ts`.
+ * built with kysely here, once, and the decisions about outcomes stay in `sqlite-submission-store.ts`.
  */
 import { Worker } from 'node:worker_threads';
-import type { Synchronous } from './connection.ts';
+import { CONNECTION_PRAGMAS, type Synchronous } from './connection.ts';
 
 /** One step of a job: run statement `statement` with `parameters`; with `stopIfNoRow`, an empty result ends the job. */
 export type WriteStep = [statement: number, parameters: unknown[], stopIfNoRow: boolean];
 
+/** An error as the thread reports it: SQLite's message and code. */
+export interface ErrorDetail {
+  message: string;
+  code?: string;
+}
+
 /** How a job ended: null when every step ran, the index of the step that found no row, or the error that undid it. */
-type WriteOutcome = null | number | { message: string; code?: string };
+type WriteOutcome = null | number | ErrorDetail;
+
+/**
+ * What the thread's periodic maintenance found: whether its WAL checkpoint failed, and, when a
+ * batch had failed since the last report, whether a probe write succeeded (absent: no probe ran).
+ */
+export interface WriterHealth {
+  checkpoint: ErrorDetail | null;
+  probe?: ErrorDetail | null;
+}
+
+/** Options of `startSqliteWriter`; production uses the defaults. */
+export interface WriterOptions {
+  synchronous?: Synchronous;
+  busyTimeoutMs?: number;
+  /** How often the thread checkpoints the WAL and reports `WriterHealth` (default 1000 ms; 0: never). */
+  maintenanceMs?: number;
+  /** Receives each maintenance report. */
+  onHealth?: (health: WriterHealth) => void;
+}
 
 /** The writer as the group commit sees it. */
 export interface SqliteWriter {
@@ -34,7 +59,7 @@ export interface SqliteWriter {
 export class WriterError extends Error {
   readonly code: string | undefined;
 
-  constructor(detail: { message: string; code?: string }) {
+  constructor(detail: ErrorDetail) {
     super(detail.message);
     this.name = 'WriterError';
     this.code = detail.code;
@@ -50,13 +75,20 @@ interface Pending {
 export function startSqliteWriter(
   path: string,
   statements: string[],
-  options: { synchronous?: Synchronous; busyTimeoutMs?: number } = {},
+  options: WriterOptions = {},
 ): SqliteWriter {
   const worker = new Worker(new URL('./writer-thread.js', import.meta.url), {
     // Plain JavaScript: no loader flags (a `--import tsx` inherited from the parent would route
     // the thread's module loading and messages through the loader's hooks for nothing).
     execArgv: [],
-    workerData: { path, statements, synchronous: options.synchronous ?? 'FULL', busyTimeoutMs: options.busyTimeoutMs ?? 5000 },
+    workerData: {
+      path,
+      statements,
+      synchronous: options.synchronous ?? 'FULL',
+      busyTimeoutMs: options.busyTimeoutMs ?? 5000,
+      pragmas: CONNECTION_PRAGMAS,
+      maintenanceMs: options.maintenanceMs ?? 1000,
+    },
   });
   const pending = new Map<number, Pending>();
   let nextId = 0;
@@ -74,16 +106,18 @@ export function startSqliteWriter(
       if ('ready' in message) {
         if (message.ready) resolve();
         else {
-          const error = new WriterError(message.error as { message: string; code?: string });
+          const error = new WriterError(message.error as ErrorDetail);
           fail(error);
           reject(error);
         }
       } else if ('closed' in message) {
         onClosed?.();
+      } else if ('health' in message) {
+        options.onHealth?.(message.health as WriterHealth);
       } else {
         const entry = pending.get(message.id as number);
         pending.delete(message.id as number);
-        if (message.error) entry?.reject(new WriterError(message.error as { message: string; code?: string }));
+        if (message.error) entry?.reject(new WriterError(message.error as ErrorDetail));
         else entry?.resolve(message.outcomes as WriteOutcome[]);
       }
     });
