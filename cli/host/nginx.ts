@@ -41,6 +41,23 @@ export function equivalentFormsPattern(path: string): string {
 }
 
 /**
+ * Matches a request URI whose path (before `?`) has an empty segment, `%2F` counting as a slash
+ * as it does for the local server; nginx's `$request_uri` is the visitor's spelling, unmerged.
+ */
+const EMPTY_SEGMENT_PATTERN = '~*^[^?]*(?:/|%2f)(?:/|%2f)';
+
+/**
+ * The exact-match location of a page: its file at the clean URL, and a 308 there when the
+ * visitor's spelling had an empty segment (`//about`, which nginx would otherwise serve as is).
+ *
+ * @example pageLocation({ path: '/about', file: 'about.html' })
+ * // 'location = /about { if ($maskwise_empty_segment) { return 308 /about$is_args$args; } try_files /about.html =404; }'
+ */
+function pageLocation(page: { path: string; file: string }): string {
+  return `location = ${page.path} { if ($maskwise_empty_segment) { return 308 ${page.path}$is_args$args; } try_files /${page.file} =404; }`;
+}
+
+/**
  * The nginx server block for the built site, to be included in the `http {}` block of an nginx
  * configuration: clean URLs without trailing slash, 308 to the canonical URL for any other
  * spelling, each language's 404 page with status 404, immutable caching for hashed assets and
@@ -69,6 +86,13 @@ export function nginxConfig(site: NginxSite): string {
     'map $uri $maskwise_canonical {',
     '    default "";',
     ...site.pages.map((p) => `    ${pad(quote(`~*${equivalentFormsPattern(p.path)}`))} ${quote(p.path)};`),
+    '}',
+    '',
+    '# A path with an empty segment (//about, /de//impressum; nginx merges the slashes in $uri) answers',
+    '# as the local server does: 308 to the clean URL when that is a page, else 404.',
+    'map $request_uri $maskwise_empty_segment {',
+    '    default 0;',
+    `    ${quote(EMPTY_SEGMENT_PATTERN)} 1;`,
     '}',
     '',
     '# The 404 page of the language an unknown URL belongs to.',
@@ -104,7 +128,7 @@ export function nginxConfig(site: NginxSite): string {
     '    error_page 404 $maskwise_not_found;',
     '',
     '    # Each page at its clean URL.',
-    ...site.pages.map((p) => `    location = ${p.path} { try_files /${p.file} =404; }`),
+    ...site.pages.map((p) => `    ${pageLocation(p)}`),
     '',
     '    # The 404 pages are only shown for unknown URLs, never at their own address.',
     ...site.notFoundPages.map((n) => `    location = /${n.file} { internal; }`),
@@ -124,12 +148,14 @@ export function nginxConfig(site: NginxSite): string {
     '    # Other spellings of a page redirect; other files (assets, icons, sitemap) are served as named.',
     '    location / {',
     '        if ($maskwise_canonical) { return 308 $maskwise_canonical$is_args$args; }',
+    '        if ($maskwise_empty_segment) { return 404; }',
     '        try_files $uri =404;',
     '    }',
     '',
     '    # The forms\' service. Its answers carry its own stricter security headers; an add_header',
     '    # here replaces the site\'s headers above for this location.',
     '    location /api/ {',
+    '        if ($maskwise_empty_segment) { return 404; }',
     '        proxy_pass http://maskwise_ingest;',
     '        proxy_http_version 1.1;',
     '        proxy_set_header Connection "";',

@@ -1,9 +1,12 @@
 import { createReadStream, readFileSync, statSync } from 'node:fs';
-import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { extname, join } from 'node:path';
 import { headersForPath, parseHeadersFile, type HeaderRule } from '../host/static-host-files.ts';
 import { resolveUrl } from '../site/resolve-url.ts';
 import { cacheControlFor } from '../host/security-headers.ts';
+import { forwardToApi } from './api-proxy.ts';
+import { isApiPath, requestTarget } from './request-target.ts';
+import { applyServerLimits, DEFAULT_TIMEOUTS, type ServerTimeouts } from './server-limits.ts';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -23,6 +26,8 @@ export interface StaticServerOptions {
   root: string;
   /** Where `/api/*` requests are forwarded (the ingest service), e.g. `http://127.0.0.1:8787`. */
   apiTarget?: string;
+  /** Client and upstream timeouts; `DEFAULT_TIMEOUTS` where not given. */
+  timeouts?: Partial<ServerTimeouts>;
 }
 
 function isFile(root: string, file: string): boolean {
@@ -59,44 +64,34 @@ function precompressed(root: string, file: string, acceptEncoding: string): { fi
   return null;
 }
 
-function proxy(req: IncomingMessage, res: ServerResponse, target: string): void {
-  const url = new URL(req.url ?? '/', target);
-  const upstream = httpRequest(
-    url,
-    { method: req.method, headers: { ...req.headers, host: url.host, 'x-forwarded-for': req.socket.remoteAddress ?? '' } },
-    (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    },
-  );
-  upstream.on('error', () => {
-    if (!res.headersSent) {
-      res.writeHead(502, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ error: { code: 'unavailable', message: 'The form service is not reachable. Please try again later.' } }));
-    } else res.destroy();
-  });
-  req.pipe(upstream);
-}
-
 /**
  * A small static server for the built site, as production hosts serve it: clean URLs,
  * case redirects, language 404 pages, the security headers of the build's `_headers` file,
  * long caching for hashed assets, the precompressed `.br`/`.gz` copies, and `/api` forwarded to
- * the ingest service when `apiTarget` is set.
+ * the ingest service when `apiTarget` is set — only to that origin, with the request's path and
+ * query. Requests get bounded time (`timeouts`), targets a bounded length (414 past it).
  */
-export function createStaticServer({ root, apiTarget }: StaticServerOptions): Server {
+export function createStaticServer({ root, apiTarget, timeouts }: StaticServerOptions): Server {
   const rules = headerRules(root);
-  return createServer((req, res) => {
-    const { pathname, search } = new URL(req.url ?? '/', 'http://localhost');
-    if (apiTarget && (pathname === '/api' || pathname.startsWith('/api/'))) return proxy(req, res, apiTarget);
-    const common = { ...headersForPath(rules(), pathname), 'cache-control': cacheControlFor(pathname) };
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { ...common, allow: 'GET, HEAD' }).end();
+  const apiOrigin = apiTarget === undefined ? null : new URL(apiTarget);
+  const limits = { ...DEFAULT_TIMEOUTS, ...timeouts };
+  // Node checks the header and request timeouts at this interval (30 s unless told).
+  const server = createServer({ connectionsCheckingInterval: Math.min(1000, limits.headersMs / 2, limits.requestMs / 2) }, (req, res) => {
+    const target = requestTarget(req.url ?? '/');
+    if (target.type === 'refused') {
+      res.writeHead(target.status, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' }).end(`${target.status}\n`);
       return;
     }
-    const resolution = resolveUrl(pathname, (file) => isFile(root, file));
+    const { path, query } = target;
+    if (apiOrigin && isApiPath(path)) return forwardToApi(req, res, apiOrigin, path + query, limits.upstreamMs);
+    const common = { ...headersForPath(rules(), path), 'cache-control': cacheControlFor(path) };
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.writeHead(405, { ...common, allow: 'GET, HEAD', connection: 'close' }).end();
+      return;
+    }
+    const resolution = resolveUrl(path, (file) => isFile(root, file));
     if (resolution.type === 'redirect') {
-      res.writeHead(308, { ...common, location: resolution.location + search }).end();
+      res.writeHead(308, { ...common, location: resolution.location + query }).end();
       return;
     }
     if (!isFile(root, resolution.file)) {
@@ -114,4 +109,5 @@ export function createStaticServer({ root, apiTarget }: StaticServerOptions): Se
     if (req.method === 'HEAD') res.end();
     else createReadStream(join(root, encoded?.file ?? resolution.file)).pipe(res);
   });
+  return applyServerLimits(server, limits);
 }

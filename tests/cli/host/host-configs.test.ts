@@ -103,13 +103,18 @@ describe('host configuration files of the real build', () => {
   it('writes an nginx server block with a location and a case map entry per page, and each language\'s 404', () => {
     const conf = readBuilt(outDir, '_deploy/nginx.conf');
     for (const route of routes) {
-      expect(conf).toContain(`location = ${route.path} { try_files /${fileForPath(route.path)} =404; }`);
+      expect(conf).toContain(
+        `location = ${route.path} { if ($maskwise_empty_segment) { return 308 ${route.path}$is_args$args; } try_files /${fileForPath(route.path)} =404; }`,
+      );
       const key = `"~*${equivalentFormsPattern(route.path).replace(/\\/g, '\\\\')}"`;
       expect(conf.split('\n').some((line) => line.trim().startsWith(key) && line.trim().endsWith(` "${route.path}";`)), route.path).toBe(true);
     }
     expect(conf).toContain('"~*^/de(?:/|$)" "/de/404.html";');
     expect(conf).toContain('default "/404.html";');
     expect(conf).toContain('proxy_set_header X-Forwarded-For $remote_addr;');
+    // A path with an empty segment (//about): 308 to the page in its exact location, 404 anywhere else.
+    expect(conf).toContain('"~*^[^?]*(?:/|%2f)(?:/|%2f)" 1;');
+    expect(conf.match(/if \(\$maskwise_empty_segment\) \{ return 404; \}/g)).toHaveLength(2);
     expect(conf).toMatch(/# add_header Strict-Transport-Security "max-age=\d+/);
   });
 

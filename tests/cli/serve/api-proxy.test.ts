@@ -1,0 +1,89 @@
+import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createStaticServer } from '../../../cli/serve/static-server.ts';
+import { builtSite } from '../../helpers/built-site.ts';
+
+/** A real local HTTP server that records what reaches it and answers 200 "NAME". */
+async function recordingServer(name: string): Promise<{ server: Server; port: number; seen: { url: string; headers: IncomingHttpHeaders }[] }> {
+  const seen: { url: string; headers: IncomingHttpHeaders }[] = [];
+  const server = createServer((req, res) => {
+    seen.push({ url: req.url ?? '', headers: req.headers });
+    req.resume();
+    req.on('end', () => res.end(name));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, port: (server.address() as AddressInfo).port, seen };
+}
+
+/** Sends a request line with exactly this target (fetch would normalise it) and the given headers. */
+function send(port: number, target: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string; location?: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: target, headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, location: res.headers.location }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+let site: Server;
+let sitePort = 0;
+let ingest: Awaited<ReturnType<typeof recordingServer>>;
+let elsewhere: Awaited<ReturnType<typeof recordingServer>>;
+
+beforeAll(async () => {
+  const { outDir } = await builtSite();
+  ingest = await recordingServer('ingest');
+  elsewhere = await recordingServer('elsewhere');
+  site = createStaticServer({ root: outDir, apiTarget: `http://127.0.0.1:${ingest.port}` });
+  await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+  sitePort = (site.address() as AddressInfo).port;
+});
+
+afterAll(async () => {
+  for (const server of [site, ingest.server, elsewhere.server]) await new Promise((resolve) => server.close(resolve));
+});
+
+describe('the /api proxy of the local server', () => {
+  it('forwards /api requests to the ingest service with their path and query, and the visitor as X-Forwarded-For', async () => {
+    const res = await send(sitePort, '/api/captcha?lang=de', { cookie: 'a=1', 'x-forwarded-for': '6.6.6.6' });
+    expect(res).toMatchObject({ status: 200, body: 'ingest' });
+    const last = ingest.seen.at(-1)!;
+    expect(last.url).toBe('/api/captcha?lang=de');
+    expect(last.headers.host).toBe(`127.0.0.1:${ingest.port}`);
+    expect(last.headers['x-forwarded-for']).toBe('127.0.0.1');
+  });
+
+  it('regression: a request target naming another host (//host, /\\host, user:pw@host) never leaves the site, and adds no Authorization', async () => {
+    const other = `127.0.0.1:${elsewhere.port}`;
+    for (const target of [`//${other}/api/x`, `/\\${other}/api/x`, `//user:pw@${other}/api/x`, `/\\\\${other}/api/x`]) {
+      const res = await send(sitePort, target, { cookie: 'session=secret' });
+      expect(res.status, target).toBe(404);
+      expect(res.body, target).toContain('<html lang="en"');
+    }
+    expect(elsewhere.seen).toEqual([]);
+    expect(ingest.seen.some((r) => r.headers.authorization !== undefined)).toBe(false);
+  });
+
+  it('regression: an absolute-form request line reaches the configured ingest service only, with its path', async () => {
+    const before = ingest.seen.length;
+    const res = await send(sitePort, `http://user:pw@127.0.0.1:${elsewhere.port}/api/x?y=1`);
+    expect(res).toMatchObject({ status: 200, body: 'ingest' });
+    expect(elsewhere.seen).toEqual([]);
+    expect(ingest.seen.slice(before).map((r) => [r.url, r.headers.authorization])).toEqual([['/api/x?y=1', undefined]]);
+  });
+
+  it('answers 502 in the service\'s error shape when the service is not running', async () => {
+    const { outDir } = await builtSite();
+    const down = createStaticServer({ root: outDir, apiTarget: 'http://127.0.0.1:1' });
+    await new Promise<void>((resolve) => down.listen(0, '127.0.0.1', resolve));
+    const res = await send((down.address() as AddressInfo).port, '/api/captcha');
+    await new Promise((resolve) => down.close(resolve));
+    expect(res.status).toBe(502);
+    expect(JSON.parse(res.body)).toMatchObject({ error: { code: 'unavailable' } });
+  });
+});
