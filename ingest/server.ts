@@ -66,6 +66,7 @@ export async function startService(config: IngestConfig, overrides: ServiceOverr
     trustProxy: config.trustProxy,
     logger: loggerOptions(config.logLevel, overrides.logStream),
   });
+  store.logTo(app.log); // storage failures (checkpoint, write, database file moved) go to the service log
   worker = outboxWorker({
     outbox: sqliteOutbox(db),
     mailer,
