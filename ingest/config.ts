@@ -9,7 +9,7 @@
  * | variable | default |
  * |---|---|
  * | PORT | 8787 |
- * | HOST | 0.0.0.0 |
+ * | HOST | 127.0.0.1 (the container image sets 0.0.0.0) |
  * | DATA_DIR | data |
  * | DATABASE_URL | sqlite:$DATA_DIR/ingest.sqlite (`sqlite:PATH` or a plain path) |
  * | SMTP_URL | unset: mail is written as .eml files into $DATA_DIR/mail/ |
@@ -21,10 +21,16 @@
  * | PRIVACY_VERSION | 2025-01-12 (the privacy text version recorded with each consent) |
  * | RATE_LIMIT_MAX | 10 form posts per window per client IP (captcha fetches: 3×) |
  * | RATE_LIMIT_WINDOW_MS | 60000 |
- * | TRUST_PROXY | false; `true`, a hop count, or a comma list of proxy IPs/CIDRs when behind a reverse proxy |
+ * | TRUST_PROXY | false; a comma list of the proxy addresses (IPs/CIDRs) to trust, or a hop count (only when HOST is a loopback address) |
+ * | HEADERS_TIMEOUT_MS | 10000: the request line and headers must arrive within this time, else 408 |
+ * | REQUEST_TIMEOUT_MS | 30000: the whole request, body included, must arrive within this time, else 408 |
+ * | IDLE_TIMEOUT_MS | 72000: a connection with no traffic (between keep-alive requests, too) is closed after this |
+ * | SHUTDOWN_DRAIN_MS | 5000: on SIGTERM, how long answers keep coming (with `Connection: close`) before the service closes |
  */
+import { isIP } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
+import { type ServerTimeouts, DEFAULT_TIMEOUTS } from './http/client-timeouts.ts';
 import { OPERATOR_ERRORS } from './operator-errors.ts';
 
 /** The environment variables the service reads, all optional. */
@@ -49,12 +55,16 @@ export interface IngestConfig {
   logLevel: (typeof LOG_LEVELS)[number];
   privacyVersion: string;
   rateLimit: { max: number; windowMs: number };
-  trustProxy: boolean | number | string[];
+  /** false: the connecting address is the client; a list: those proxies' X-Forwarded-For is believed; a number: that many hops. */
+  trustProxy: false | number | string[];
+  timeouts: ServerTimeouts;
+  shutdownDrainMs: number;
 }
 
 const VARIABLES = [
   'PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'SMTP_URL', 'SALES_EMAIL', 'MAIL_FROM', 'ALLOWED_ORIGINS',
   'CAPTCHA_SECRET', 'LOG_LEVEL', 'PRIVACY_VERSION', 'RATE_LIMIT_MAX', 'RATE_LIMIT_WINDOW_MS', 'TRUST_PROXY',
+  'HEADERS_TIMEOUT_MS', 'REQUEST_TIMEOUT_MS', 'IDLE_TIMEOUT_MS', 'SHUTDOWN_DRAIN_MS',
 ] as const;
 
 // Values never echoed back in an error line.
@@ -67,6 +77,7 @@ const wholeNumber = (min: number, max: number, what: string) =>
     .regex(/^\d{1,15}$/, what)
     .transform(Number)
     .refine((n) => n >= min && n <= max, what);
+const milliseconds = wholeNumber(100, 3_600_000, 'must be a whole number of milliseconds from 100 to 3600000');
 const origin = z
   .string()
   .refine(
@@ -78,8 +89,8 @@ const envSchema = z.object({
   PORT: wholeNumber(0, 65535, 'must be a whole number from 0 to 65535').default(8787),
   HOST: z
     .string()
-    .regex(/^[\w.:%[\]-]{1,253}$/, 'must be a host name or IP address to listen on, such as 0.0.0.0 or ::')
-    .default('0.0.0.0'),
+    .regex(/^[\w.:%[\]-]{1,253}$/, 'must be a host name or IP address to listen on, such as 127.0.0.1 or 0.0.0.0')
+    .default('127.0.0.1'),
   DATA_DIR: z.string().default('data'),
   DATABASE_URL: z
     .string()
@@ -110,12 +121,50 @@ const envSchema = z.object({
   RATE_LIMIT_WINDOW_MS: wholeNumber(1, 1e9, 'must be a whole number of milliseconds, at least 1').default(60_000),
   TRUST_PROXY: z
     .string()
-    .regex(/^(true|false|\d{1,3}|[\d.:a-fA-F/]+(,[\d.:a-fA-F/]+)*)$/, 'must be true, false, a hop count, or a comma list of proxy IPs/CIDRs')
-    .transform((value): boolean | number | string[] =>
-      value === 'true' ? true : value === 'false' ? false : /^\d+$/.test(value) ? Number(value) : value.split(','),
+    .refine(
+      (value) => value === 'false' || /^\d{1,3}$/.test(value) || value.split(',').every((item) => isProxyAddress(item.trim())),
+      'must name the proxy addresses to trust as a comma list of IPs or CIDRs (such as 127.0.0.1 or 172.17.0.1), or be a hop count or false',
+    )
+    .transform((value): false | number | string[] =>
+      value === 'false' ? false : /^\d+$/.test(value) ? Number(value) : value.split(',').map((item) => item.trim()),
     )
     .default(false),
+  HEADERS_TIMEOUT_MS: milliseconds.default(DEFAULT_TIMEOUTS.headersMs),
+  REQUEST_TIMEOUT_MS: milliseconds.default(DEFAULT_TIMEOUTS.requestMs),
+  IDLE_TIMEOUT_MS: milliseconds.default(DEFAULT_TIMEOUTS.idleMs),
+  SHUTDOWN_DRAIN_MS: wholeNumber(0, 60_000, 'must be a whole number of milliseconds from 0 to 60000').default(5000),
 });
+
+// An address or CIDR as @fastify's proxy-addr takes it: 10.0.0.1, 10.0.0.0/8, fd00::/8, or 10.0.0.0/255.0.0.0.
+function isProxyAddress(item: string): boolean {
+  const [address = '', range, ...rest] = item.split('/');
+  if (rest.length > 0 || isIP(address) === 0) return false;
+  if (range === undefined) return true;
+  if (isIP(range) !== 0) return isIP(range) === isIP(address);
+  return /^\d{1,3}$/.test(range) && Number(range) <= (isIP(address) === 4 ? 32 : 128);
+}
+
+// 127.0.0.0/8, ::1 and localhost: only processes on this machine (or in this container) can connect.
+function isLoopback(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  return bare === 'localhost' || bare === '::1' || /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
+}
+
+// Settings that are each valid but wrong together; one line each, like the schema's.
+function conflicts(e: z.output<typeof envSchema>): string[] {
+  const errors: string[] = [];
+  if (typeof e.TRUST_PROXY === 'number' && e.TRUST_PROXY > 0 && !isLoopback(e.HOST)) {
+    errors.push(
+      `TRUST_PROXY must name the proxy addresses (such as 172.17.0.1) when HOST is not a loopback address: with a hop count any client that connects directly can forge X-Forwarded-For and escape the rate limit (got "${e.TRUST_PROXY}" with HOST "${e.HOST}")`,
+    );
+  }
+  if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS) {
+    errors.push(
+      `HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS, which covers the headers too (got ${e.HEADERS_TIMEOUT_MS} and ${e.REQUEST_TIMEOUT_MS})`,
+    );
+  }
+  return errors;
+}
 
 /** The outcome of `resolveConfig`: the configuration, or one line per bad variable. */
 export type ConfigResult = { ok: true; config: IngestConfig } | { ok: false; errors: string[] };
@@ -138,6 +187,8 @@ export function resolveConfig(env: Readonly<Record<string, string | undefined>>,
     return { ok: false, errors: [...new Set(errors)] };
   }
   const e = parsed.data;
+  const conflicting = conflicts(e);
+  if (conflicting.length > 0) return { ok: false, errors: conflicting };
   const dataDir = resolve(cwd, e.DATA_DIR);
   const databasePath = e.DATABASE_URL?.replace(/^sqlite:(\/\/)?/, '') ?? resolve(dataDir, 'ingest.sqlite');
   const config: IngestConfig = {
@@ -155,6 +206,8 @@ export function resolveConfig(env: Readonly<Record<string, string | undefined>>,
     privacyVersion: e.PRIVACY_VERSION,
     rateLimit: { max: e.RATE_LIMIT_MAX, windowMs: e.RATE_LIMIT_WINDOW_MS },
     trustProxy: e.TRUST_PROXY,
+    timeouts: { headersMs: e.HEADERS_TIMEOUT_MS, requestMs: e.REQUEST_TIMEOUT_MS, idleMs: e.IDLE_TIMEOUT_MS },
+    shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
   };
   return { ok: true, config: Object.freeze(config) };
 }

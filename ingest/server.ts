@@ -2,10 +2,15 @@
  * `ingest serve`: wires the real parts together (database, migrations, captcha secret, mailer,
  * outbox worker, app), listens, and shuts down gracefully.
  *
- * Shutdown order matters: stop accepting and finish in-flight requests (their batches commit),
- * then let the outbox worker record the send in progress, then commit anything still queued and
- * close the database.
+ * Shutdown order matters: first drain — `/readyz` answers 503 so load balancers move away, and
+ * every answer (to requests in flight and to new ones on open connections) says
+ * `Connection: close`, for up to `SHUTDOWN_DRAIN_MS` or until no connection is left — then stop
+ * listening and finish the requests still in flight (their batches commit), then let the outbox
+ * worker record the send in progress, then commit anything still queued and close the database.
+ * Closing a keep-alive connection while it is idle would race the client's next request on it;
+ * after the drain only connections that stayed silent throughout are closed that way.
  */
+import type { Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './http/app.ts';
 import { loadCaptchaSecret } from './http/captcha-secret.ts';
@@ -41,7 +46,7 @@ export interface RunningService {
   worker: OutboxWorker;
   /** The address it listens on, e.g. `http://127.0.0.1:8787`. */
   url: string;
-  /** Graceful shutdown; safe to call twice. */
+  /** Graceful shutdown (drain, then close); safe to call twice. */
   close(): Promise<void>;
 }
 
@@ -56,6 +61,7 @@ export async function startService(config: IngestConfig, overrides: ServiceOverr
   });
   const mailer = overrides.mailer ?? createMailer(config.mail);
   let worker: OutboxWorker | undefined;
+  let draining = false;
   const app = await buildApp({
     store,
     captchaSecret: loadCaptchaSecret(config.captchaSecret, config.captchaSecretFile),
@@ -64,6 +70,9 @@ export async function startService(config: IngestConfig, overrides: ServiceOverr
     allowedOrigins: config.allowedOrigins,
     rateLimit: config.rateLimit,
     trustProxy: config.trustProxy,
+    timeouts: config.timeouts,
+    isReady: () => !draining && store.isReady(),
+    isDraining: () => draining,
     logger: loggerOptions(config.logLevel, overrides.logStream),
   });
   store.logTo(app.log); // storage failures (checkpoint, write, database file moved) go to the service log
@@ -90,6 +99,9 @@ export async function startService(config: IngestConfig, overrides: ServiceOverr
   let closed: Promise<void> | undefined;
   const close = () => {
     closed ??= (async () => {
+      draining = true;
+      app.log.info({ drainMs: config.shutdownDrainMs }, 'draining: not ready, answering with Connection: close');
+      await drained(app.server, config.shutdownDrainMs);
       await app.close();
       await worker.stop();
       await store.close();
@@ -101,7 +113,18 @@ export async function startService(config: IngestConfig, overrides: ServiceOverr
   return { app, db, store, worker, url, close };
 }
 
-/** Runs the service until SIGTERM or SIGINT, then shuts down within `graceMs` (exit 0) or gives up (exit 1). */
+// Resolves once no connection is open (every client has had its `Connection: close` answer, or
+// none was connected) or after `limitMs`, whichever comes first.
+async function drained(server: Server, limitMs: number): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  const open = () => new Promise<number>((resolve) => server.getConnections((error, n) => resolve(error ? 0 : n)));
+  while (Date.now() < deadline && (await open()) > 0) await new Promise((resolve) => setTimeout(resolve, 25));
+}
+
+/**
+ * Runs the service until SIGTERM or SIGINT, then drains and shuts down within the drain period
+ * plus `graceMs` (exit 0), or gives up (exit 1).
+ */
 export async function serve(config: IngestConfig, graceMs = 15_000): Promise<void> {
   const service = await startService(config);
   let stopping = false;
@@ -113,9 +136,9 @@ export async function serve(config: IngestConfig, graceMs = 15_000): Promise<voi
     stopping = true;
     service.app.log.info({ signal }, 'shutting down');
     const timer = setTimeout(() => {
-      service.app.log.error({ graceMs }, 'shutdown took too long, exiting');
+      service.app.log.error({ graceMs, drainMs: config.shutdownDrainMs }, 'shutdown took too long, exiting');
       process.exit(1);
-    }, graceMs);
+    }, config.shutdownDrainMs + graceMs);
     timer.unref();
     service.close().then(
       () => {

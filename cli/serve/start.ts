@@ -27,7 +27,7 @@ const ingest: ChildProcess = spawn(process.execPath, [INGEST_BIN, 'serve'], {
     PORT: String(ingestPort),
     HOST: '127.0.0.1',
     // The site server below is the only client and sets X-Forwarded-For: rate limits apply per visitor.
-    TRUST_PROXY: 'true',
+    TRUST_PROXY: '127.0.0.1',
     ALLOWED_ORIGINS: process.env.ALLOWED_ORIGINS ?? `http://localhost:${port}`,
   },
   stdio: ['ignore', 'inherit', 'inherit'],

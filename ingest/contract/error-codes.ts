@@ -24,6 +24,10 @@ export const ERROR_CODES = {
     message:
       'No such endpoint. The API offers POST /api/newsletter, GET /api/captcha, POST /api/contact, GET /healthz and GET /readyz.',
   },
+  request_timeout: {
+    status: 408,
+    message: 'The request did not arrive in time (headers within 10 s, the whole request within 30 s by default). Send it again in one go.',
+  },
   payload_too_large: {
     status: 413,
     message: 'The request body is larger than the 32 KB limit. Shorten the fields and send again.',

@@ -10,6 +10,7 @@ import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { CaptchaRandom } from './captcha.ts';
+import { DEFAULT_TIMEOUTS, type ServerTimeouts, timeoutOptions } from './client-timeouts.ts';
 import { type Clock, systemClock } from '../clock.ts';
 import { contactRoute } from './contact-route.ts';
 import { LIMITS } from '../contract/schemas.ts';
@@ -33,7 +34,14 @@ export interface AppDeps {
   allowedOrigins?: readonly string[];
   /** Form posts per client IP per window; captcha fetches get three times as many. */
   rateLimit?: { max: number; windowMs: number };
-  trustProxy?: boolean | number | string[];
+  /** Whose X-Forwarded-For to believe: false (nobody), the proxy addresses, or a hop count. */
+  trustProxy?: false | number | readonly string[];
+  /** How long a client may take over its headers, its whole request, and an idle connection. */
+  timeouts?: ServerTimeouts;
+  /** Whether the service may take traffic (`/readyz`); default: the store's readiness. */
+  isReady?: () => boolean;
+  /** True while the service drains before it closes: every answer then carries `Connection: close`. */
+  isDraining?: () => boolean;
   /** Logger options (see `logger.ts`), or false for no logs. Default: info to standard output. */
   logger?: LoggerOptions | false;
 }
@@ -43,10 +51,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const clock = deps.clock ?? systemClock;
   const limit = deps.rateLimit ?? { max: 10, windowMs: 60_000 };
   const allowed = new Set(deps.allowedOrigins ?? []);
+  const isReady = deps.isReady ?? (() => deps.store.isReady());
+  const isDraining = deps.isDraining ?? (() => false);
   const app = Fastify({
     logger: deps.logger ?? loggerOptions('info'),
     bodyLimit: LIMITS.bodyBytes,
     trustProxy: trustProxyOption(deps.trustProxy ?? false),
+    ...timeoutOptions(deps.timeouts ?? DEFAULT_TIMEOUTS),
     // Fastify's built-in 503 while closing lacks the uniform error body; requests on connections
     // still open are simply served (the database closes only after them).
     return503OnClosing: false,
@@ -61,13 +72,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(httpErrorsPlugin);
 
   let closing = false;
+  // Closing an idle keep-alive connection races the client's next request on it, which is then
+  // lost; an answer saying `Connection: close` ends the connection after that answer instead.
+  app.addHook('onSend', async (_request, reply) => {
+    if (closing || isDraining()) reply.header('connection', 'close');
+  });
   app.addHook('preClose', async () => {
     closing = true;
-    // Fastify closes the idle keep-alive connections once; those still busy become idle after
-    // their answer and would hold the shutdown open for the keep-alive timeout, so sweep them.
-    const sweep = setInterval(() => app.server.closeIdleConnections(), 25);
-    sweep.unref();
-    app.server.once('close', () => clearInterval(sweep));
   });
 
   await app.register(cors, {
@@ -84,7 +95,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
   });
 
-  await app.register(healthRoute, { isReady: () => !closing && deps.store.isReady() });
+  await app.register(healthRoute, { isReady: () => !closing && !isDraining() && isReady() });
   await app.register(newsletterRoute, { store: deps.store, clock });
   await app.register(contactRoute, {
     store: deps.store,
@@ -98,6 +109,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 }
 
 // A hop count means "trust that many proxies in front of us" (Fastify's types omit the number form).
-function trustProxyOption(value: boolean | number | string[]): boolean | string[] | ((address: string, hop: number) => boolean) {
-  return typeof value === 'number' ? (_address, hop) => hop < value : value;
+function trustProxyOption(value: false | number | readonly string[]): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof value === 'number') return (_address, hop) => hop < value;
+  return value === false ? false : [...value];
 }

@@ -4,7 +4,9 @@
  *
  * The code never logs bodies or rows; as a second line of defence, fields named like personal
  * data are redacted at the top level and one level down, request URLs are logged without their
- * query string, and bodies and headers are never serialised. Fastify builds the logger from
+ * query string, and bodies and headers are never serialised. Client IP addresses are not logged
+ * at any level: the service uses them only in memory, for rate limiting (data minimisation, as
+ * the privacy policy promises). Fastify builds the logger from
  * these options; the outbox worker logs through the same instance (`app.log`).
  */
 import type { FastifyServerOptions } from 'fastify';
@@ -26,7 +28,7 @@ export function loggerOptions(level: string, stream?: LogStream): LoggerOptions 
     ...(stream === undefined ? {} : { stream }),
     redact: { paths: PERSONAL_FIELDS.flatMap((field) => [field, `*.${field}`]), censor: '[redacted]' },
     serializers: {
-      req: (req: { method?: string; url?: string; ip?: string }) => ({ method: req.method, url: req.url?.split('?')[0], remoteAddress: req.ip }),
+      req: (req: { method?: string; url?: string }) => ({ method: req.method, url: req.url?.split('?')[0] }),
       res: (res: { statusCode?: number }) => ({ statusCode: res.statusCode }),
       // An error's text goes out as `reason`, so redacting `*.message` never hides it.
       err: (err: Error) => ({

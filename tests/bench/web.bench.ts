@@ -55,7 +55,7 @@ async function listen(server: Server): Promise<string> {
 const ingestPort = 20_000 + Math.floor(Math.random() * 20_000);
 const ingest = spawn(process.execPath, [INGEST_BIN, 'serve'], {
   cwd: work,
-  env: { ...process.env, PORT: String(ingestPort), HOST: '127.0.0.1', DATA_DIR: join(work, 'data'), TRUST_PROXY: 'true', LOG_LEVEL: 'warn' },
+  env: { ...process.env, PORT: String(ingestPort), HOST: '127.0.0.1', DATA_DIR: join(work, 'data'), TRUST_PROXY: '127.0.0.1', LOG_LEVEL: 'warn' },
   stdio: ['ignore', 'inherit', 'inherit'],
 });
 for (let i = 0; i < 200; i++) {

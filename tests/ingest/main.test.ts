@@ -3,7 +3,7 @@
  * real `ingest` process, and `ingest serve` from an empty folder with SIGTERM.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -59,7 +59,7 @@ describe('configuration', () => {
     const result = resolveConfig({}, '/srv/app');
     expect(result).toMatchObject({
       ok: true,
-      config: { port: 8787, host: '0.0.0.0', database: { path: '/srv/app/data/ingest.sqlite' }, mail: { kind: 'file', dir: '/srv/app/data/mail' } },
+      config: { port: 8787, host: '127.0.0.1', trustProxy: false, database: { path: '/srv/app/data/ingest.sqlite' }, mail: { kind: 'file', dir: '/srv/app/data/mail' } },
     });
   });
 
@@ -77,6 +77,63 @@ describe('configuration', () => {
   it('rejects PostgreSQL URLs with a clear message', () => {
     const result = resolveConfig({ DATABASE_URL: 'postgres://app@db/forms' }, '/');
     expect(result).toEqual({ ok: false, errors: [expect.stringMatching(/^DATABASE_URL points at PostgreSQL, which this build does not support yet/)] });
+  });
+
+  it('refuses a TRUST_PROXY hop count on a public HOST, where any client could forge X-Forwarded-For', () => {
+    for (const HOST of ['0.0.0.0', '::', '192.0.2.10']) {
+      const result = resolveConfig({ HOST, TRUST_PROXY: '1' }, '/');
+      expect(result).toEqual({
+        ok: false,
+        errors: [expect.stringMatching(new RegExp(`^TRUST_PROXY must name the proxy addresses .*\\(got "1" with HOST "${HOST}"\\)$`))],
+      });
+    }
+    // On a loopback address only processes on this machine connect: the local proxy.
+    for (const HOST of ['127.0.0.1', '::1', 'localhost']) expect(resolveConfig({ HOST, TRUST_PROXY: '2' }, '/')).toMatchObject({ ok: true, config: { trustProxy: 2 } });
+  });
+
+  it('refuses TRUST_PROXY values that name no proxy, true included, and accepts addresses and CIDRs', () => {
+    for (const value of ['true', 'yes', '10.0.0.300', '10.0.0.0/33', 'proxy.example', '127.0.0.1,']) {
+      const result = resolveConfig({ HOST: '0.0.0.0', TRUST_PROXY: value }, '/');
+      expect(result, value).toEqual({ ok: false, errors: [`TRUST_PROXY must name the proxy addresses to trust as a comma list of IPs or CIDRs (such as 127.0.0.1 or 172.17.0.1), or be a hop count or false (got ${JSON.stringify(value)})`] });
+    }
+    expect(resolveConfig({ HOST: '0.0.0.0', TRUST_PROXY: '172.17.0.1, 10.0.0.0/8,fd00::/8' }, '/')).toMatchObject({
+      ok: true,
+      config: { trustProxy: ['172.17.0.1', '10.0.0.0/8', 'fd00::/8'] },
+    });
+    expect(resolveConfig({ TRUST_PROXY: 'false' }, '/')).toMatchObject({ ok: true, config: { trustProxy: false } });
+  });
+
+  it('bounds header, request and idle times and the shutdown drain, and refuses a header limit above the request limit', () => {
+    expect(resolveConfig({}, '/')).toMatchObject({
+      ok: true,
+      config: { timeouts: { headersMs: 10_000, requestMs: 30_000, idleMs: 72_000 }, shutdownDrainMs: 5000 },
+    });
+    expect(resolveConfig({ HEADERS_TIMEOUT_MS: '0', IDLE_TIMEOUT_MS: 'forever' }, '/')).toEqual({
+      ok: false,
+      errors: [
+        'HEADERS_TIMEOUT_MS must be a whole number of milliseconds from 100 to 3600000 (got "0")',
+        'IDLE_TIMEOUT_MS must be a whole number of milliseconds from 100 to 3600000 (got "forever")',
+      ],
+    });
+    expect(resolveConfig({ HEADERS_TIMEOUT_MS: '40000' }, '/')).toEqual({
+      ok: false,
+      errors: ['HEADERS_TIMEOUT_MS must not exceed REQUEST_TIMEOUT_MS, which covers the headers too (got 40000 and 30000)'],
+    });
+  });
+
+  it("starts with the README's container example as written, which trusts only the named proxy", () => {
+    const dockerfile = readFileSync(new URL('../../Dockerfile', import.meta.url), 'utf8');
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const runtimeStage = dockerfile.slice(dockerfile.indexOf(' AS runtime'));
+    const imageEnv = Object.fromEntries(
+      [...runtimeStage.matchAll(/^ENV ((?:.*\\\n)*.*)$/gm)].flatMap((env) => [...env[1]!.matchAll(/(\w+)=(\S+)/g)].map((m) => [m[1]!, m[2]!])),
+    );
+    const example = /^docker run -d --name ingest (?:.*\\\n)*.*$/m.exec(readme)![0];
+    const runEnv = Object.fromEntries([...example.matchAll(/-e (\w+)=('[^']*'|\S+)/g)].map((m) => [m[1]!, m[2]!.replace(/^'|'$/g, '')]));
+    expect(example).toMatch(/-p 127\.0\.0\.1:8787:8787/);
+    const result = resolveConfig({ ...imageEnv, ...runEnv }, '/app');
+    expect(result.ok ? [] : result.errors).toEqual([]);
+    expect(result).toMatchObject({ ok: true, config: { host: '0.0.0.0', trustProxy: [expect.any(String)] } });
   });
 
   it('stops the real CLI with one line naming the variable and exit code 2', async () => {

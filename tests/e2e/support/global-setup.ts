@@ -61,7 +61,7 @@ export default async function globalSetup() {
       SMTP_URL: smtp.url,
       SALES_EMAIL: 'sales@example.com',
       RATE_LIMIT_MAX: '1000',
-      TRUST_PROXY: 'true',
+      TRUST_PROXY: '127.0.0.1',
       LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -228,6 +228,35 @@ describe('health, errors, headers, CORS, rate limit, logs', () => {
     for (let i = 0; i < 5; i++) expect((await t.app.inject('/healthz')).statusCode).toBe(200);
   });
 
+  it('limits a client that sends a different X-Forwarded-For on every request, counting visitors behind the trusted proxy apart', async () => {
+    t = await testApp({ rateLimit: { max: 2, windowMs: 60_000 }, trustProxy: ['10.0.0.2'] });
+    const post = (remoteAddress: string, forwardedFor: string, i: number) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/newsletter',
+        remoteAddress,
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': forwardedFor },
+        payload: signup({ email: `xff${i}@example.com` }),
+      });
+    const direct: number[] = [];
+    for (let i = 0; i < 5; i++) direct.push((await post('203.0.113.7', `198.51.100.${i}`, i)).statusCode);
+    expect(direct).toEqual([201, 201, 429, 429, 429]);
+    const viaProxy: number[] = [];
+    for (let i = 0; i < 5; i++) viaProxy.push((await post('10.0.0.2', `198.51.100.${i}`, 10 + i)).statusCode);
+    expect(viaProxy).toEqual([201, 201, 201, 201, 201]);
+  });
+
+  it('never writes the client IP address into the logs', async () => {
+    t = await testApp({ trustProxy: ['10.0.0.2'] });
+    await t.app.inject({ method: 'GET', url: '/healthz', remoteAddress: '203.0.113.77' });
+    await t.app.inject({ method: 'POST', url: '/api/newsletter', remoteAddress: '203.0.113.77', payload: signup() });
+    await t.app.inject({ method: 'POST', url: '/api/newsletter', remoteAddress: '10.0.0.2', headers: { 'x-forwarded-for': '198.51.100.23' }, payload: {} });
+    await t.app.inject({ method: 'GET', url: '/missing', remoteAddress: '2001:db8::abcd' });
+    expect(t.logs.length).toBeGreaterThan(6);
+    const text = t.logs.join('');
+    for (const address of ['203.0.113', '10.0.0.2', '198.51.100', '2001:db8']) expect(text).not.toContain(address);
+  });
+
   it('never writes an email address, phone number or message into the logs', async () => {
     t = await testApp();
     const secret = { email: 'very.private@secret-domain.example', phone: '+34 611 222 333', message: 'my confidential message text' };
