@@ -24,6 +24,7 @@
 #
 # This file is the order of the phases; lib/ holds the machinery (reporting, prerequisites, the
 # engine and its cleanup, the stand-in image, probes of the service) and checks/ what is checked.
+# shellcheck source-path=SCRIPTDIR
 set -Eeuo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
