@@ -1,10 +1,13 @@
 /**
  * `ingest export`: a table's rows as CSV or JSON Lines, optionally only those created since a date.
  *
- * CSV follows RFC 4180 (quoted when needed, quotes doubled) with one guard: a text cell that
- * starts with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'`, so a visitor's
- * "name" cannot become a formula when sales open the file in a spreadsheet. (A phone number
- * like +34… therefore shows as '+34….) JSON Lines carries the values untouched.
+ * CSV follows RFC 4180 with every cell quoted (quotes doubled) and one guard, so a visitor's
+ * "name" cannot become a formula when sales open the file in a spreadsheet: a `'` goes before
+ * `=`, `+`, `-` or `@` at the start of a text cell *and* after any character a spreadsheet might
+ * split cells or rows on (`,` `;` tab `|` CR LF, then any spaces or quotes). Excel with a `;`
+ * list separator (de, fr, es, it, nl, pt) reads a comma file's `x;=cmd|…` as two cells, so
+ * guarding the cell start alone is not enough. A phone number like +34… therefore shows as
+ * '+34…, and a message line "- item" as "'- item". JSON Lines carries the values untouched.
  */
 import type { SqliteDatabase } from '../store/sqlite/connection.ts';
 
@@ -29,18 +32,32 @@ function readRows(db: SqliteDatabase, request: ExportRequest): Array<Record<stri
   return db.sql.all(query) as Array<Record<string, unknown>>;
 }
 
-/** One CSV cell: `csvCell('a "b"')` → `'"a ""b"""'`, `csvCell('=1+1')` → `"'=1+1"`. */
+// A formula trigger at the start of the text, or after a separator a spreadsheet might use,
+// with spaces and quotes in between (an importer may trim both).
+const FORMULA_START = /(^|[,;\t|\r\n])([\s"]*)(?=[=+\-@])/g;
+
+/**
+ * One CSV cell, always quoted, with formula triggers in text neutralised by a `'`.
+ *
+ * @example csvCell('a "b"') // → '"a ""b"""'
+ * csvCell('x;=cmd') // → `"x;'=cmd"`
+ * csvCell(12) // → '"12"'
+ */
 export function csvCell(value: unknown): string {
-  if (value === null || value === undefined) return '';
+  if (value === null || value === undefined) return '""';
   let text = String(value);
-  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+  if (typeof value === 'string') {
+    text = text.replace(FORMULA_START, "$1$2'");
+    // A leading tab or CR is a trigger too for some spreadsheets (OWASP's list).
+    if (/^[\t\r]/.test(text)) text = `'${text}`;
+  }
+  return `"${text.replaceAll('"', '""')}"`;
 }
 
 /** Formats rows as the text of one file; `columns` gives the CSV header when there are no rows. */
 function formatRows(rows: Array<Record<string, unknown>>, format: ExportRequest['format'], columns: string[]): string {
   if (format === 'jsonl') return rows.map((row) => `${JSON.stringify(row)}\n`).join('');
-  const header = `${columns.join(',')}\r\n`;
+  const header = `${columns.map(csvCell).join(',')}\r\n`;
   return header + rows.map((row) => `${columns.map((column) => csvCell(row[column])).join(',')}\r\n`).join('');
 }
 

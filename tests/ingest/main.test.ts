@@ -151,14 +151,14 @@ describe('export', () => {
     const csv = exportTable(db, { table: 'newsletter', format: 'csv' });
     const lines = csv.text.trimEnd().split('\r\n');
     expect(csv.rows).toBe(2);
-    expect(lines[0]).toBe('id,name,email,email_lower,privacy_consent,marketing_consent,lang,privacy_version,consent_at,created_at');
+    expect(lines[0]).toBe('"id","name","email","email_lower","privacy_consent","marketing_consent","lang","privacy_version","consent_at","created_at"');
     expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil"")"`);
     expect(lines[2]).toContain('"Ana, ""la"" Pérez"');
     const jsonl = exportTable(db, { table: 'contacts', format: 'jsonl', since: Date.parse('2025-01-01') });
     const rows = jsonl.text.trimEnd().split('\n').map((line) => JSON.parse(line));
     expect(rows.map((row) => row.email)).toEqual(['ana@example.com', 'bo@example.com']);
-    expect(csvCell('+34 600')).toBe("'+34 600");
-    expect(csvCell(12)).toBe('12');
+    expect(csvCell('+34 600')).toBe(`"'+34 600"`);
+    expect(csvCell(12)).toBe('"12"');
   });
 
   it('runs through the real CLI', async () => {
