@@ -8,7 +8,7 @@
  * (30 s by default, which would let a 10 s limit stretch to 40 s), so the sweep is tied to the
  * header limit here.
  */
-import type { FastifyServerOptions } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import type { ServerOptions } from 'node:http';
 import type { Socket } from 'node:net';
 import { ERROR_CODES, type ErrorCode } from '../contract/error-codes.ts';
@@ -51,9 +51,10 @@ export function timeoutOptions(timeouts: ServerTimeouts): TimeoutOptions {
  * catalogue's body, then closes the connection: `request_timeout` for a timeout, `bad_request`
  * for anything else.
  */
-function answerClientError(error: Error & { code?: string }, socket: Socket): void {
+function answerClientError(this: FastifyInstance, error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
   const code: ErrorCode = error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'request_timeout' : 'bad_request';
+  this.log.info({ errorCode: code, nodeCode: error.code }, 'slow or malformed request answered before routing; connection closed');
   const { status, message } = ERROR_CODES[code];
   const body = JSON.stringify({ error: { code, message } });
   if (socket.writable) {
