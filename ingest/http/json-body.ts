@@ -5,7 +5,7 @@
  * A declared `charset` other than UTF-8 (`latin1`, `utf-16`, …) is answered 415
  * `unsupported_media_type`; bytes that are not well-formed UTF-8 are answered 400 `malformed_json`.
  * Fastify alone decodes every body as UTF-8 whatever it declares and turns broken bytes into
- * U+FFFD, so both were accepted and stored mangled. `charsetOf` is the pure decision; the plugin
+ * U+FFFD, so both were accepted and stored mangled. `declaresUtf8` is the pure decision; the plugin
  * replaces the `application/json` parser of the whole app.
  */
 import { errorCodes, type FastifyInstance } from 'fastify';
@@ -20,7 +20,7 @@ const UTF8_LABELS = new Set(['utf-8', 'utf8', 'unicode-1-1-utf-8']);
  * @example charsetOf('application/json; charset="UTF-8"') // → 'utf-8'
  * charsetOf('application/json') // → null
  */
-export function charsetOf(contentType: string | undefined): string | null {
+function charsetOf(contentType: string | undefined): string | null {
   for (const parameter of (contentType ?? '').split(';').slice(1)) {
     const eq = parameter.indexOf('=');
     if (eq < 0 || parameter.slice(0, eq).trim().toLowerCase() !== 'charset') continue;
@@ -30,7 +30,7 @@ export function charsetOf(contentType: string | undefined): string | null {
 }
 
 /** Tells whether a Content-Type header allows a UTF-8 body: no charset, or a UTF-8 label. */
-export function declaresUtf8(contentType: string | undefined): boolean {
+function declaresUtf8(contentType: string | undefined): boolean {
   const charset = charsetOf(contentType);
   return charset === null || UTF8_LABELS.has(charset);
 }
