@@ -5,9 +5,10 @@ import { checkContent } from './check/check-content.ts';
 import { formatProblem, problemHints, type Problem } from './site/errors.ts';
 import { LANGUAGES, parseLangList } from './site/languages.ts';
 import { DEFAULT_PATHS, PROJECT_ROOT } from './paths.ts';
+import { browserUrl, DEFAULT_HOST, listen, listenProblem } from './serve/listen.ts';
 import { createStaticServer } from './serve/static-server.ts';
 
-/** Exit codes: 0 done, 1 the build found problems, 2 bad command-line input. */
+/** Exit codes: 0 done, 1 the build found problems, 2 bad command-line input or a port that cannot be used. */
 const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 
 /** Prints problems one per line, then what to do about each kind. */
@@ -86,15 +87,23 @@ program
   .description('serve a built folder locally with clean URLs, as a static host would (no form service)')
   .option('--out <dir>', 'the built folder', DEFAULT_PATHS.outDir)
   .option('--port <port>', 'port to listen on', '4321')
-  .action((opts: { out: string; port: string }) => {
+  .option('--host <address>', `address to listen on (default: HOST, else ${DEFAULT_HOST}: this machine only)`)
+  .action(async (opts: { out: string; port: string; host?: string }) => {
     const port = Number(opts.port);
     if (!Number.isInteger(port) || port < 1 || port > 65535) {
       usageError(`--port must be a number from 1 to 65535, got "${opts.port}"`);
       return;
     }
-    createStaticServer({ root: resolve(opts.out) }).listen(port, () => {
-      process.stdout.write(`sitegen: previewing ${resolve(opts.out)} on http://localhost:${port}\n`);
-    });
+    const host = opts.host ?? process.env.HOST ?? DEFAULT_HOST;
+    try {
+      await listen(createStaticServer({ root: resolve(opts.out) }), port, host);
+    } catch (error) {
+      const settings = { program: 'sitegen', host, port, portSetting: '--port', hostSetting: opts.host === undefined ? 'HOST' : '--host' };
+      process.stderr.write(`${formatProblem(listenProblem(error as NodeJS.ErrnoException, settings))}\n`);
+      process.exitCode = EXIT.usage;
+      return;
+    }
+    process.stdout.write(`sitegen: previewing ${resolve(opts.out)} on ${browserUrl(host, port)}\n`);
   });
 
 try {

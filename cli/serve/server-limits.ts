@@ -16,7 +16,7 @@ export interface ServerTimeouts {
   upstreamMs: number;
 }
 
-/** The defaults of `npm start` and `sitegen preview` (README: "The local servers"). */
+/** The defaults of `npm start` and `sitegen preview` (README, "sitegen CLI"). */
 export const DEFAULT_TIMEOUTS: ServerTimeouts = {
   headersMs: 10_000,
   requestMs: 30_000,
@@ -32,7 +32,7 @@ export const DEFAULT_TIMEOUTS: ServerTimeouts = {
  *
  * @example clientErrorStatus('HPE_HEADER_OVERFLOW', Buffer.from(`GET /${'/'.repeat(20_000)}`)) // 414
  */
-export function clientErrorStatus(code: string | undefined, rawPacket: Buffer | undefined): 400 | 408 | 414 | 431 | null {
+function clientErrorStatus(code: string | undefined, rawPacket: Buffer | undefined): 400 | 408 | 414 | 431 | null {
   if (code === 'ECONNRESET') return null;
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return 408;
   if (code === 'HPE_HEADER_OVERFLOW') {

@@ -96,6 +96,10 @@ export const SITEGEN_ERRORS = {
     title: 'A command-line option has a bad value.',
     hint: 'Run `npm run sitegen -- help <command>` for the accepted values.',
   },
+  port_unavailable: {
+    title: 'A local server cannot listen on its port.',
+    hint: 'Stop the program that holds the port, or choose another: --port (--host) for sitegen preview, PORT, INGEST_PORT (HOST) for npm start.',
+  },
 } as const satisfies Record<string, { title: string; hint: string }>;
 
 /** A permanent sitegen error code such as `'key_missing'`. */

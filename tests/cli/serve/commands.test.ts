@@ -1,0 +1,151 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { connect, createServer, type Server } from 'node:net';
+import { networkInterfaces, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PROJECT_ROOT } from '../../../cli/paths.ts';
+import { builtSite } from '../../helpers/built-site.ts';
+
+// `sitegen preview` and `npm start` as a user runs them: real processes, real ports.
+
+const TSX = join(PROJECT_ROOT, 'node_modules', '.bin', 'tsx');
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command to its end (killing it after `timeoutMs`) and gives its exit code and output. */
+function runToExit(command: string, args: string[], env: Record<string, string> = {}, timeoutMs = 60_000): Promise<Run> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: PROJECT_ROOT, env: { ...process.env, ...env } });
+    const run: Run = { code: null, stdout: '', stderr: '' };
+    child.stdout.on('data', (chunk: Buffer) => (run.stdout += chunk));
+    child.stderr.on('data', (chunk: Buffer) => (run.stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ ...run, code });
+    });
+  });
+}
+
+/** Whether something accepts connections on `host:port`. */
+function listening(port: number, host = '127.0.0.1'): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, host);
+    socket.on('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.on('error', () => resolve(false));
+  });
+}
+
+/** A port that was free a moment ago. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** An address of this machine that is not loopback, if it has one. */
+const outsideAddress = Object.values(networkInterfaces()).flat().find((i) => i && i.family === 'IPv4' && !i.internal)?.address;
+
+/** The lines a command wrote, without npm's own notices about this machine's configuration. */
+const lines = (text: string) => text.split('\n').filter((line) => line && !line.startsWith('npm warn'));
+
+let busy: Server;
+let busyPort = 0;
+
+beforeAll(async () => {
+  busy = createServer();
+  await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
+  busyPort = (busy.address() as { port: number }).port;
+});
+
+afterAll(() => new Promise<void>((resolve) => busy.close(() => resolve())));
+
+describe('a port that is in use', () => {
+  it('regression: sitegen preview on a busy port prints one line naming the port and --port, and exits 2', async () => {
+    const run = await runToExit(process.execPath, ['cli/bin.js', 'preview', '--port', String(busyPort)]);
+    expect(run.code).toBe(2);
+    expect(lines(run.stderr)).toEqual([
+      `sitegen: cannot listen on 127.0.0.1:${busyPort}: the port is already in use; choose another with --port [port_unavailable]`,
+    ]);
+  });
+
+  it('regression: npm start on a busy PORT prints one line naming PORT, exits 2 and leaves no ingest service listening', async () => {
+    const ingestPort = await freePort();
+    const run = await runToExit(TSX, ['cli/serve/start.ts'], { PORT: String(busyPort), INGEST_PORT: String(ingestPort) });
+    expect(run.code).toBe(2);
+    expect(lines(run.stderr)).toEqual([
+      `npm start: cannot listen on 127.0.0.1:${busyPort} (the site): the port is already in use; choose another with PORT [port_unavailable]`,
+    ]);
+    // An ingest service started anyway would be listening by now.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    expect(await listening(ingestPort)).toBe(false);
+  });
+
+  it('regression: npm start on a busy INGEST_PORT prints one line naming INGEST_PORT, exits 2 and leaves the site port free', async () => {
+    const port = await freePort();
+    const run = await runToExit(TSX, ['cli/serve/start.ts'], { PORT: String(port), INGEST_PORT: String(busyPort) });
+    expect(run.code).toBe(2);
+    expect(lines(run.stderr)).toEqual([
+      `npm start: cannot listen on 127.0.0.1:${busyPort} (the ingest service): the port is already in use; choose another with INGEST_PORT [port_unavailable]`,
+    ]);
+    expect(await listening(port)).toBe(false);
+  });
+});
+
+describe('where the local servers listen', () => {
+  it.runIf(outsideAddress)('regression: sitegen preview listens on 127.0.0.1 only, unless --host says otherwise', async () => {
+    const { outDir } = await builtSite();
+    for (const [hostArgs, outsideReaches] of [[[], false], [['--host', '0.0.0.0'], true]] as const) {
+      const port = await freePort();
+      const preview = spawn(process.execPath, ['cli/bin.js', 'preview', '--out', outDir, '--port', String(port), ...hostArgs], { cwd: PROJECT_ROOT });
+      try {
+        await new Promise((resolve) => preview.stdout.once('data', resolve));
+        expect(await listening(port), `${hostArgs}`).toBe(true);
+        expect(await listening(port, outsideAddress), `${hostArgs}`).toBe(outsideReaches);
+      } finally {
+        preview.kill('SIGTERM');
+      }
+    }
+  });
+});
+
+describe('stopping npm start', () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)(
+    'regression: %s to npm stops the site server and the ingest service, on 127.0.0.1 only while they ran',
+    async (signal) => {
+      const [port, ingestPort] = [await freePort(), await freePort()];
+      const npm = spawn('npm', ['start'], {
+        cwd: PROJECT_ROOT,
+        env: { ...process.env, PORT: String(port), INGEST_PORT: String(ingestPort), DATA_DIR: mkdtempSync(join(tmpdir(), 'npm-start-')) },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      npm.stderr.resume();
+      const exited = new Promise((resolve) => npm.on('exit', resolve));
+      let output = '';
+      npm.stdout.on('data', (chunk: Buffer) => (output += chunk));
+      try {
+        await expect.poll(() => output, { timeout: 60_000 }).toMatch(/ingest listening/);
+        expect(await listening(port)).toBe(true);
+        expect(await listening(ingestPort)).toBe(true);
+        if (outsideAddress) expect(await listening(port, outsideAddress)).toBe(false);
+
+        npm.kill(signal);
+        await exited;
+        await expect.poll(async () => [await listening(port), await listening(ingestPort)], { timeout: 20_000 }).toEqual([false, false]);
+      } finally {
+        if (npm.exitCode === null) npm.kill('SIGKILL');
+      }
+    },
+    120_000,
+  );
+});
