@@ -38,6 +38,19 @@ test('other letter cases, trailing slashes and .html redirect with 308 to the ca
   }
 });
 
+test('regression: a path with an empty segment (//about/, //evil.example) is a 308 to the clean page or a 404, as on the local server', async ({ request, nginxUrl }) => {
+  for (const [spelling, location] of [['//about/', '/about'], ['//about', '/about'], ['/de//impressum?x=1', '/de/impressum?x=1'], ['//', '/']] as const) {
+    const res = await request.get(nginxUrl(spelling), { maxRedirects: 0 });
+    expect(res.status(), spelling).toBe(308);
+    expect(res.headers()['location'], spelling).toBe(location);
+  }
+  for (const [spelling, lang] of [['//evil.example', 'en'], ['//127.0.0.1/api/captcha', 'en'], ['/api//captcha', 'en'], ['//de/unbekannt', 'de']] as const) {
+    const res = await request.get(nginxUrl(spelling), { maxRedirects: 0 });
+    expect(res.status(), spelling).toBe(404);
+    expect(await res.text(), spelling).toContain(`<html lang="${lang}"`);
+  }
+});
+
 test('unknown URLs get the 404 page of their language with status 404', async ({ request, nginxUrl }) => {
   for (const lang of LANGUAGES) {
     const unknown = lang === 'en' ? '/no-such-page' : `/${lang.toUpperCase()}/no-such-page`;
