@@ -21,6 +21,7 @@ const CONTENT_TYPES: Record<string, string> = {
   '.webmanifest': 'application/manifest+json',
 };
 
+/** What `createStaticServer` serves, where `/api` goes, and its time limits. */
 export interface StaticServerOptions {
   /** The built site folder. */
   root: string;

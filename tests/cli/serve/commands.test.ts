@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { connect, createServer, type Server } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -124,9 +124,10 @@ describe('stopping npm start', () => {
     'regression: %s to npm stops the site server and the ingest service, on 127.0.0.1 only while they ran',
     async (signal) => {
       const [port, ingestPort] = [await freePort(), await freePort()];
+      const dataDir = mkdtempSync(join(tmpdir(), 'npm-start-'));
       const npm = spawn('npm', ['start'], {
         cwd: PROJECT_ROOT,
-        env: { ...process.env, PORT: String(port), INGEST_PORT: String(ingestPort), DATA_DIR: mkdtempSync(join(tmpdir(), 'npm-start-')) },
+        env: { ...process.env, PORT: String(port), INGEST_PORT: String(ingestPort), DATA_DIR: dataDir },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       npm.stderr.resume();
@@ -144,6 +145,7 @@ describe('stopping npm start', () => {
         await expect.poll(async () => [await listening(port), await listening(ingestPort)], { timeout: 20_000 }).toEqual([false, false]);
       } finally {
         if (npm.exitCode === null) npm.kill('SIGKILL');
+        rmSync(dataDir, { recursive: true, force: true });
       }
     },
     120_000,
