@@ -15,6 +15,7 @@
  * | SMTP_URL | unset: mail is written as .eml files into $DATA_DIR/mail/ |
  * | SALES_EMAIL | sales@localhost |
  * | MAIL_FROM | ingest@localhost |
+ * | SALES_TIMEZONE | Europe/Madrid (the IANA time zone the sales email shows its times in) |
  * | ALLOWED_ORIGINS | empty (same origin only); comma list such as https://example.com,https://www.example.com |
  * | CAPTCHA_SECRET | generated once and kept in $DATA_DIR/captcha-secret |
  * | LOG_LEVEL | info |
@@ -48,6 +49,8 @@ export interface IngestConfig {
   mail: { kind: 'smtp'; url: string } | { kind: 'file'; dir: string };
   salesEmail: string;
   mailFrom: string;
+  /** The IANA time zone of the sales team, e.g. `Europe/Madrid`. */
+  salesTimeZone: string;
   allowedOrigins: string[];
   /** null: use (or create) the secret kept in `captchaSecretFile`. */
   captchaSecret: string | null;
@@ -62,7 +65,7 @@ export interface IngestConfig {
 }
 
 const VARIABLES = [
-  'PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'SMTP_URL', 'SALES_EMAIL', 'MAIL_FROM', 'ALLOWED_ORIGINS',
+  'PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'SMTP_URL', 'SALES_EMAIL', 'MAIL_FROM', 'SALES_TIMEZONE', 'ALLOWED_ORIGINS',
   'CAPTCHA_SECRET', 'LOG_LEVEL', 'PRIVACY_VERSION', 'RATE_LIMIT_MAX', 'RATE_LIMIT_WINDOW_MS', 'TRUST_PROXY',
   'HEADERS_TIMEOUT_MS', 'REQUEST_TIMEOUT_MS', 'IDLE_TIMEOUT_MS', 'SHUTDOWN_DRAIN_MS',
 ] as const;
@@ -109,6 +112,10 @@ const envSchema = z.object({
     .optional(),
   SALES_EMAIL: z.string().regex(ADDRESS, 'must be one email address such as sales@example.com').default('sales@localhost'),
   MAIL_FROM: z.string().regex(ADDRESS, 'must be one email address such as forms@example.com').default('ingest@localhost'),
+  SALES_TIMEZONE: z
+    .string()
+    .refine(isTimeZone, 'must be an IANA time zone name such as Europe/Madrid, America/New_York or UTC')
+    .default('Europe/Madrid'),
   ALLOWED_ORIGINS: z
     .string()
     .transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean))
@@ -134,6 +141,16 @@ const envSchema = z.object({
   IDLE_TIMEOUT_MS: milliseconds.default(DEFAULT_TIMEOUTS.idleMs),
   SHUTDOWN_DRAIN_MS: wholeNumber(0, 60_000, 'must be a whole number of milliseconds from 0 to 60000').default(5000),
 });
+
+// A zone name Intl knows (the same database the sales email's dates are formatted with).
+function isTimeZone(value: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: value });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 // An address or CIDR as @fastify's proxy-addr takes it: 10.0.0.1, 10.0.0.0/8, fd00::/8, or 10.0.0.0/255.0.0.0.
 function isProxyAddress(item: string): boolean {
@@ -199,6 +216,7 @@ export function resolveConfig(env: Readonly<Record<string, string | undefined>>,
     mail: e.SMTP_URL ? { kind: 'smtp', url: e.SMTP_URL } : { kind: 'file', dir: resolve(dataDir, 'mail') },
     salesEmail: e.SALES_EMAIL,
     mailFrom: e.MAIL_FROM,
+    salesTimeZone: e.SALES_TIMEZONE,
     allowedOrigins: e.ALLOWED_ORIGINS,
     captchaSecret: e.CAPTCHA_SECRET ?? null,
     captchaSecretFile: resolve(dataDir, 'captcha-secret'),

@@ -1,12 +1,14 @@
 /**
- * The `ingest` command line (started by `ingest/bin.js`): `serve`, `migrate`, `export`, `erase`
- * and `purge`. A thin adapter: it reads the configuration, calls one function per command, and
- * maps results and `OperatorError`s to output and exit codes (0 done, 1 failed, 2 bad usage or
- * configuration). Data goes to standard output, reports to standard error.
+ * The `ingest` command line (started by `ingest/bin.js`): `serve`, `migrate`, `export`, `erase`,
+ * `purge` and `preview-mail`. A thin adapter: it reads the configuration, calls one function per
+ * command, and maps results and `OperatorError`s to output and exit codes (0 done, 1 failed, 2 bad
+ * usage or configuration). Data goes to standard output, reports to standard error.
  */
 import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { type IngestConfig, resolveConfig } from './config.ts';
+import { writeMailPreviews } from './mail/preview-mail.ts';
 import { erasePerson } from './ops/erase.ts';
 import { mailFolderOf } from './ops/erase-mail-files.ts';
 import { OPERATOR_ERRORS, OperatorError } from './operator-errors.ts';
@@ -109,6 +111,17 @@ program
     } finally {
       db.close();
     }
+  });
+
+program
+  .command('preview-mail')
+  .description('Write sample emails (the sales email for each intent) as .eml and .html files to open in a mail client or browser.')
+  .requiredOption('--out <dir>', 'the folder to write them into (created if missing)')
+  .action(async (options: { out: string }) => {
+    const config = configOrExit();
+    const files = await writeMailPreviews(resolve(options.out), { from: config.mailFrom, to: config.salesEmail, timeZone: config.salesTimeZone });
+    process.stdout.write(files.map((file) => `${file}\n`).join(''));
+    report(`wrote ${files.length / 2} sample email(s), times in ${config.salesTimeZone}`);
   });
 
 try {

@@ -79,7 +79,7 @@ export async function startService(config: IngestConfig, overrides: ServiceOverr
   worker = outboxWorker({
     outbox: sqliteOutbox(db),
     mailer,
-    envelope: { from: config.mailFrom, to: config.salesEmail },
+    envelope: { from: config.mailFrom, to: config.salesEmail, timeZone: config.salesTimeZone },
     clock,
     log: app.log,
     ...(overrides.retryPolicy === undefined ? {} : { policy: overrides.retryPolicy }),

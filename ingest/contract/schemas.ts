@@ -30,6 +30,7 @@ export const LIMITS = {
   companyName: 200,
   message: 5000,
   captchaToken: 200,
+  sourcePage: 200,
   honeypot: 1000,
   bodyBytes: 32 * 1024,
 } as const;
@@ -134,6 +135,40 @@ const captcha = z.strictObject(
   'captcha',
 );
 
+/** Why a visitor writes, as the contact form's "reason" control offers it; absent means `general`. */
+export const CONTACT_INTENTS = ['demo', 'sales', 'general'] as const;
+
+/** One of `CONTACT_INTENTS`. */
+export type ContactIntent = (typeof CONTACT_INTENTS)[number];
+
+const intent = z.optional(z.enum(CONTACT_INTENTS, 'required'));
+
+// A path of this site, as a link or `document.referrer` gives it: one leading slash (never two,
+// which a browser reads as another host), no scheme, host, query, fragment or space.
+const SITE_PATH = /^\/(?!\/)[\w\-.~%/]*$/;
+
+/**
+ * Tells whether `value` is a path of this site the contact form may report as where the visitor
+ * came from: `isSitePath('/de/about')` → true, `isSitePath('https://x.example/')` → false.
+ */
+export function isSitePath(value: string): boolean {
+  return value.length <= LIMITS.sourcePage && SITE_PATH.test(value);
+}
+
+// The page the visitor came from: absent, null or blank (null) when unknown.
+const sourcePage = z.optional(
+  z.nullable(
+    z.pipe(
+      z.string('invalidChars').check(
+        z.overwrite((value: string) => value.trim()),
+        maxUnits(LIMITS.sourcePage),
+        z.refine((value: string) => value === '' || SITE_PATH.test(value), 'invalidChars'),
+      ),
+      z.transform((value: string) => (value === '' ? null : value)),
+    ),
+  ),
+);
+
 const honeypot = z.optional(z.string('required').check(maxUnits(LIMITS.honeypot)));
 
 /** The newsletter signup body: `{ name, email, privacyConsent: true, marketingConsent, lang, website? }`. */
@@ -149,8 +184,14 @@ export const newsletterSchema = z.strictObject({
 /** A validated, normalised newsletter signup. */
 export type NewsletterSignup = z.output<typeof newsletterSchema>;
 
-/** The contact form body; `phone` and `companyName` may be absent, null or blank (all stored as null). */
+/**
+ * The contact form body; `phone` and `companyName` may be absent, null or blank (all stored as null).
+ * `intent` is why the visitor writes (absent: `general`); `sourcePage` the path of the site page
+ * they came from (`/de/about`; absent or null when unknown).
+ */
 export const contactSchema = z.strictObject({
+  intent,
+  sourcePage,
   firstName: requiredText(LIMITS.name),
   lastName: requiredText(LIMITS.name),
   email,

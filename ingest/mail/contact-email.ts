@@ -30,8 +30,26 @@ export interface ContactEmail {
   date: Date;
 }
 
+/** Who sends the sales email to whom, and the sales team's time zone (`SALES_TIMEZONE`). */
+export interface SalesEnvelope {
+  from: string;
+  to: string;
+  /** The IANA zone the email shows its times in; `Europe/Madrid` when absent. */
+  timeZone?: string;
+}
+
+const DEFAULT_TIME_ZONE = 'Europe/Madrid';
+
+// Country and language names in English, the sales team's language, whatever the visitor's.
 const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
 const languageNames = new Intl.DisplayNames(['en'], { type: 'language' });
+
+/** How the email names each intent; the subject of a general message keeps the original wording. */
+const INTENTS: Readonly<Record<string, { label: string; subject: string }>> = {
+  demo: { label: 'Demo request', subject: 'Demo request from ' },
+  sales: { label: 'Sales question', subject: 'Sales question from ' },
+  general: { label: 'General question', subject: 'Contact form: ' },
+};
 
 /** Collapses every control, line-break or bidi character to a space: `'Ana\r\nBcc: x'` → `'Ana Bcc: x'`. */
 function oneLine(value: string): string {
@@ -75,23 +93,63 @@ function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (char) => HTML_ENTITIES[char]!);
 }
 
+/**
+ * The moment `iso` on the sales team's clock, with the zone spelled out:
+ * `localTime('2026-11-23T04:56:48.933Z', 'Europe/Madrid')` → `'Mon, 23 Nov 2026, 05:56 CET (Europe/Madrid)'`.
+ */
+export function localTime(iso: string, timeZone: string): string {
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  const local = new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    weekday: 'short',
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZoneName: 'short',
+  }).format(date);
+  return `${local} (${timeZone})`;
+}
+
+/**
+ * A phone number as a `tel:` URI, digits and a leading `+` only, or null when it has no digit:
+ * `telUri('+34 (600) 00-00-00')` → `'tel:+34600000000'`.
+ */
+export function telUri(phone: string): string | null {
+  const digits = phone.replace(/\D/g, '');
+  return digits === '' ? null : `tel:${phone.trim().startsWith('+') ? '+' : ''}${digits}`;
+}
+
+/** A link for the HTML part; `href` and text are escaped. */
+function link(href: string, text: string): string {
+  return `<a href="${escapeHtml(href)}">${escapeHtml(text)}</a>`;
+}
+
 /** Builds the message for contact `contact`, queued as outbox row `outboxId`. */
 export function contactEmail(
   contact: Selectable<ContactsTable>,
-  envelope: { from: string; to: string; outboxId: number },
+  envelope: SalesEnvelope & { outboxId: number },
 ): ContactEmail {
   const name = oneLine(`${contact.first_name} ${contact.last_name}`);
   const company = contact.company_name === null ? null : oneLine(contact.company_name);
+  const intent = INTENTS[contact.intent] ?? { label: oneLine(contact.intent), subject: 'Contact form: ' };
   const country = `${regionNames.of(contact.country.toUpperCase()) ?? contact.country} (${contact.country})`;
   const language = `${languageNames.of(contact.lang) ?? contact.lang} (${contact.lang})`;
-  const rows: Array<[string, string]> = [
+  const tel = contact.phone === null ? null : telUri(contact.phone);
+  // [label, plain text, HTML (escaped) when it is more than the escaped text]
+  const rows: Array<[string, string, string?]> = [
+    ['Intent', intent.label],
     ['Name', `${contact.first_name} ${contact.last_name}`],
-    ['Email', contact.email],
-    ['Phone', contact.phone ?? '—'],
+    ['Email', contact.email, link(`mailto:${encodeURIComponent(contact.email).replace(/%40/g, '@')}`, contact.email)],
+    ['Phone', contact.phone ?? '—', contact.phone !== null && tel !== null ? link(tel, contact.phone) : undefined],
     ['Company', contact.company_name ?? '—'],
     ['Country', country],
     ['Language', language],
-    ['Received', contact.created_at],
+    ['Source page', contact.source_page ?? 'unknown'],
+    ['Received', localTime(contact.created_at, envelope.timeZone ?? DEFAULT_TIME_ZONE)],
+    ['Received (UTC)', contact.created_at],
   ];
   const text = [
     ...rows.map(([label, value]) => `${label}: ${value}`),
@@ -102,10 +160,11 @@ export function contactEmail(
     'Reply to this email to answer the visitor.',
   ].join('\n');
   const html = [
-    '<!doctype html><html><body>',
-    `<h1>Contact form: ${escapeHtml(name)}</h1>`,
-    '<table>',
-    ...rows.map(([label, value]) => `<tr><th align="left">${label}</th><td>${escapeHtml(value)}</td></tr>`),
+    // The charset also makes the part readable as a file of its own (`ingest preview-mail`).
+    '<!doctype html><html><head><meta charset="utf-8"></head><body>',
+    `<h1>${escapeHtml(intent.label)}: ${escapeHtml(name)}</h1>`,
+    '<table cellpadding="4">',
+    ...rows.map(([label, value, rich]) => `<tr><th align="left" valign="top">${label}</th><td>${rich ?? escapeHtml(value)}</td></tr>`),
     '</table>',
     `<h2>Message</h2><p style="white-space:pre-wrap">${escapeHtml(contact.message)}</p>`,
     '<p>Reply to this email to answer the visitor.</p>',
@@ -115,7 +174,7 @@ export function contactEmail(
     from: envelope.from,
     to: envelope.to,
     replyTo: { name: name.includes('=?') ? '' : name, address: oneLine(contact.email) },
-    subject: `Contact form: ${headerText(company ? `${name} (${company})` : name)}`,
+    subject: `${intent.subject}${headerText(company ? `${name} (${company})` : name)}`,
     text,
     html,
     // Stable per outbox row: should a crash ever cause a second send, mail clients see one message.

@@ -13,7 +13,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.ts';
-import { type ContactEmail, contactEmail } from './contact-email.ts';
+import { type ContactEmail, contactEmail, type SalesEnvelope } from './contact-email.ts';
 import type { Mailer } from './mailer.ts';
 import type { OutboxJob, OutboxStore } from '../store/outbox-store.ts';
 import {
@@ -30,7 +30,7 @@ import {
 export interface OutboxWorkerDeps {
   outbox: OutboxStore;
   mailer: Mailer;
-  envelope: { from: string; to: string };
+  envelope: SalesEnvelope;
   clock: Clock;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
   policy?: RetryPolicy;

@@ -96,9 +96,19 @@ const initial: Migration = {
   },
 };
 
+// Why the visitor wrote and where from, for the sales email. SQLite adds one column per ALTER
+// TABLE, and a NOT NULL column needs a constant default there; both hold in PostgreSQL too.
+const contactIntentAndSource: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('contacts').addColumn('intent', 'text', (c) => c.notNull().defaultTo('general')).execute();
+    await db.schema.alterTable('contacts').addColumn('source_page', 'text').execute();
+  },
+};
+
 /** Every migration by name; names sort in the order they apply. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '2025-01-12-001-initial': initial,
+  '2026-11-24-002-contact-intent-source': contactIntentAndSource,
 };
 
 function migrator(db: Kysely<any>): Migrator {

@@ -53,5 +53,7 @@ export function contactRow(contact: ContactSubmission, now: number): Insertable<
     message: contact.message,
     lang: contact.lang,
     created_at: isoAt(now),
+    intent: contact.intent ?? 'general',
+    source_page: contact.sourcePage ?? null,
   };
 }

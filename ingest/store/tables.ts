@@ -37,6 +37,10 @@ export interface ContactsTable {
   message: string;
   lang: string;
   created_at: string;
+  /** Why the visitor wrote: `demo`, `sales` or `general` (rows from before the column: `general`). */
+  intent: Generated<string>;
+  /** The path of the site page the visitor came from (`/de/about`), or null when unknown. */
+  source_page: string | null;
 }
 
 /** Where an outbox row is in its life: `pending` → `sending` → `sent`, or back to `pending` for a retry, or `failed` after 48 h. */

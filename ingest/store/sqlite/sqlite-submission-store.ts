@@ -57,7 +57,7 @@ function statements(kysely: Kysely<Tables>) {
     insertContact: prepare(
       kysely
         .insertInto('contacts')
-        .values(nameTemplate('first_name', 'last_name', 'email', 'email_lower', 'phone', 'company_name', 'country', 'message', 'lang', 'created_at')),
+        .values(nameTemplate('first_name', 'last_name', 'email', 'email_lower', 'phone', 'company_name', 'country', 'message', 'lang', 'created_at', 'intent', 'source_page')),
     ),
     // Runs right after insertContact in the same savepoint, so last_insert_rowid() is that contact.
     insertOutbox: prepare(
