@@ -3,7 +3,10 @@ import { Command, CommanderError } from 'commander';
 import { buildSite } from './build/build-site.ts';
 import { checkContent } from './check/check-content.ts';
 import { formatProblem, problemHints, type Problem } from './site/errors.ts';
-import { LANGUAGES, parseLangList } from './site/languages.ts';
+import { DEFAULT_LANG, LANGUAGES, parseLangList } from './site/languages.ts';
+import { translationLockFile } from './site/translation-lock.ts';
+import { statusReport } from './status/status-table.ts';
+import { markTranslated, readTranslationStatus } from './status/translated.ts';
 import { DEFAULT_PATHS, PROJECT_ROOT } from './paths.ts';
 import { browserUrl, DEFAULT_HOST, listen, listenProblem } from './serve/listen.ts';
 import { createStaticServer } from './serve/static-server.ts';
@@ -69,17 +72,63 @@ program
 
 program
   .command('check')
-  .description('check the content: translations in step, Markdown pages, internal links, site.json')
+  .description('check the content: translations in step, Markdown pages, internal links, site.json; warn about outdated or missing translations')
   .option('--content <dir>', 'content folder', DEFAULT_PATHS.contentDir)
   .option('--templates <dir>', 'templates folder', join(PROJECT_ROOT, 'templates'))
-  .action((opts: { content: string; templates: string }) => {
-    const result = checkContent({ contentDir: resolve(opts.content), templatesDir: resolve(opts.templates), root: process.cwd() });
+  .option('--strict', 'a translation made from an older English text is an error, not a warning (for CI)')
+  .action((opts: { content: string; templates: string; strict?: boolean }) => {
+    const result = checkContent({ contentDir: resolve(opts.content), templatesDir: resolve(opts.templates), root: process.cwd(), strict: opts.strict ?? false });
+    for (const warning of result.warnings) process.stdout.write(`warning: ${formatProblem(warning)}\n`);
     writeProblems((text) => process.stdout.write(text), result.problems);
     const summary = `${result.languages} languages, ${result.keys} keys, ${result.pages} pages`;
+    const warnings = result.warnings.length > 0 ? ` (${result.warnings.length} warning(s): \`sitegen status\` shows the translations to update)` : '';
     if (result.problems.length > 0) {
-      process.stdout.write(`${summary}: ${result.problems.length} problem(s)\n`);
+      process.stdout.write(`${summary}: ${result.problems.length} problem(s)${warnings}\n`);
       process.exitCode = EXIT.failed;
-    } else process.stdout.write(`${summary}: ok\n`);
+    } else process.stdout.write(`${summary}: ok${warnings}\n`);
+  });
+
+program
+  .command('status')
+  .description('print a table of languages × pages: translations up to date, outdated (English changed since) or missing')
+  .option('--content <dir>', 'content folder', DEFAULT_PATHS.contentDir)
+  .action((opts: { content: string }) => {
+    const langs = LANGUAGES.filter((l) => l !== DEFAULT_LANG);
+    const statuses = readTranslationStatus(resolve(opts.content), langs);
+    if ('error' in statuses) {
+      writeProblems((text) => process.stderr.write(text), [{ code: 'content_unreadable', file: translationLockFile(opts.content), message: statuses.error }]);
+      process.exitCode = EXIT.failed;
+      return;
+    }
+    process.stdout.write(statusReport(statuses, langs));
+  });
+
+program
+  .command('translated')
+  .description('record that translations are made from the current English text (clears "outdated" in check and status)')
+  .argument('<lang>', `the translation's language (${LANGUAGES.filter((l) => l !== DEFAULT_LANG).join(', ')}) or "all"`)
+  .argument('[items...]', 'keys (hero.title), key prefixes (hero) or page files (privacy.md); none: every string and page of the language')
+  .option('--content <dir>', 'content folder', DEFAULT_PATHS.contentDir)
+  .action((lang: string, items: string[], opts: { content: string }) => {
+    const parsed = parseLangList(lang);
+    if (!parsed.ok || (parsed.langs.length === 1 && parsed.langs[0] === DEFAULT_LANG)) {
+      usageError(`"${lang}" is not a translation language; valid values: all, ${LANGUAGES.filter((l) => l !== DEFAULT_LANG).join(', ')}`);
+      return;
+    }
+    const langs = parsed.langs.filter((l) => l !== DEFAULT_LANG);
+    const result = markTranslated(resolve(opts.content), langs, items);
+    if ('error' in result) {
+      writeProblems((text) => process.stderr.write(text), [{ code: 'content_unreadable', file: translationLockFile(opts.content), message: result.error }]);
+      process.exitCode = EXIT.failed;
+      return;
+    }
+    if (result.unmatched.length > 0) {
+      usageError(`${result.unmatched.map((i) => `"${i}"`).join(', ')} matches no key, key prefix or page file (name.md) that ${langs.join(', ')} has; nothing recorded`);
+      return;
+    }
+    for (const [code, recorded] of result.recorded) {
+      process.stdout.write(`sitegen: ${code}: recorded ${recorded.length} string(s) and page(s) as translated from the current English${recorded.length <= 5 ? `: ${recorded.join(', ')}` : ''}\n`);
+    }
   });
 
 program

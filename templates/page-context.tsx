@@ -1,7 +1,7 @@
 import { createContext, useContext } from 'react';
 import type { Translate } from '../cli/site/i18n.ts';
 import type { Lang } from '../cli/site/languages.ts';
-import type { PageId } from '../cli/site/routes.ts';
+import type { RoutePageId, SiteRoutes } from '../cli/site/routes.ts';
 import type { SiteConfig } from '../cli/site/site-config.ts';
 import type { IslandAssets, IslandName } from './islands/registry.ts';
 
@@ -9,7 +9,9 @@ import type { IslandAssets, IslandName } from './islands/registry.ts';
 export interface PageContextValue {
   lang: Lang;
   /** The page of the routes table, or `notFound` for a 404 page. */
-  page: PageId | 'notFound';
+  page: RoutePageId | 'notFound';
+  /** The site's routes table, with the pages added as Markdown (links, language menu, placement). */
+  routes: SiteRoutes;
   t: Translate;
   site: SiteConfig;
   /** The build year, for the copyright line. */

@@ -2,7 +2,7 @@ import { precompress } from '../assets/precompress.ts';
 import { hostConfigs } from '../host/host-configs.ts';
 import type { Problem } from '../site/errors.ts';
 import { LANGUAGES, type Lang } from '../site/languages.ts';
-import { allRoutes, type PageId } from '../site/routes.ts';
+import type { RoutePageId } from '../site/routes.ts';
 import { validateOutput } from '../verify/verify-output.ts';
 import { buildAssets } from './build-assets.ts';
 import { type LoadedContent, loadContent, translationGaps, unknownKeyProblems } from './load-content.ts';
@@ -32,7 +32,7 @@ interface BuiltPage {
   path: string;
   file: string;
   lang: Lang;
-  page: PageId | 'notFound';
+  page: RoutePageId | 'notFound';
   bytes: number;
 }
 
@@ -91,11 +91,11 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
 /** The stages after loading, writing into `dir`; returns what was built and the problems found. */
 async function buildInto(dir: string, options: BuildOptions, content: LoadedContent, langs: readonly Lang[]): Promise<Pick<BuildResult, 'pages' | 'assets' | 'errors'>> {
   const assets = await buildAssets(dir, options.cssEntry, content, langs, options.cache ?? true);
-  const routes = allRoutes(langs);
+  const routes = content.routes.allRoutes(langs);
   const year = (options.now ?? new Date()).getUTCFullYear();
   const rendered = renderPages(content, assets, { contentDir: options.contentDir, langs, routes, year });
   const pages = rendered.documents.map(({ path, file, lang, page, html }) => ({ path, file, lang, page, bytes: writeOutFile(dir, file, html) }));
-  const sitemap = sitemapXml(routes, content.site.siteUrl);
+  const sitemap = sitemapXml(routes, content.routes, content.site.siteUrl);
   writeOutFile(dir, 'sitemap.xml', sitemap);
   writeOutFile(dir, 'robots.txt', robotsTxt(content.site.siteUrl));
 
@@ -103,7 +103,7 @@ async function buildInto(dir: string, options: BuildOptions, content: LoadedCont
   // Pages not built (other languages, or pages whose content failed and is reported at its cause)
   // count as present, so each problem is reported once, not again at every link to the page.
   const builtPaths = new Set(rendered.documents.map((d) => d.path));
-  const unbuiltPages = new Set(allRoutes().map((r) => r.path).filter((p) => !builtPaths.has(p)));
+  const unbuiltPages = new Set(content.routes.allRoutes().map((r) => r.path).filter((p) => !builtPaths.has(p)));
   const verified = validateOutput({ siteUrl: content.site.siteUrl, documents: rendered.documents, sitemap, exists: (file) => written.has(file), unbuiltPages });
 
   const configs = hostConfigs({ siteUrl: content.site.siteUrl, ingestUrl: content.site.ingestUrl, routes, langs, html: rendered.documents.map((d) => d.html), manifest: true });

@@ -1,7 +1,9 @@
+import { type ContentPage, loadContentPages } from '../site/content-pages.ts';
 import { ContentError, type Problem } from '../site/errors.ts';
 import { createTranslator, type Translate } from '../site/i18n.ts';
 import { DEFAULT_LANG, type Lang } from '../site/languages.ts';
 import { loadAllMessages, localeFile } from '../site/locales.ts';
+import { siteRoutes, type SiteRoutes } from '../site/routes.ts';
 import { loadSiteConfig, placeholderValues, type SiteConfig } from '../site/site-config.ts';
 import { type LocaleFile, missingKeys, readLocaleFile, translationProblems } from '../site/translation-files.ts';
 
@@ -13,11 +15,16 @@ export interface LoadedContent {
   translators: ReadonlyMap<Lang, Translate>;
   /** Keys a template asked for that no language has, collected while pages render. */
   unknownKeys: ReadonlySet<string>;
+  /** The pages added as Markdown files, every language's text (whatever languages are built: links and hreflang need them all). */
+  contentPages: readonly ContentPage[];
+  /** The site's routes table: the fixed pages and the pages added as Markdown. */
+  routes: SiteRoutes;
 }
 
 /**
- * The first stage: reads and validates `site.json` and the language files of `langs` (English
- * always: it is the fallback). `siteUrl` overrides the configured one (`--site-url`).
+ * The first stage: reads and validates `site.json`, the language files of `langs` (English
+ * always: it is the fallback) and the pages added as Markdown (front matter, URLs), which make
+ * the routes table. `siteUrl` overrides the configured one (`--site-url`).
  */
 export function loadContent(contentDir: string, langs: readonly Lang[], siteUrl?: string): { ok: true; content: LoadedContent } | { ok: false; problems: readonly Problem[] } {
   try {
@@ -27,7 +34,10 @@ export function loadContent(contentDir: string, langs: readonly Lang[], siteUrl?
     const values = placeholderValues(site);
     const unknownKeys = new Set<string>();
     const translators = new Map(langs.map((lang) => [lang, createTranslator(lang, messages, values, (key) => unknownKeys.add(key))]));
-    return { ok: true, content: { site, values, translators, unknownKeys } };
+    const contentPages = loadContentPages(contentDir);
+    if (contentPages.problems.length > 0) throw new ContentError(contentPages.problems);
+    const routes = siteRoutes(contentPages.pages);
+    return { ok: true, content: { site, values, translators, unknownKeys, contentPages: contentPages.pages, routes } };
   } catch (error) {
     if (error instanceof ContentError) return { ok: false, problems: error.problems };
     throw error;

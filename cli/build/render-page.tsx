@@ -4,14 +4,16 @@ import { BODY_CLASS, Document } from '../../templates/layout/Document.tsx';
 import { Layout } from '../../templates/layout/Layout.tsx';
 import { AboutPage } from '../../templates/pages/AboutPage.tsx';
 import { ContactPage } from '../../templates/pages/ContactPage.tsx';
+import { ContentPage } from '../../templates/pages/ContentPage.tsx';
 import { HomePage } from '../../templates/pages/HomePage.tsx';
 import { LegalPage } from '../../templates/pages/LegalPage.tsx';
 import { NotFoundPage } from '../../templates/pages/NotFoundPage.tsx';
 import { PageProvider, type PageContextValue } from '../../templates/page-context.tsx';
 import { ICONS, SOCIAL_IMAGE } from '../site/asset-paths.ts';
+import type { RenderedContentPage } from '../site/content-pages.ts';
 import { absoluteUrl, hreflangLinks, socialMetaTags } from '../site/head.ts';
 import type { RenderedMarkdown } from '../site/markdown.ts';
-import { alternatesFor, type PageId } from '../site/routes.ts';
+import type { RoutePageId } from '../site/routes.ts';
 import { classesInHtml, criticalCss, type CssNode } from './critical-css.ts';
 import { jsonForScript, organizationJsonLd } from './structured-data.ts';
 
@@ -24,15 +26,17 @@ export interface PageToRender {
   cssRules: readonly CssNode[];
   /** The island loader, inlined at the end of the body of pages that contain islands. */
   loader: string;
-  /** The rendered long text, for the Markdown pages. */
+  /** The rendered long text, for the legal pages. */
   markdown?: RenderedMarkdown;
+  /** The rendered page, for a page added as Markdown. */
+  contentPage?: RenderedContentPage;
   /** A small classic script run before the page renders (the 404 pages' wrong-case redirect). */
   headScript?: string;
   /** The URL path of the language's 1200×630 sharing image. */
   socialImage: string;
 }
 
-function PageBody({ page, markdown }: { page: PageId | 'notFound'; markdown?: RenderedMarkdown }) {
+function PageBody({ page, markdown, contentPage }: { page: RoutePageId | 'notFound'; markdown?: RenderedMarkdown; contentPage?: RenderedContentPage }) {
   switch (page) {
     case 'home':
       return <HomePage />;
@@ -47,6 +51,9 @@ function PageBody({ page, markdown }: { page: PageId | 'notFound'; markdown?: Re
     case 'privacy':
       if (!markdown) throw new Error(`page ${page} needs its Markdown text`);
       return <LegalPage document={markdown} />;
+    default:
+      if (!contentPage) throw new Error(`page ${page} needs its Markdown text`);
+      return <ContentPage document={contentPage} />;
   }
 }
 
@@ -55,19 +62,19 @@ function PageBody({ page, markdown }: { page: PageId | 'notFound'; markdown?: Re
  * first (the page in its layout, the deferred stylesheet and — if the page has islands — their
  * loader), then the document around it, whose head inlines the CSS rules that body uses.
  */
-export function renderPage({ context, canonicalPath, stylesheet, cssRules, loader, markdown, headScript, socialImage }: PageToRender): string {
-  const { page, lang, t, site } = context;
+export function renderPage({ context, canonicalPath, stylesheet, cssRules, loader, markdown, contentPage, headScript, socialImage }: PageToRender): string {
+  const { page, lang, t, site, routes } = context;
   const body = renderToStaticMarkup(
     <PageProvider value={{ ...context, islandsOnPage: new Set() }}>
       <Layout>
-        <PageBody page={page} markdown={markdown} />
+        <PageBody page={page} markdown={markdown} contentPage={contentPage} />
       </Layout>
       <BodyEnd stylesheet={stylesheet} loader={loader} />
     </PageProvider>,
   );
   const canonical = canonicalPath === null ? null : absoluteUrl(site.siteUrl, canonicalPath);
-  const title = t(`meta.${page}.title`);
-  const description = t(`meta.${page}.description`);
+  const title = contentPage ? `${contentPage.title} — ${site.brand}` : t(`meta.${page}.title`);
+  const description = contentPage ? contentPage.description : t(`meta.${page}.description`);
   const social = socialMetaTags({
     lang,
     siteName: site.brand,
@@ -75,7 +82,7 @@ export function renderPage({ context, canonicalPath, stylesheet, cssRules, loade
     description,
     url: canonical,
     image: { url: absoluteUrl(site.siteUrl, socialImage), ...SOCIAL_IMAGE, alt: `${site.brand}: ${t('hero.title')}` },
-    alternateLangs: page === 'notFound' ? [] : alternatesFor(page).map((a) => a.lang),
+    alternateLangs: page === 'notFound' ? [] : routes.alternatesFor(page).map((a) => a.lang),
   });
   const html = renderToStaticMarkup(
     <Document
@@ -83,7 +90,7 @@ export function renderPage({ context, canonicalPath, stylesheet, cssRules, loade
       title={title}
       description={description}
       canonical={canonical}
-      alternates={page === 'notFound' ? [] : hreflangLinks(page, site.siteUrl)}
+      alternates={page === 'notFound' ? [] : hreflangLinks(routes, page, site.siteUrl)}
       social={social}
       jsonLd={page === 'home' ? jsonForScript(organizationJsonLd(site, absoluteUrl(site.siteUrl, ICONS.any512))) : undefined}
       criticalCss={criticalCss(cssRules, new Set([...classesInHtml(body), ...BODY_CLASS.split(' ')]))}

@@ -1,8 +1,9 @@
 import { caseRedirectScript } from '../host/case-redirect.ts';
+import { type RenderedContentPage, renderContentPage } from '../site/content-pages.ts';
 import { ContentError, type Problem } from '../site/errors.ts';
 import type { Lang } from '../site/languages.ts';
-import { isMarkdownPage, loadMarkdownPage } from '../site/markdown.ts';
-import { fileForPath, notFoundPath, type PageId, type RenderedRoute } from '../site/routes.ts';
+import { isMarkdownPage, loadMarkdownPage, type RenderedMarkdown } from '../site/markdown.ts';
+import { contentPageId, fileForPath, notFoundPath, type RenderedRoute, type RoutePageId } from '../site/routes.ts';
 import type { OutputDocument } from '../verify/built-output.ts';
 import type { SiteAssets } from './build-assets.ts';
 import type { LoadedContent } from './load-content.ts';
@@ -11,7 +12,7 @@ import { renderPage } from './render-page.tsx';
 /** One rendered HTML document, with the page and language it is. */
 export interface RenderedDocument extends OutputDocument {
   lang: Lang;
-  page: PageId | 'notFound';
+  page: RoutePageId | 'notFound';
 }
 
 /** What the render stage needs besides content and assets. */
@@ -23,10 +24,18 @@ export interface RenderInput {
   year: number;
 }
 
+/** The Markdown a route's page renders: a legal text read from `contentDir`, a page added as Markdown, or none. */
+function markdownOf(route: RenderedRoute, content: LoadedContent, contentDir: string): { legal?: RenderedMarkdown; page?: RenderedContentPage } {
+  if (isMarkdownPage(route.page)) return { legal: loadMarkdownPage(contentDir, route.lang, route.page, content.values) };
+  const page = content.contentPages.find((p) => p.lang === route.lang && contentPageId(p.name) === route.page);
+  return page ? { page: renderContentPage(page, content.values) } : {};
+}
+
 /**
- * The render stage: every route of every language (Markdown pages read and filled from
- * `contentDir`) and a 404 page per language, as documents in memory. A page whose content fails
- * is left out and its problems returned, so one build reports them all.
+ * The render stage: every route of every language (legal texts read and filled from
+ * `contentDir`, pages added as Markdown from the loaded content) and a 404 page per language, as
+ * documents in memory. A page whose content fails is left out and its problems returned, so one
+ * build reports them all.
  */
 export function renderPages(content: LoadedContent, assets: SiteAssets, { contentDir, langs, routes, year }: RenderInput): { documents: RenderedDocument[]; problems: Problem[] } {
   const documents: RenderedDocument[] = [];
@@ -39,17 +48,17 @@ export function renderPages(content: LoadedContent, assets: SiteAssets, { conten
       loader: assets.loader,
       socialImage: assets.socialImages[lang]!,
     };
-    const context = { lang, t: content.translators.get(lang)!, site: content.site, year, islands: assets.islands.assets };
+    const context = { lang, t: content.translators.get(lang)!, site: content.site, routes: content.routes, year, islands: assets.islands.assets };
     for (const route of routes.filter((r) => r.lang === lang)) {
       let markdown;
       try {
-        markdown = isMarkdownPage(route.page) ? loadMarkdownPage(contentDir, lang, route.page, content.values) : undefined;
+        markdown = markdownOf(route, content, contentDir);
       } catch (error) {
         if (!(error instanceof ContentError)) throw error;
         problems.push(...error.problems);
         continue;
       }
-      const html = renderPage({ ...shared, context: { ...context, page: route.page }, canonicalPath: route.canonical, markdown });
+      const html = renderPage({ ...shared, context: { ...context, page: route.page }, canonicalPath: route.canonical, markdown: markdown.legal, contentPage: markdown.page });
       const file = fileForPath(route.path);
       documents.push({ path: route.path, file, html, lang, page: route.page, ...(route.path !== route.canonical ? { aliasOf: route.canonical } : {}) });
     }

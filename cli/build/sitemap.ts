@@ -1,5 +1,5 @@
 import { absoluteUrl, hreflangLinks } from '../site/head.ts';
-import type { RenderedRoute } from '../site/routes.ts';
+import type { RenderedRoute, SiteRoutes } from '../site/routes.ts';
 
 function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -9,11 +9,11 @@ function escapeXml(text: string): string {
  * The sitemap of the given routes: one `<url>` per canonical page, each with its `xhtml:link`
  * hreflang alternates (aliases are left out: they are not canonical).
  */
-export function sitemapXml(routes: readonly RenderedRoute[], siteUrl: string): string {
+export function sitemapXml(routes: readonly RenderedRoute[], table: SiteRoutes, siteUrl: string): string {
   const entries = routes
     .filter((route) => route.path === route.canonical)
     .map((route) => {
-      const links = hreflangLinks(route.page, siteUrl)
+      const links = hreflangLinks(table, route.page, siteUrl)
         .map((l) => `    <xhtml:link rel="alternate" hreflang="${l.hreflang}" href="${escapeXml(l.href)}"/>`)
         .join('\n');
       return `  <url>\n    <loc>${escapeXml(absoluteUrl(siteUrl, route.path))}</loc>\n${links}\n  </url>`;

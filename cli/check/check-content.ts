@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { checkLinks } from './links.ts';
+import { checkOutdated } from './outdated.ts';
 import { checkPages } from './pages.ts';
 import type { Problem } from '../site/errors.ts';
 import { checkTranslations } from './translations.ts';
@@ -9,7 +10,10 @@ import { LANGUAGES } from '../site/languages.ts';
 import { PLACEHOLDER_NAMES, siteConfigSchema } from '../site/site-config.ts';
 
 export interface CheckResult {
+  /** What must be fixed (exit 1). */
   problems: Problem[];
+  /** What is worth knowing but publishes fine: a page some languages lack, a translation of an older English text. */
+  warnings: Problem[];
   languages: number;
   keys: number;
   pages: number;
@@ -39,16 +43,21 @@ function checkSiteConfig(contentDir: string, root: string): Problem[] {
 
 /**
  * Checks everything a content maintainer edits, before visitors see it: translations in step
- * across languages, the Markdown pages, internal links, and `site.json`.
+ * across languages, the Markdown pages, internal links, and `site.json`; and, as warnings, pages
+ * some languages lack and translations made from an older English text (`strict`: errors).
  */
-export function checkContent({ contentDir, templatesDir, root }: { contentDir: string; templatesDir: string; root: string }): CheckResult {
+export function checkContent({ contentDir, templatesDir, root, strict = false }: { contentDir: string; templatesDir: string; root: string; strict?: boolean }): CheckResult {
   const translations = checkTranslations(contentDir, root);
   const pages = checkPages(contentDir, root, new Set(PLACEHOLDER_NAMES));
+  const outdated = checkOutdated(contentDir, root);
   const problems = [
     ...checkSiteConfig(contentDir, root),
     ...translations.problems,
     ...pages.problems,
-    ...checkLinks([contentDir, templatesDir], root),
+    ...checkLinks(contentDir, templatesDir, root),
+    ...outdated.problems,
+    ...(strict ? outdated.outdated : []),
   ];
-  return { problems, languages: LANGUAGES.length, keys: translations.keys, pages: pages.pages };
+  const warnings = [...pages.warnings, ...(strict ? [] : outdated.outdated)];
+  return { problems, warnings, languages: LANGUAGES.length, keys: translations.keys, pages: pages.pages };
 }

@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { loadContentPages } from '../site/content-pages.ts';
 import type { Problem } from '../site/errors.ts';
-import { allRoutes } from '../site/routes.ts';
+import { siteRoutes } from '../site/routes.ts';
 
 /** Files the build writes besides pages, which links may also point to. */
 const STATIC_FILES = ['/sitemap.xml', '/robots.txt', '/favicon.svg'];
@@ -30,13 +31,15 @@ function internalLinks(source: string): { target: string; line: number }[] {
 }
 
 /**
- * Finds internal links in content (Markdown, strings) and templates that resolve to no route:
- * a typo in `/de/datenschutz` would otherwise only show up as a visitor's 404.
+ * Finds internal links in content (Markdown, strings) and templates that resolve to no route of
+ * the site (the pages added as Markdown included): a typo in `/de/datenschutz` would otherwise
+ * only show up as a visitor's 404.
  */
-export function checkLinks(dirs: readonly string[], root: string): Problem[] {
-  const known = new Set([...allRoutes().map((r) => r.path), ...STATIC_FILES]);
+export function checkLinks(contentDir: string, templatesDir: string, root: string): Problem[] {
+  const routes = siteRoutes(loadContentPages(contentDir).pages);
+  const known = new Set([...routes.allRoutes().map((r) => r.path), ...STATIC_FILES]);
   const problems: Problem[] = [];
-  for (const dir of dirs) {
+  for (const dir of [contentDir, templatesDir]) {
     for (const path of filesUnder(dir, /\.(md|json|tsx?)$/)) {
       for (const { target, line } of internalLinks(readFileSync(path, 'utf8'))) {
         const bare = target.split(/[?#]/)[0] || '/';

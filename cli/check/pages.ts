@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { relative } from 'node:path';
+import { join, relative } from 'node:path';
+import { contentPageFiles, loadContentPages } from '../site/content-pages.ts';
 import type { Problem } from '../site/errors.ts';
 import { DEFAULT_LANG, LANGUAGES } from '../site/languages.ts';
 import { MARKDOWN_PAGES, markdownFile, type MarkdownPageId } from '../site/markdown.ts';
@@ -19,16 +20,43 @@ function headingLines(source: string): { h1: number[]; h2: number[]; deeper: num
   return result;
 }
 
-/**
- * Checks the Markdown pages of every language: each file exists, has one title, the same number
- * of sections as English, and only placeholders that `content/site.json` provides.
- */
-export function checkPages(contentDir: string, root: string, placeholders: ReadonlySet<string>): { problems: Problem[]; pages: number } {
+/** The problems of a Markdown text's structure: its `# ` titles, and its `## ` sections against English. */
+function structureProblems(file: string, source: string, englishSections: number | null, titles: 0 | 1): Problem[] {
   const problems: Problem[] = [];
+  const headings = headingLines(source);
+  if (headings.h1.length !== titles) {
+    const message = titles === 1 ? `needs exactly one "# " title, found ${headings.h1.length}` : `has a "# " heading; a page with front matter takes its title from "title:"`;
+    problems.push({ code: 'title_count', file, line: headings.h1[titles] ?? 1, message });
+  }
+  if (englishSections !== null && headings.h2.length !== englishSections) {
+    const line = headings.h2[Math.min(headings.h2.length, englishSections) - 1] ?? headings.h1[0] ?? 1;
+    problems.push({ code: 'sections_differ', file, line, message: `has ${headings.h2.length} "## " sections but the en text has ${englishSections}` });
+  }
+  return problems;
+}
+
+/** The `{{placeholders}}` of a text that `content/site.json` has no value for, at their lines. */
+function placeholderProblems(file: string, source: string, placeholders: ReadonlySet<string>): Problem[] {
+  return source.split('\n').flatMap((text, index) =>
+    [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)]
+      .filter((match) => !placeholders.has(match[1]!))
+      .map((match) => ({ code: 'placeholder_unknown', file, line: index + 1, message: `placeholder {{${match[1]}}} has no value in content/site.json` }) satisfies Problem),
+  );
+}
+
+/**
+ * Checks the Markdown pages of every language. The legal texts: each file exists and has one
+ * title. The pages added as Markdown: valid front matter and URLs, no `# ` title (it comes from
+ * the front matter), and a warning for each language that lacks the page. Both: the same number
+ * of `## ` sections as English, and only placeholders that `content/site.json` provides.
+ */
+export function checkPages(contentDir: string, root: string, placeholders: ReadonlySet<string>): { problems: Problem[]; warnings: Problem[]; pages: number } {
+  const problems: Problem[] = [];
+  const warnings: Problem[] = [];
+  const sectionsOf = (path: string) => (existsSync(path) ? headingLines(readFileSync(path, 'utf8')).h2.length : null);
   let pages = 0;
   for (const page of Object.keys(MARKDOWN_PAGES) as MarkdownPageId[]) {
-    const englishFile = markdownFile(contentDir, DEFAULT_LANG, page);
-    const englishSections = existsSync(englishFile) ? headingLines(readFileSync(englishFile, 'utf8')).h2.length : null;
+    const englishSections = sectionsOf(markdownFile(contentDir, DEFAULT_LANG, page));
     for (const lang of LANGUAGES) {
       const path = markdownFile(contentDir, lang, page);
       const file = relative(root, path);
@@ -38,22 +66,29 @@ export function checkPages(contentDir: string, root: string, placeholders: Reado
       }
       pages++;
       const source = readFileSync(path, 'utf8');
-      const headings = headingLines(source);
-      if (headings.h1.length !== 1) {
-        problems.push({ code: 'title_count', file, line: headings.h1[1] ?? 1, message: `needs exactly one "# " title, found ${headings.h1.length}` });
-      }
-      if (englishSections !== null && headings.h2.length !== englishSections) {
-        const line = headings.h2[Math.min(headings.h2.length, englishSections) - 1] ?? headings.h1[0] ?? 1;
-        problems.push({ code: 'sections_differ', file, line, message: `has ${headings.h2.length} "## " sections but the en text has ${englishSections}` });
-      }
-      source.split('\n').forEach((text, index) => {
-        for (const match of text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)) {
-          if (!placeholders.has(match[1]!)) {
-            problems.push({ code: 'placeholder_unknown', file, line: index + 1, message: `placeholder {{${match[1]}}} has no value in content/site.json` });
-          }
-        }
-      });
+      problems.push(...structureProblems(file, source, englishSections, 1), ...placeholderProblems(file, source, placeholders));
     }
   }
-  return { problems, pages };
+
+  const loaded = loadContentPages(contentDir);
+  problems.push(...loaded.problems.map((p) => ({ ...p, file: relative(root, p.file) })));
+  const files = contentPageFiles(contentDir);
+  for (const name of [...new Set(files.map((f) => f.name))]) {
+    const english = files.find((f) => f.name === name && f.lang === DEFAULT_LANG);
+    const englishSections = english ? sectionsOf(english.file) : null;
+    const having = files.filter((f) => f.name === name);
+    for (const { file: path } of having) {
+      pages++;
+      const file = relative(root, path);
+      const page = loaded.pages.find((p) => p.file === path);
+      // Titles and sections count in the body (a front matter that failed is reported as such).
+      if (page) problems.push(...structureProblems(file, `${'\n'.repeat(page.bodyLine - 1)}${page.body}`, path === english?.file ? null : englishSections, 0));
+      problems.push(...placeholderProblems(file, readFileSync(path, 'utf8'), placeholders));
+    }
+    for (const lang of LANGUAGES.filter((l) => !having.some((f) => f.lang === l))) {
+      const file = relative(root, join(contentDir, 'pages', lang, `${name}.md`));
+      warnings.push({ code: 'page_translation_missing', file, message: `missing: the ${name} page has no ${lang} text (${having.map((f) => f.lang).join(', ')} have it)` });
+    }
+  }
+  return { problems, warnings, pages };
 }

@@ -49,12 +49,28 @@ export const SITEGEN_ERRORS = {
     hint: 'Keep every <tag>…</tag> pair of the English string around the matching words.',
   },
   title_count: {
-    title: 'A Markdown page needs exactly one "# " title.',
-    hint: 'Keep one "# " heading at the top; use "## " for sections.',
+    title: 'A Markdown page has the wrong number of "# " titles.',
+    hint: 'A legal text keeps one "# " heading at the top; a page with front matter takes its title from "title:" and has none. Use "## " for sections.',
   },
   sections_differ: {
     title: 'A Markdown page has a different number of "## " sections than its English text.',
     hint: 'Translate section by section: one "## " heading for each English one, in the same order.',
+  },
+  front_matter_invalid: {
+    title: "A Markdown page's front matter is missing, not valid YAML or has a bad field.",
+    hint: 'Start the file with "---", then title, description and slug (nav, navLabel, navOrder optional), then "---"; README "Add a page" shows one.',
+  },
+  slug_conflict: {
+    title: "A Markdown page's slug gives a URL that another page of that language already has.",
+    hint: 'Choose another slug in the front matter; each language needs its own URL for each page, clear of the fixed pages.',
+  },
+  page_translation_missing: {
+    title: 'A page added as Markdown has no text in this language (a warning: it is published in the others).',
+    hint: 'Copy the English file into the language folder with the same file name, translate it (slug too), then run `sitegen translated <lang> <name>.md`.',
+  },
+  translation_outdated: {
+    title: 'The English text changed since this translation was made (a warning; an error with --strict).',
+    hint: 'Update the translation to the new English, then run `sitegen translated <lang> <key or name.md>` to record it; `sitegen status` shows all.',
   },
   link_to_no_route: {
     title: 'A link in content or templates leads to no page of the routes table.',

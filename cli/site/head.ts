@@ -1,5 +1,5 @@
-import { DEFAULT_LANG, LOCALES, type Lang } from './languages.ts';
-import { alternatesFor, pathFor, type PageId } from './routes.ts';
+import { LOCALES, type Lang } from './languages.ts';
+import type { RoutePageId, SiteRoutes } from './routes.ts';
 
 /** One `<link rel="alternate" hreflang>` of a page. */
 export interface HeadLink {
@@ -13,14 +13,15 @@ export function absoluteUrl(siteUrl: string, path: string): string {
 }
 
 /**
- * The hreflang cluster of a page: every language's URL plus `x-default` (English).
+ * The hreflang cluster of a page: its URL in every language it exists in, plus `x-default`
+ * (English, or the page's first language when it has no English text).
  *
- * @example hreflangLinks('about', 'https://x.io')
+ * @example hreflangLinks(routes, 'about', 'https://x.io')
  * // [{ hreflang: 'en', href: 'https://x.io/about' }, …, { hreflang: 'x-default', href: 'https://x.io/about' }]
  */
-export function hreflangLinks(page: PageId, siteUrl: string): HeadLink[] {
-  const links: HeadLink[] = alternatesFor(page).map(({ lang, path }) => ({ hreflang: lang, href: absoluteUrl(siteUrl, path) }));
-  links.push({ hreflang: 'x-default', href: absoluteUrl(siteUrl, pathFor(page, DEFAULT_LANG)) });
+export function hreflangLinks(routes: SiteRoutes, page: RoutePageId, siteUrl: string): HeadLink[] {
+  const links: HeadLink[] = routes.alternatesFor(page).map(({ lang, path }) => ({ hreflang: lang, href: absoluteUrl(siteUrl, path) }));
+  links.push({ hreflang: 'x-default', href: absoluteUrl(siteUrl, routes.xDefaultFor(page)) });
   return links;
 }
 

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Marked, type Tokens } from 'marked';
 import type { Lang } from './languages.ts';
-import type { PageId } from './routes.ts';
+import type { PageId, RoutePageId } from './routes.ts';
 import { ContentError, type Problem } from './errors.ts';
 
 /** The pages whose long text lives in Markdown, and their file names under `content/pages/<lang>/`. */
@@ -12,8 +12,8 @@ export const MARKDOWN_PAGES = { legalNotice: 'legal-notice', privacy: 'privacy',
 
 export type MarkdownPageId = keyof typeof MARKDOWN_PAGES;
 
-/** True for the pages rendered from Markdown. */
-export function isMarkdownPage(page: PageId): page is MarkdownPageId {
+/** True for the legal pages, whose text is a Markdown file in every language. */
+export function isMarkdownPage(page: RoutePageId): page is MarkdownPageId {
   return page in MARKDOWN_PAGES;
 }
 
@@ -33,16 +33,17 @@ export function markdownFile(contentDir: string, lang: Lang, page: MarkdownPageI
 
 /**
  * Replaces `{{name}}` placeholders with `values`; a placeholder without a value is an error naming
- * the file, the line and the placeholder.
+ * the file, the line (counted from `firstLine`, for a text that starts lower in its file) and the
+ * placeholder.
  *
  * @example fillPlaceholders('Write to {{email}}', { email: 'a@b.c' }, 'x.md') // 'Write to a@b.c'
  */
-export function fillPlaceholders(text: string, values: Record<string, string>, file: string): string {
+export function fillPlaceholders(text: string, values: Record<string, string>, file: string, firstLine = 1): string {
   const missing: Problem[] = [];
   const filled = text.replace(/\{\{\s*(\w+)\s*\}\}/g, (match, name: string, offset: number) => {
     const value = values[name];
     if (value === undefined) {
-      const line = text.slice(0, offset).split('\n').length;
+      const line = firstLine - 1 + text.slice(0, offset).split('\n').length;
       missing.push({ code: 'placeholder_unknown', file, line, message: `placeholder {{${name}}} has no value in content/site.json` });
       return match;
     }

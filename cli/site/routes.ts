@@ -8,6 +8,12 @@ const PAGES = ['home', 'about', 'contact', 'cookies', 'legalNotice', 'privacy'] 
 
 export type PageId = (typeof PAGES)[number];
 
+/** A page a content maintainer added as `content/pages/<lang>/<name>.md`, by that name: `content:healthcare`. */
+export type ContentPageId = `content:${string}`;
+
+/** Any page a route serves: one of the fixed table or one added as Markdown. */
+export type RoutePageId = PageId | ContentPageId;
+
 const ROUTES: Readonly<Record<PageId, Readonly<Record<Lang, string>>>> = {
   home: { en: '/', es: '/es', pt: '/pt', fr: '/fr', de: '/de', it: '/it', nl: '/nl' },
   about: localised('/about'),
@@ -47,13 +53,8 @@ export function pathFor(page: PageId, lang: Lang): string {
   return ROUTES[page][lang];
 }
 
-/** Every language's URL of one page: the page's hreflang cluster. */
-export function alternatesFor(page: PageId): { lang: Lang; path: string }[] {
-  return LANGUAGES.map((lang) => ({ lang, path: ROUTES[page][lang] }));
-}
-
 /** A link to a section of the home page: `#id` on the home page itself, `/de#id` elsewhere. */
-export function homeAnchor(current: PageId, lang: Lang, id: string): string {
+export function homeAnchor(current: RoutePageId, lang: Lang, id: string): string {
   return current === 'home' ? `#${id}` : `${pathFor('home', lang)}#${id}`;
 }
 
@@ -80,17 +81,20 @@ export function fileForPath(path: string): string {
   return path === '/' ? 'index.html' : `${path.slice(1)}.html`;
 }
 
-export interface RenderedRoute {
-  page: PageId;
+export interface RenderedRoute<P extends RoutePageId = RoutePageId> {
+  page: P;
   lang: Lang;
   path: string;
   /** The canonical URL path: differs from `path` only for aliases. */
   canonical: string;
 }
 
-/** Every URL the site serves (pages and aliases), in table order, for the given languages. */
-export function allRoutes(langs: readonly Lang[] = LANGUAGES): RenderedRoute[] {
-  const routes: RenderedRoute[] = [];
+/**
+ * The URLs of the fixed pages (pages and aliases), in table order, for the given languages. The
+ * site's whole table, with the pages added as Markdown files, is `siteRoutes(contentPages).allRoutes()`.
+ */
+export function allRoutes(langs: readonly Lang[] = LANGUAGES): RenderedRoute<PageId>[] {
+  const routes: RenderedRoute<PageId>[] = [];
   for (const lang of langs) {
     for (const page of PAGES) {
       const path = pathFor(page, lang);
@@ -103,4 +107,128 @@ export function allRoutes(langs: readonly Lang[] = LANGUAGES): RenderedRoute[] {
     }
   }
   return routes;
+}
+
+/** What the routes table needs of one language's text of a page added as Markdown (see content-pages.ts). */
+export interface ContentPageRoute {
+  /** The file name without `.md`, shared by the page's languages: `healthcare`. */
+  name: string;
+  lang: Lang;
+  /** The page's URL segment(s) in this language: `healthcare`, `sanidad`, `solutions/healthcare`. */
+  slug: string;
+  /** Where a link to the page shows: the header navigation, the footer's quick links, or nowhere. */
+  nav?: 'header' | 'footer';
+  /** The link's text in this language. */
+  navLabel: string;
+  /** Links in one place are sorted by this number, then by label. */
+  navOrder: number;
+}
+
+/** A link the header or footer shows to a page added as Markdown. */
+interface PlacedLink {
+  page: ContentPageId;
+  href: string;
+  label: string;
+}
+
+/** The site's whole routes table: the fixed pages and the pages added as Markdown files. */
+export interface SiteRoutes {
+  /** The URL path of `page` in `lang`, or undefined when the page has no text in that language. */
+  pathFor(page: RoutePageId, lang: Lang): string | undefined;
+  /**
+   * Where the language menu leads from `page` to `lang`: the same page in that language, or, when
+   * the page has no text in it, that language's home page (a visitor who picks a language wants
+   * to read it, so the menu never hides one).
+   */
+  languageLinkFor(page: RoutePageId, lang: Lang): string;
+  /** The languages `page` exists in, with its URL in each: its hreflang cluster. */
+  alternatesFor(page: RoutePageId): { lang: Lang; path: string }[];
+  /** The page's `x-default` URL: its English URL, or the first language it has when English has none. */
+  xDefaultFor(page: RoutePageId): string;
+  /** Every URL the site serves (pages and aliases) in the given languages: fixed pages first, in table order. */
+  allRoutes(langs?: readonly Lang[]): RenderedRoute[];
+  /** The Markdown pages placed in the header or footer of `lang`, in their order. */
+  placedLinks(placement: 'header' | 'footer', lang: Lang): PlacedLink[];
+}
+
+/** The id of a page added as Markdown: `contentPageId('healthcare')` → `content:healthcare`. */
+export function contentPageId(name: string): ContentPageId {
+  return `content:${name}`;
+}
+
+/** The URL path of a Markdown page: `/healthcare` in English, `/es/sanidad` in Spanish. */
+export function contentPagePath(lang: Lang, slug: string): string {
+  return lang === DEFAULT_LANG ? `/${slug}` : `/${lang}/${slug}`;
+}
+
+/** First path segments that belong to something else than a page (files, the form service, a language). */
+const RESERVED_SEGMENTS = new Set(['api', 'assets', '404', '_deploy', 'index', ...LANGUAGES]);
+
+/**
+ * Why a Markdown page may not take `path` in `lang`, or undefined when it may: the path of a fixed
+ * page or alias, a 404 page, or a reserved first segment.
+ *
+ * @example reservedPathReason('en', '/about')  // 'it is the URL of the about page'
+ * @example reservedPathReason('en', '/de')     // '"de" is reserved (languages, files and the form service use it)'
+ * @example reservedPathReason('es', '/es/sanidad') // undefined
+ */
+export function reservedPathReason(lang: Lang, path: string): string | undefined {
+  const fixed = allRoutes([lang]).find((r) => r.path === path) ?? ALIASES.find((a) => a.path === path);
+  if (fixed) return `it is the URL of the ${fixed.page} page`;
+  const segments = path.split('/').slice(lang === DEFAULT_LANG ? 1 : 2);
+  if (RESERVED_SEGMENTS.has(segments[0]!)) return `"${segments[0]}" is reserved (languages, files and the form service use it)`;
+  return undefined;
+}
+
+/**
+ * The routes table of a site whose content adds `contentPages` (one entry per page and language,
+ * already validated: slugs unique per language and clear of the fixed routes).
+ *
+ * @example siteRoutes([{ name: 'healthcare', lang: 'en', slug: 'healthcare', … }, { name: 'healthcare', lang: 'es', slug: 'sanidad', … }])
+ *   .alternatesFor('content:healthcare') // [{ lang: 'en', path: '/healthcare' }, { lang: 'es', path: '/es/sanidad' }]
+ */
+export function siteRoutes(contentPages: readonly ContentPageRoute[]): SiteRoutes {
+  const byId = new Map<ContentPageId, Map<Lang, ContentPageRoute>>();
+  for (const entry of contentPages) {
+    const id = contentPageId(entry.name);
+    if (!byId.has(id)) byId.set(id, new Map());
+    byId.get(id)!.set(entry.lang, entry);
+  }
+  const isFixed = (page: RoutePageId): page is PageId => !page.startsWith('content:');
+  const table: SiteRoutes = {
+    pathFor(page, lang) {
+      if (isFixed(page)) return ROUTES[page][lang];
+      const entry = byId.get(page)?.get(lang);
+      return entry && contentPagePath(lang, entry.slug);
+    },
+    languageLinkFor(page, lang) {
+      return table.pathFor(page, lang) ?? pathFor('home', lang);
+    },
+    alternatesFor(page) {
+      return LANGUAGES.flatMap((lang) => {
+        const path = table.pathFor(page, lang);
+        return path === undefined ? [] : [{ lang, path }];
+      });
+    },
+    xDefaultFor(page) {
+      return table.pathFor(page, DEFAULT_LANG) ?? table.alternatesFor(page)[0]!.path;
+    },
+    allRoutes(langs = LANGUAGES) {
+      const routes: RenderedRoute[] = allRoutes(langs);
+      for (const lang of langs) {
+        for (const [page, entries] of [...byId].sort(([a], [b]) => a.localeCompare(b))) {
+          const entry = entries.get(lang);
+          if (entry) routes.push({ page, lang, path: contentPagePath(lang, entry.slug), canonical: contentPagePath(lang, entry.slug) });
+        }
+      }
+      return routes;
+    },
+    placedLinks(placement, lang) {
+      return contentPages
+        .filter((entry) => entry.lang === lang && entry.nav === placement)
+        .sort((a, b) => a.navOrder - b.navOrder || a.navLabel.localeCompare(b.navLabel, lang))
+        .map((entry) => ({ page: contentPageId(entry.name), href: contentPagePath(lang, entry.slug), label: entry.navLabel }));
+    },
+  };
+  return table;
 }

@@ -35,9 +35,9 @@ function SocialLink({ href, icon, label }: { href: string; icon: IconName; label
   );
 }
 
-/** The site footer: about text, quick and legal links, contact details, social links, copyright. */
+/** The site footer: about text, quick links (with the Markdown pages placed in the footer), legal links, contact details, social links, copyright. */
 export function Footer() {
-  const { lang, page, t, site, year } = usePage();
+  const { lang, page, t, site, year, routes } = usePage();
   const here = page === 'notFound' ? 'about' : page;
   const newTab = ` ${t('nav.newTab')}`;
   return (
@@ -56,6 +56,9 @@ export function Footer() {
           <li><FooterLink href={homeAnchor(here, lang, 'features')}>{t('footer.features')}</FooterLink></li>
           <li><FooterLink href={pathFor('contact', lang)}>{t('footer.pricing')}</FooterLink></li>
           <li><FooterLink href={homeAnchor(here, lang, 'newsletter')}>{t('footer.contact')}</FooterLink></li>
+          {routes.placedLinks('footer', lang).map((link) => (
+            <li key={link.page}><FooterLink href={link.href}>{link.label}</FooterLink></li>
+          ))}
         </FooterColumn>
         <FooterColumn title={t('footer.legalTitle')}>
           <li><FooterLink href={pathFor('legalNotice', lang)}>{t('footer.legalNotice')}</FooterLink></li>

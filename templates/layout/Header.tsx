@@ -7,8 +7,8 @@ import { mainNavLinks, signUpHref } from './nav-links.ts';
 
 /** The site header: logo, main navigation, language menu, sign-up link and the small-screen menu. */
 export function Header() {
-  const { lang, page, t, site } = usePage();
-  const links = mainNavLinks(page, lang, t, site);
+  const { lang, page, t, site, routes } = usePage();
+  const links = mainNavLinks(page, lang, t, site, routes);
   return (
     <header className="sticky top-0 z-40 border-b border-slate-200/80 bg-white/95 backdrop-blur">
       <div className="relative mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4 sm:px-6 lg:px-8">

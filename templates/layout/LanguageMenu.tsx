@@ -1,12 +1,11 @@
 import { LANGUAGES, NATIVE_NAMES } from '../../cli/site/languages.ts';
-import { pathFor } from '../../cli/site/routes.ts';
 import { LanguageMenu as LanguageMenuIsland } from '../islands/components/LanguageMenu.tsx';
 import { Island } from '../islands/Island.tsx';
 import { usePage } from '../page-context.tsx';
 
-/** The header's language menu island, linking to the current page in every language. */
+/** The header's language menu island, linking to the current page in every language (to a language's home page where the page has no text in it). */
 export function LanguageMenu() {
-  const { lang, page, t } = usePage();
+  const { lang, page, t, routes } = usePage();
   const target = page === 'notFound' ? 'home' : page;
   return (
     <Island
@@ -16,7 +15,7 @@ export function LanguageMenu() {
         current: lang,
         label: `${t('nav.language')}: ${NATIVE_NAMES[lang]}`,
         listLabel: t('nav.chooseLanguage'),
-        links: LANGUAGES.map((code) => ({ lang: code, href: pathFor(target, code), name: NATIVE_NAMES[code] })),
+        links: LANGUAGES.map((code) => ({ lang: code, href: routes.languageLinkFor(target, code), name: NATIVE_NAMES[code] })),
       }}
     />
   );

@@ -5,7 +5,7 @@ import { mainNavLinks, signUpHref } from './nav-links.ts';
 
 /** The header's small-screen menu island with the main navigation and the sign-up link. */
 export function MobileMenu() {
-  const { lang, page, t, site } = usePage();
+  const { lang, page, t, site, routes } = usePage();
   return (
     <Island
       name="MobileMenu"
@@ -15,7 +15,7 @@ export function MobileMenu() {
         closeLabel: t('nav.closeMenu'),
         navLabel: t('nav.label'),
         newTab: t('nav.newTab'),
-        links: mainNavLinks(page, lang, t, site),
+        links: mainNavLinks(page, lang, t, site, routes),
         signUp: { href: signUpHref(page, lang), label: t('nav.signUp') },
       }}
     />

@@ -21,7 +21,7 @@ export interface NavLinkListClasses {
  * says so with an icon and the screen-reader text `newTab`. The header renders it on the server
  * and the MobileMenu island in the browser, which is why it sits with the island components.
  *
- * @example <NavLinkList links={mainNavLinks(page, lang, t, site)} newTab={t('nav.newTab')} classes={{ list: 'space-y-1', link: '…', icon: 'h-4 w-4' }} />
+ * @example <NavLinkList links={mainNavLinks(page, lang, t, site, routes)} newTab={t('nav.newTab')} classes={{ list: 'space-y-1', link: '…', icon: 'h-4 w-4' }} />
  */
 export function NavLinkList({ links, newTab, classes }: { links: readonly NavLink[]; newTab: string; classes: NavLinkListClasses }) {
   return (

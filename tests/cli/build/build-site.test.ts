@@ -5,20 +5,23 @@ import { createTranslator } from '../../../cli/site/i18n.ts';
 import { LANGUAGES, NATIVE_NAMES } from '../../../cli/site/languages.ts';
 import { loadAllMessages } from '../../../cli/site/locales.ts';
 import { DEFAULT_PATHS } from '../../../cli/paths.ts';
-import { allRoutes, fileForPath, notFoundPath, pathFor } from '../../../cli/site/routes.ts';
+import { loadContentPages } from '../../../cli/site/content-pages.ts';
+import { allRoutes, fileForPath, notFoundPath, pathFor, siteRoutes } from '../../../cli/site/routes.ts';
 import { loadSiteConfig, placeholderValues } from '../../../cli/site/site-config.ts';
 import { attributeOf, builtSite, normalizeSpace, readBuilt, useBuiltSite, visibleText } from '../../helpers/built-site.ts';
 
 const site = loadSiteConfig(DEFAULT_PATHS.contentDir);
 const messages = loadAllMessages(DEFAULT_PATHS.contentDir);
 const SITE = site.siteUrl;
+/** The whole routes table: the fixed pages and the pages added as Markdown (tests/cli/build/content-pages.test.ts tests those). */
+const routes = siteRoutes(loadContentPages(DEFAULT_PATHS.contentDir).pages);
 const built = useBuiltSite();
 
 describe('sitegen build', () => {
   it('writes all 43 pages of the routes table plus one 404 page per language', async () => {
     const { result } = await builtSite();
     expect(allRoutes()).toHaveLength(43);
-    expect(result.pages).toHaveLength(43 + LANGUAGES.length);
+    expect(result.pages).toHaveLength(routes.allRoutes().length + LANGUAGES.length);
     for (const route of allRoutes()) expect(existsSync(join(built.outDir, fileForPath(route.path))), route.path).toBe(true);
   });
 
@@ -83,11 +86,11 @@ describe('sitegen build', () => {
 
   it('writes a sitemap with every canonical page and its hreflang alternates, and robots.txt', () => {
     const sitemap = readBuilt(built.outDir, 'sitemap.xml');
-    const canonical = allRoutes().filter((r) => r.path === r.canonical);
+    const canonical = routes.allRoutes().filter((r) => r.path === r.canonical);
     expect(sitemap.match(/<url>/g)).toHaveLength(canonical.length);
     for (const route of canonical) expect(sitemap).toContain(`<loc>${SITE}${route.path}</loc>`);
     expect(sitemap).not.toContain(`<loc>${SITE}/aviso-legal</loc>`);
-    expect(sitemap.match(/<xhtml:link /g)).toHaveLength(canonical.length * (LANGUAGES.length + 1));
+    expect(sitemap.match(/<xhtml:link /g)).toHaveLength(canonical.reduce((sum, r) => sum + routes.alternatesFor(r.page).length + 1, 0));
     expect(readBuilt(built.outDir, 'robots.txt')).toContain(`Sitemap: ${SITE}/sitemap.xml`);
   });
 

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { allRoutes, fileForPath, notFoundPath } from '../../../cli/site/routes.ts';
+import { loadContentPages } from '../../../cli/site/content-pages.ts';
+import { fileForPath, notFoundPath, siteRoutes } from '../../../cli/site/routes.ts';
 import { LANGUAGES } from '../../../cli/site/languages.ts';
 import { loadSiteConfig } from '../../../cli/site/site-config.ts';
 import { DEFAULT_PATHS } from '../../../cli/paths.ts';
@@ -140,7 +141,7 @@ describe('validateOutput on the real build', () => {
     const site = loadSiteConfig(DEFAULT_PATHS.contentDir);
     const read = (file: string) => readFileSync(join(built.outDir, file), 'utf8');
     const documents: OutputDocument[] = [
-      ...allRoutes().map((r) => ({ path: r.path, file: fileForPath(r.path), html: read(fileForPath(r.path)), ...(r.path !== r.canonical ? { aliasOf: r.canonical } : {}) })),
+      ...siteRoutes(loadContentPages(DEFAULT_PATHS.contentDir).pages).allRoutes().map((r) => ({ path: r.path, file: fileForPath(r.path), html: read(fileForPath(r.path)), ...(r.path !== r.canonical ? { aliasOf: r.canonical } : {}) })),
       ...LANGUAGES.map((l) => ({ path: notFoundPath(l), file: fileForPath(notFoundPath(l)), html: read(fileForPath(notFoundPath(l))) })),
     ];
     const exists = (file: string) => {

@@ -1,0 +1,159 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import matter from 'gray-matter';
+import { z } from 'zod';
+import type { Problem } from './errors.ts';
+import { LANGUAGES, type Lang } from './languages.ts';
+import { fillPlaceholders, MARKDOWN_PAGES, renderMarkdown, type RenderedMarkdown } from './markdown.ts';
+import { contentPagePath, reservedPathReason, type ContentPageRoute } from './routes.ts';
+
+/** A slug: lower-case words of letters and digits joined by dashes, segments joined by `/`. */
+const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)*$/;
+
+/** A page's file name without `.md`: the same rules as one slug segment. */
+const NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/**
+ * The front matter of a page added as Markdown, between `---` lines at the top of the file:
+ *
+ * ```yaml
+ * title: Data masking for healthcare        # the page's heading, and its <title> with the brand
+ * description: Protect patient data in …     # the search and sharing snippet
+ * slug: healthcare                           # the URL in this language: /healthcare, /es/sanidad
+ * nav: header                                # optional: a link in the header, or `footer`
+ * navLabel: Healthcare                       # optional: the link's text (default: title)
+ * navOrder: 1                                # optional: links are sorted by it (default 0)
+ * ```
+ */
+const frontMatterSchema = z
+  .object({
+    title: z.string().trim().min(1),
+    description: z.string().trim().min(1),
+    slug: z.string().regex(SLUG, 'must be lower-case letters, digits and dashes (segments joined by "/"), e.g. "healthcare" or "solutions/healthcare"'),
+    nav: z.enum(['header', 'footer']).optional(),
+    navLabel: z.string().trim().min(1).optional(),
+    navOrder: z.number().int().optional(),
+  })
+  .strict();
+
+/** One language's text of a page added as Markdown, read and validated. */
+export interface ContentPage extends ContentPageRoute {
+  /** The file it was read from, `<contentDir>/pages/<lang>/<name>.md`. */
+  file: string;
+  title: string;
+  description: string;
+  /** The Markdown below the front matter. */
+  body: string;
+  /** The file line of the body's first line, so a problem in the body can name its line. */
+  bodyLine: number;
+}
+
+/** The line of `field:` in a file's front matter (the first line when it has none). */
+function fieldLine(source: string, field: string): number {
+  const index = source.split('\n').findIndex((line, i) => i > 0 && line.startsWith(`${field}:`));
+  return index === -1 ? 1 : index + 1;
+}
+
+/** Reads one page file: its front matter validated, or the problems that keep it from being a page. */
+function readContentPage(file: string, lang: Lang, name: string): ContentPage | Problem[] {
+  const source = readFileSync(file, 'utf8').replace(/\r\n/g, '\n');
+  if (!source.startsWith('---\n')) {
+    return [{ code: 'front_matter_invalid', file, line: 1, message: 'has no front matter: start the file with a "---" line, then title, description and slug, then "---"' }];
+  }
+  let parsed: matter.GrayMatterFile<string>;
+  try {
+    // With options, gray-matter parses afresh instead of caching every text it has seen.
+    parsed = matter(source, {});
+  } catch (error) {
+    const mark = (error as { mark?: { line?: number } }).mark;
+    const reason = ((error as Error).message.split('\n')[0] ?? '').replace(/^YAMLException: /, '');
+    return [{ code: 'front_matter_invalid', file, line: (mark?.line ?? 0) + 2, message: `front matter is not valid YAML: ${reason}` }];
+  }
+  const result = frontMatterSchema.safeParse(parsed.data);
+  if (!result.success) {
+    return result.error.issues.map((issue) => {
+      const field = String(issue.path[0] ?? (issue.code === 'unrecognized_keys' ? issue.keys[0] : ''));
+      const message = issue.code === 'unrecognized_keys' ? `front matter field ${issue.keys.map((k) => `"${k}"`).join(', ')} is not one of title, description, slug, nav, navLabel, navOrder` : `front matter ${field || '(root)'}: ${issue.message}`;
+      return { code: 'front_matter_invalid', file, line: field ? fieldLine(source, field) : 1, message } satisfies Problem;
+    });
+  }
+  const data = result.data;
+  const bodyLine = source.split('\n').length - parsed.content.split('\n').length + 1;
+  return {
+    name,
+    lang,
+    file,
+    slug: data.slug,
+    title: data.title,
+    description: data.description,
+    ...(data.nav ? { nav: data.nav } : {}),
+    navLabel: data.navLabel ?? data.title,
+    navOrder: data.navOrder ?? 0,
+    body: parsed.content,
+    bodyLine,
+  };
+}
+
+/** The files of pages added as Markdown: every `content/pages/<lang>/<name>.md` but the legal texts. */
+export function contentPageFiles(contentDir: string): { lang: Lang; name: string; file: string }[] {
+  const legal = new Set<string>(Object.values(MARKDOWN_PAGES));
+  return LANGUAGES.flatMap((lang) => {
+    const dir = join(contentDir, 'pages', lang);
+    if (!existsSync(dir)) return [];
+    return readdirSync(dir)
+      .filter((entry) => entry.endsWith('.md') && !legal.has(entry.slice(0, -3)))
+      .sort()
+      .map((entry) => ({ lang, name: entry.slice(0, -3), file: join(dir, entry) }));
+  });
+}
+
+/**
+ * Finds and reads the pages added as Markdown in `contentDir`, every language, and validates
+ * them: the file name, the front matter, and each language's URLs (unique, clear of the fixed
+ * routes). A page with a problem is left out, and the problem returned with its file and line.
+ */
+export function loadContentPages(contentDir: string): { pages: ContentPage[]; problems: Problem[] } {
+  const pages: ContentPage[] = [];
+  const problems: Problem[] = [];
+  const taken = new Map<string, ContentPage>();
+  for (const { lang, name, file } of contentPageFiles(contentDir)) {
+    if (!NAME.test(name)) {
+      problems.push({ code: 'front_matter_invalid', file, line: 1, message: `file name "${name}.md" must be lower-case letters, digits and dashes (it joins the page's languages)` });
+      continue;
+    }
+    const page = readContentPage(file, lang, name);
+    if (Array.isArray(page)) {
+      problems.push(...page);
+      continue;
+    }
+    const path = contentPagePath(lang, page.slug);
+    const line = fieldLine(readFileSync(file, 'utf8'), 'slug');
+    const reserved = reservedPathReason(lang, path);
+    const other = taken.get(path);
+    if (reserved || other) {
+      const why = reserved ?? `${other!.name}.md already has it`;
+      problems.push({ code: 'slug_conflict', file, line, message: `slug "${page.slug}" gives the URL ${path}, but ${why}` });
+      continue;
+    }
+    taken.set(path, page);
+    pages.push(page);
+  }
+  return { pages, problems };
+}
+
+/** A page added as Markdown, ready for its template: the filled-in title and description, and the body as HTML. */
+export interface RenderedContentPage extends RenderedMarkdown {
+  description: string;
+}
+
+/**
+ * Fills the `{{placeholders}}` of a page's title, description and body with `values` and renders
+ * the body; a placeholder without a value is a ContentError at its file and line.
+ */
+export function renderContentPage(page: ContentPage, values: Record<string, string>): RenderedContentPage {
+  const frontLine = (field: string) => fieldLine(readFileSync(page.file, 'utf8'), field);
+  const title = fillPlaceholders(page.title, values, page.file, frontLine('title'));
+  const description = fillPlaceholders(page.description, values, page.file, frontLine('description'));
+  const body = renderMarkdown(fillPlaceholders(page.body, values, page.file, page.bodyLine), { lineBreaks: false });
+  return { ...body, title, description };
+}

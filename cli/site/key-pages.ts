@@ -1,0 +1,39 @@
+/**
+ * Which page shows the strings under each key prefix of `content/locales/<lang>.json` (the
+ * longest matching prefix wins); keys under no prefix here show on every page: the header
+ * (`nav`), the footer (`footer`), the 404 page (`notFound`), the forms' toasts (`toast`) and the
+ * legal pages' shared labels (`legal`). README's "Where a text lives" table lists the same map.
+ */
+const KEY_PREFIX_PAGES: Readonly<Record<string, string>> = {
+  'meta.home': 'home',
+  hero: 'home',
+  overview: 'home',
+  features: 'home',
+  cta: 'home',
+  newsletter: 'home',
+  'meta.about': 'about',
+  about: 'about',
+  'meta.contact': 'contact',
+  contact: 'contact',
+  validation: 'contact',
+  'meta.legalNotice': 'legal-notice',
+  'meta.privacy': 'privacy',
+  'meta.cookies': 'cookies',
+};
+
+/** The name of the strings shown on every page. */
+export const EVERY_PAGE = 'every page';
+
+/**
+ * The page a string shows on, by its key, as `sitegen status` groups them.
+ *
+ * @example pageOfKey('hero.title')        // 'home'
+ * @example pageOfKey('meta.privacy.title') // 'privacy'
+ * @example pageOfKey('footer.copyright')  // 'every page'
+ */
+export function pageOfKey(key: string): string {
+  const prefix = Object.keys(KEY_PREFIX_PAGES)
+    .filter((p) => key === p || key.startsWith(`${p}.`))
+    .sort((a, b) => b.length - a.length)[0];
+  return prefix ? KEY_PREFIX_PAGES[prefix]! : EVERY_PAGE;
+}

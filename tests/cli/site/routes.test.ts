@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { allRoutes, reservedPathReason, siteRoutes, type ContentPageRoute } from '../../../cli/site/routes.ts';
+
+const page = (name: string, lang: ContentPageRoute['lang'], slug: string, extra: Partial<ContentPageRoute> = {}): ContentPageRoute => ({
+  name,
+  lang,
+  slug,
+  navLabel: slug,
+  navOrder: 0,
+  ...extra,
+});
+
+const routes = siteRoutes([
+  page('healthcare', 'en', 'healthcare', { nav: 'footer', navLabel: 'Healthcare' }),
+  page('healthcare', 'es', 'sanidad', { nav: 'footer', navLabel: 'Sanidad' }),
+  page('banking', 'en', 'banking', { nav: 'footer', navLabel: 'Banking', navOrder: -1 }),
+  page('lokaal', 'nl', 'lokaal/aanbod'),
+]);
+
+describe('the routes table with pages added as Markdown', () => {
+  it('keeps the fixed pages as they are and adds one route per page and language present', () => {
+    expect(routes.allRoutes().slice(0, allRoutes().length)).toEqual(allRoutes());
+    expect(routes.allRoutes().slice(allRoutes().length).map((r) => `${r.page} ${r.path}`)).toEqual([
+      'content:banking /banking',
+      'content:healthcare /healthcare',
+      'content:healthcare /es/sanidad',
+      'content:lokaal /nl/lokaal/aanbod',
+    ]);
+    expect(routes.allRoutes(['es']).filter((r) => r.page.startsWith('content:')).map((r) => r.path)).toEqual(['/es/sanidad']);
+  });
+
+  it('gives a page\'s URL only in the languages that have it', () => {
+    expect(routes.pathFor('content:healthcare', 'es')).toBe('/es/sanidad');
+    expect(routes.pathFor('content:healthcare', 'de')).toBeUndefined();
+    expect(routes.pathFor('privacy', 'de')).toBe('/de/datenschutz');
+  });
+
+  it('lists hreflang alternates among the languages present, x-default English or else the first language', () => {
+    expect(routes.alternatesFor('content:healthcare')).toEqual([{ lang: 'en', path: '/healthcare' }, { lang: 'es', path: '/es/sanidad' }]);
+    expect(routes.xDefaultFor('content:healthcare')).toBe('/healthcare');
+    expect(routes.xDefaultFor('content:lokaal')).toBe('/nl/lokaal/aanbod');
+    expect(routes.alternatesFor('about')).toHaveLength(7);
+  });
+
+  it('leads the language menu to a language\'s home page where the page has no text in it', () => {
+    expect(routes.languageLinkFor('content:healthcare', 'es')).toBe('/es/sanidad');
+    expect(routes.languageLinkFor('content:healthcare', 'de')).toBe('/de');
+    expect(routes.languageLinkFor('content:healthcare', 'fr')).toBe('/fr');
+  });
+
+  it('places links by language, sorted by navOrder then label', () => {
+    expect(routes.placedLinks('footer', 'en').map((l) => `${l.label} ${l.href}`)).toEqual(['Banking /banking', 'Healthcare /healthcare']);
+    expect(routes.placedLinks('footer', 'es').map((l) => l.href)).toEqual(['/es/sanidad']);
+    expect(routes.placedLinks('header', 'en')).toEqual([]);
+  });
+});
+
+describe('reservedPathReason', () => {
+  it('refuses the URL of a fixed page or alias, a language code and reserved segments', () => {
+    expect(reservedPathReason('en', '/about')).toBe('it is the URL of the about page');
+    expect(reservedPathReason('es', '/es/aviso-legal')).toBe('it is the URL of the legalNotice page');
+    expect(reservedPathReason('en', '/aviso-legal')).toBe('it is the URL of the legalNotice page');
+    expect(reservedPathReason('en', '/de/anything')).toMatch(/"de" is reserved/);
+    expect(reservedPathReason('en', '/assets')).toMatch(/"assets" is reserved/);
+    expect(reservedPathReason('fr', '/fr/404')).toMatch(/"404" is reserved/);
+  });
+
+  it('accepts a free URL', () => {
+    expect(reservedPathReason('en', '/healthcare')).toBeUndefined();
+    expect(reservedPathReason('de', '/de/about-us')).toBeUndefined();
+  });
+});
