@@ -2,6 +2,7 @@ import { join, resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { buildSite } from './build/build-site.ts';
 import { checkContent } from './check/check-content.ts';
+import { runDev } from './dev/dev-command.ts';
 import { formatProblem, problemHints, type Problem } from './site/errors.ts';
 import { DEFAULT_LANG, LANGUAGES, parseLangList } from './site/languages.ts';
 import { translationLockFile } from './site/translation-lock.ts';
@@ -129,6 +130,23 @@ program
     for (const [code, recorded] of result.recorded) {
       process.stdout.write(`sitegen: ${code}: recorded ${recorded.length} string(s) and page(s) as translated from the current English${recorded.length <= 5 ? `: ${recorded.join(', ')}` : ''}\n`);
     }
+  });
+
+program
+  .command('dev')
+  .description('serve the site with working forms, rebuild what each save changes, reload the browser, show problems in the page')
+  .option('--content <dir>', 'content folder', DEFAULT_PATHS.contentDir)
+  .action(async (opts: { content: string }) => {
+    const code = await runDev({
+      root: PROJECT_ROOT,
+      contentDir: resolve(opts.content),
+      templatesDir: join(PROJECT_ROOT, 'templates'),
+      cssEntry: DEFAULT_PATHS.cssEntry,
+      log: (line) => process.stdout.write(`${line}\n`),
+      logError: (line) => process.stderr.write(`${line}\n`),
+    });
+    // Everything it started has stopped; leave now rather than wait for a library's timer.
+    process.exit(code);
   });
 
 program

@@ -1,25 +1,13 @@
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { extname, join } from 'node:path';
+import { join } from 'node:path';
 import { headersForPath, parseHeadersFile, type HeaderRule } from '../host/static-host-files.ts';
 import { resolveUrl } from '../site/resolve-url.ts';
 import { cacheControlFor } from '../host/security-headers.ts';
 import { forwardToApi } from './api-proxy.ts';
+import { contentTypeOf } from './content-types.ts';
 import { isApiPath, requestTarget } from './request-target.ts';
 import { applyServerLimits, DEFAULT_TIMEOUTS, type ServerTimeouts } from './server-limits.ts';
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.xml': 'application/xml; charset=utf-8',
-  '.txt': 'text/plain; charset=utf-8',
-  '.webmanifest': 'application/manifest+json',
-};
 
 /** What `createStaticServer` serves, where `/api` goes, and its time limits. */
 export interface StaticServerOptions {
@@ -102,7 +90,7 @@ export function createStaticServer({ root, apiTarget, timeouts }: StaticServerOp
     const encoded = precompressed(root, resolution.file, String(req.headers['accept-encoding'] ?? ''));
     const headers: Record<string, string> = {
       ...common,
-      'content-type': CONTENT_TYPES[extname(resolution.file)] ?? 'application/octet-stream',
+      'content-type': contentTypeOf(resolution.file),
       vary: 'Accept-Encoding',
       ...(encoded ? { 'content-encoding': encoded.encoding } : {}),
     };

@@ -108,13 +108,17 @@ export const SITEGEN_ERRORS = {
     title: 'sitemap.xml disagrees with the pages built.',
     hint: 'The sitemap and the page heads come from the routes table; a custom change to one of them needs the other.',
   },
+  template_failed: {
+    title: 'A template does not compile, or failed while rendering a page (sitegen dev).',
+    hint: 'Fix the template at the line given; sitegen dev renders the page again when the file is saved.',
+  },
   option_invalid: {
     title: 'A command-line option has a bad value.',
     hint: 'Run `npm run sitegen -- help <command>` for the accepted values.',
   },
   port_unavailable: {
     title: 'A local server cannot listen on its port.',
-    hint: 'Stop the program that holds the port, or choose another: --port (--host) for sitegen preview, PORT, INGEST_PORT (HOST) for npm start.',
+    hint: 'Stop the program that holds the port, or choose another: --port (--host) for sitegen preview, PORT, INGEST_PORT (HOST) for npm start and sitegen dev.',
   },
 } as const satisfies Record<string, { title: string; hint: string }>;
 

@@ -39,3 +39,15 @@ export function jsonKeyLines(text: string): Map<string, number> {
   }
   return lines;
 }
+
+/**
+ * The line of the syntax error `JSON.parse` reported for `text`, from the position its message
+ * gives (V8: `… in JSON at position 42`); undefined when the message names none.
+ *
+ * @example jsonErrorLine('{\n  "a": 1,\n}', new SyntaxError('Expected double-quoted property name in JSON at position 12')) // 3
+ */
+export function jsonErrorLine(text: string, error: unknown): number | undefined {
+  const position = /at position (\d+)/.exec(error instanceof Error ? error.message : '');
+  if (!position) return undefined;
+  return text.slice(0, Number(position[1])).split('\n').length;
+}

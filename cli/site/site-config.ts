@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ContentError, type Problem } from './errors.ts';
+import { jsonErrorLine } from './json-lines.ts';
 
 const url = z.string().url();
 
@@ -44,10 +45,12 @@ function describeIssues(file: string, error: z.ZodError): Problem[] {
 /** Reads a content JSON file and validates it with `schema`; throws a ContentError naming the file and fields. */
 export function readContentJson<T>(file: string, schema: z.ZodType<T>): T {
   let raw: unknown;
+  let text = '';
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    text = readFileSync(file, 'utf8');
+    raw = JSON.parse(text);
   } catch (error) {
-    throw new ContentError([{ code: 'content_unreadable', file, message: `cannot be read as JSON: ${(error as Error).message}` }]);
+    throw new ContentError([{ code: 'content_unreadable', file, line: jsonErrorLine(text, error), message: `cannot be read as JSON: ${(error as Error).message}` }]);
   }
   const parsed = schema.safeParse(raw);
   if (!parsed.success) throw new ContentError(describeIssues(file, parsed.error));

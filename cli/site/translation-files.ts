@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import type { Problem } from './errors.ts';
-import { jsonKeyLines } from './json-lines.ts';
+import { jsonErrorLine, jsonKeyLines } from './json-lines.ts';
 import type { Lang } from './languages.ts';
 import { flatten, localeFile, placeholdersOf, type Messages } from './locales.ts';
 import { PLACEHOLDER_NAMES } from './site-config.ts';
@@ -29,7 +29,7 @@ export function readLocaleFile(contentDir: string, root: string, lang: Lang): Lo
   try {
     messages = JSON.parse(text) as Messages;
   } catch (error) {
-    return { code: 'content_unreadable', file, line: 1, message: `not valid JSON: ${(error as Error).message}` };
+    return { code: 'content_unreadable', file, line: jsonErrorLine(text, error) ?? 1, message: `not valid JSON: ${(error as Error).message}` };
   }
   const flat: Record<string, string> = {};
   for (const [key, value] of Object.entries(flatten(messages))) flat[key] = typeof value === 'string' ? value : String(value);

@@ -1,0 +1,133 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { islandBundle } from '../assets/cached-assets.ts';
+import { compileCss } from '../assets/css.ts';
+import { buildAssets, type SiteAssets } from '../build/build-assets.ts';
+import { parseCss, plainCustomProperties } from '../build/critical-css.ts';
+import { type LoadedContent, loadContent, translationGaps, unknownKeyProblems } from '../build/load-content.ts';
+import type { RenderedDocument } from '../build/render-pages.ts';
+import { writeOutFile } from '../build/output-dir.ts';
+import type { Problem } from '../site/errors.ts';
+import { LANGUAGES } from '../site/languages.ts';
+import { allRoutes, type RenderedRoute } from '../site/routes.ts';
+import { type ChangeEffect, isEverything, isSelected, mergeEffects } from './change-effects.ts';
+import { PageStore } from './page-store.ts';
+import { type TemplateLoader, templateProblem } from './template-loader.ts';
+
+/** Where `sitegen dev` reads from and writes its assets to. */
+export interface DevBuildOptions {
+  /** The project root: problems are reported relative to it, and the template loader loads from it. */
+  root: string;
+  contentDir: string;
+  cssEntry: string;
+  /** A temporary folder for the stylesheet, island scripts and images (never `dist/`). */
+  assetDir: string;
+  loader: TemplateLoader;
+  /** The clock, for the copyright year. */
+  now?: () => Date;
+}
+
+/** What one rebuild did. */
+export interface DevBuildResult {
+  /** The page files whose HTML changed (`de/about.html`); empty when the build failed. */
+  changed: string[];
+  /** Pages rendered (changed or not). */
+  rendered: number;
+  problems: Problem[];
+  durationMs: number;
+}
+
+/**
+ * The incremental build of `sitegen dev`: the same stages as `sitegen build` (load the content
+ * and check it for gaps, assets, render) applied to the pages an edit affects, into a `PageStore`
+ * in memory. A rebuild with problems changes nothing served: its pages stay pending and are
+ * rendered again, with whatever was edited meanwhile, by the next rebuild.
+ */
+export class DevBuild {
+  readonly pages = new PageStore();
+  readonly #options: DevBuildOptions;
+  #assets: SiteAssets | null = null;
+  #css = '';
+  #routes: readonly RenderedRoute[] = allRoutes(LANGUAGES);
+  /** What has been edited since the last successful rebuild; at first, everything. */
+  #pending: ChangeEffect = { css: false, islands: false, pages: [{ langs: LANGUAGES, pages: 'all' }] };
+
+  constructor(options: DevBuildOptions) {
+    this.#options = options;
+  }
+
+  /** The page types of the site as last read (pages added as Markdown among them), the 404 page included. */
+  pageIds(): string[] {
+    return [...new Set([...this.#routes.map((route) => route.page as string), 'notFound'])];
+  }
+
+  /** Adds an edit's effect to what is pending (nothing, for the first build) and rebuilds it. */
+  async rebuild(effect?: ChangeEffect): Promise<DevBuildResult> {
+    const started = performance.now();
+    if (effect) this.#pending = mergeEffects([this.#pending, effect]);
+    const pending = this.#pending;
+    const done = (fields: Omit<DevBuildResult, 'durationMs'>): DevBuildResult => ({ ...fields, durationMs: performance.now() - started });
+    const failed = (problems: Problem[]) => done({ changed: [], rendered: 0, problems });
+    const { contentDir, root } = this.#options;
+
+    // Read again every time (about 15 ms): fresh translators, and a fresh record of unknown keys.
+    const loaded = loadContent(contentDir, LANGUAGES);
+    if (!loaded.ok) return failed([...loaded.problems]);
+    const { content } = loaded;
+    const gaps = translationGaps(contentDir, LANGUAGES, false);
+    if (gaps.errors.length > 0) return failed(gaps.errors);
+
+    let documents: RenderedDocument[];
+    let problems: Problem[];
+    try {
+      const assets = await this.#updateAssets(content, pending);
+      const renderPages = await this.#options.loader.renderPages();
+      const year = (this.#options.now?.() ?? new Date()).getUTCFullYear();
+      const routes = content.routes.allRoutes(LANGUAGES);
+      this.#routes = routes;
+      // A 404 page lists every page URL for its wrong-case redirect: it renders with the whole
+      // table, which renders every page of its language too.
+      const whole = LANGUAGES.filter((lang) => isSelected(pending.pages, lang, 'notFound'));
+      const some = LANGUAGES.filter((lang) => !whole.includes(lang) && routes.some((r) => r.lang === lang && isSelected(pending.pages, lang, r.page)));
+      const wholeLanguages = whole.length > 0 ? renderPages(content, assets, { contentDir, langs: whole, routes, year }) : { documents: [], problems: [] };
+      const somePages = some.length > 0
+        ? renderPages(content, assets, { contentDir, langs: some, routes: routes.filter((r) => isSelected(pending.pages, r.lang, r.page)), year })
+        : { documents: [], problems: [] };
+      documents = [...wholeLanguages.documents, ...somePages.documents.filter((d) => d.page !== 'notFound')];
+      problems = [...wholeLanguages.problems, ...somePages.problems, ...unknownKeyProblems(content, contentDir)];
+    } catch (error) {
+      return failed([templateProblem(error, root)]);
+    }
+    if (problems.length > 0) return failed(problems);
+
+    const changed = this.pages.update(new Map(documents.map((d) => [d.file, d.html])), { onlyThese: isEverything(pending.pages) });
+    this.#pending = { css: false, islands: false, pages: [] };
+    return done({ changed, rendered: documents.length, problems: [] });
+  }
+
+  /**
+   * The assets: built whole (from the build cache where possible) the first time; afterwards the
+   * island bundle again when an island's module changed, and the stylesheet again after a
+   * template edit, under a new URL only when the classes used changed.
+   */
+  async #updateAssets(content: LoadedContent, pending: ChangeEffect): Promise<SiteAssets> {
+    const { assetDir, cssEntry } = this.#options;
+    if (!this.#assets) {
+      this.#assets = await buildAssets(assetDir, cssEntry, content, LANGUAGES, true);
+      this.#css = readFileSync(join(assetDir, this.#assets.stylesheet), 'utf8');
+      return this.#assets;
+    }
+    if (pending.islands) this.#assets = { ...this.#assets, islands: await islandBundle(assetDir, true) };
+    if (pending.css) {
+      const css = await compileCss(cssEntry);
+      if (css !== this.#css) {
+        this.#css = css;
+        const stylesheet = `/assets/styles.${createHash('sha256').update(css).digest('hex').slice(0, 10)}.css`;
+        const cssBytes = writeOutFile(assetDir, stylesheet.slice(1), css);
+        this.#assets = { ...this.#assets, stylesheet, cssBytes, cssRules: plainCustomProperties(parseCss(css)) };
+      }
+    }
+    return this.#assets;
+  }
+}
