@@ -11,7 +11,8 @@
  * | PORT | 8787 |
  * | HOST | 127.0.0.1 (the container image sets 0.0.0.0) |
  * | DATA_DIR | data |
- * | DATABASE_URL | sqlite:$DATA_DIR/ingest.sqlite (`sqlite:PATH` or a plain path) |
+ * | DATABASE_URL | sqlite:$DATA_DIR/ingest.sqlite (`sqlite:PATH` or a plain path), or postgres://user:password@host:5432/db for replicas |
+ * | PG_POOL_MAX | 10 connections per replica to PostgreSQL (ignored on SQLite) |
  * | SMTP_URL | unset: mail is written as .eml files into $DATA_DIR/mail/ |
  * | SALES_EMAIL | sales@localhost |
  * | MAIL_FROM | ingest@localhost |
@@ -32,7 +33,6 @@ import { isIP } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { type ServerTimeouts, DEFAULT_TIMEOUTS } from './http/client-timeouts.ts';
-import { OPERATOR_ERRORS } from './operator-errors.ts';
 
 /** The environment variables the service reads, all optional. */
 type IngestEnv = Partial<Record<(typeof VARIABLES)[number], string>>;
@@ -45,7 +45,8 @@ export interface IngestConfig {
   port: number;
   host: string;
   dataDir: string;
-  database: { kind: 'sqlite'; path: string };
+  /** SQLite: one file, one process. PostgreSQL: any number of replicas on one database. */
+  database: { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; poolMax: number };
   mail: { kind: 'smtp'; url: string } | { kind: 'file'; dir: string };
   salesEmail: string;
   mailFrom: string;
@@ -67,7 +68,7 @@ export interface IngestConfig {
 const VARIABLES = [
   'PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'SMTP_URL', 'SALES_EMAIL', 'MAIL_FROM', 'SALES_TIMEZONE', 'ALLOWED_ORIGINS',
   'CAPTCHA_SECRET', 'LOG_LEVEL', 'PRIVACY_VERSION', 'RATE_LIMIT_MAX', 'RATE_LIMIT_WINDOW_MS', 'TRUST_PROXY',
-  'HEADERS_TIMEOUT_MS', 'REQUEST_TIMEOUT_MS', 'IDLE_TIMEOUT_MS', 'SHUTDOWN_DRAIN_MS',
+  'HEADERS_TIMEOUT_MS', 'REQUEST_TIMEOUT_MS', 'IDLE_TIMEOUT_MS', 'SHUTDOWN_DRAIN_MS', 'PG_POOL_MAX',
 ] as const;
 
 // Values never echoed back in an error line.
@@ -98,8 +99,9 @@ const envSchema = z.object({
   DATABASE_URL: z
     .string()
     .superRefine((value, ctx) => {
-      if (/^postgres(ql)?:/i.test(value)) ctx.addIssue({ code: 'custom', message: 'postgres' });
-      else if (/^[a-z][\w+.-]*:\/\//i.test(value) && !value.startsWith('sqlite:')) ctx.addIssue({ code: 'custom', message: 'must be sqlite:PATH or a file path' });
+      if (/^postgres(ql)?:/i.test(value)) {
+        if (!isPostgresUrl(value)) ctx.addIssue({ code: 'custom', message: 'must be a URL such as postgres://user:password@db.example.com:5432/forms' });
+      } else if (/^[a-z][\w+.-]*:\/\//i.test(value) && !value.startsWith('sqlite:')) ctx.addIssue({ code: 'custom', message: 'must be sqlite:PATH or a file path' });
       else if (value.replace(/^sqlite:(\/\/)?/, '') === '') ctx.addIssue({ code: 'custom', message: 'must name a file after sqlite:' });
     })
     .optional(),
@@ -140,7 +142,15 @@ const envSchema = z.object({
   REQUEST_TIMEOUT_MS: milliseconds.default(DEFAULT_TIMEOUTS.requestMs),
   IDLE_TIMEOUT_MS: milliseconds.default(DEFAULT_TIMEOUTS.idleMs),
   SHUTDOWN_DRAIN_MS: wholeNumber(0, 60_000, 'must be a whole number of milliseconds from 0 to 60000').default(5000),
+  PG_POOL_MAX: wholeNumber(1, 1000, 'must be a whole number of connections from 1 to 1000').default(10),
 });
+
+// postgres://[user[:password]@]host[:port]/database: a host and a database name are required.
+function isPostgresUrl(value: string): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return url.hostname !== '' && /^\/[^/]+$/.test(url.pathname);
+}
 
 // A zone name Intl knows (the same database the sales email's dates are formatted with).
 function isTimeZone(value: string): boolean {
@@ -197,7 +207,6 @@ export function resolveConfig(env: Readonly<Record<string, string | undefined>>,
   if (!parsed.success) {
     const errors = parsed.error.issues.map((issue) => {
       const name = String(issue.path[0]);
-      if (issue.message === 'postgres') return OPERATOR_ERRORS.postgres_unsupported.message;
       const shown = SECRET_VARIABLES.has(name) ? '' : ` (got ${JSON.stringify(given[name])})`;
       return `${name} ${issue.message}${shown}`;
     });
@@ -207,12 +216,15 @@ export function resolveConfig(env: Readonly<Record<string, string | undefined>>,
   const conflicting = conflicts(e);
   if (conflicting.length > 0) return { ok: false, errors: conflicting };
   const dataDir = resolve(cwd, e.DATA_DIR);
+  const postgres = e.DATABASE_URL !== undefined && /^postgres(ql)?:/i.test(e.DATABASE_URL);
   const databasePath = e.DATABASE_URL?.replace(/^sqlite:(\/\/)?/, '') ?? resolve(dataDir, 'ingest.sqlite');
   const config: IngestConfig = {
     port: e.PORT,
     host: e.HOST,
     dataDir,
-    database: { kind: 'sqlite', path: isAbsolute(databasePath) ? databasePath : resolve(cwd, databasePath) },
+    database: postgres
+      ? { kind: 'postgres', url: e.DATABASE_URL!, poolMax: e.PG_POOL_MAX }
+      : { kind: 'sqlite', path: isAbsolute(databasePath) ? databasePath : resolve(cwd, databasePath) },
     mail: e.SMTP_URL ? { kind: 'smtp', url: e.SMTP_URL } : { kind: 'file', dir: resolve(dataDir, 'mail') },
     salesEmail: e.SALES_EMAIL,
     mailFrom: e.MAIL_FROM,

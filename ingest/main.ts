@@ -16,7 +16,7 @@ import { EXPORT_FORMATS, EXPORT_TABLES, type ExportRequest, exportTable } from '
 import { MIGRATIONS } from './store/migrations.ts';
 import { parseAge, purgeOlderThan } from './ops/purge.ts';
 import { serve } from './server.ts';
-import { openMigrated } from './store/sqlite/open-migrated.ts';
+import { openOpsDatabase } from './store/open-backend.ts';
 
 function configOrExit(): IngestConfig {
   const result = resolveConfig(process.env, process.cwd());
@@ -47,9 +47,10 @@ program
   .description('Apply pending database migrations and print the schema version.')
   .action(async () => {
     const config = configOrExit();
-    const db = await openMigrated(config);
-    db.close();
-    report(`database ${config.database.path} is at migration ${Object.keys(MIGRATIONS).at(-1)}`);
+    const db = await openOpsDatabase(config);
+    await db.close();
+    const where = config.database.kind === 'sqlite' ? config.database.path : 'PostgreSQL';
+    report(`database ${where} is at migration ${Object.keys(MIGRATIONS).at(-1)}`);
   });
 
 program
@@ -64,14 +65,14 @@ program
     if (since !== undefined && Number.isNaN(since)) {
       throw new OperatorError('option_invalid', `--since ${JSON.stringify(options.since)} is not a date such as 2025-01-31`);
     }
-    const db = await openMigrated(configOrExit());
+    const db = await openOpsDatabase(configOrExit());
     try {
-      const result = exportTable(db, { table: options.table, format: options.format, ...(since === undefined ? {} : { since }) });
+      const result = await exportTable(db, { table: options.table, format: options.format, ...(since === undefined ? {} : { since }) });
       if (options.output === undefined) process.stdout.write(result.text);
       else writeFileSync(options.output, result.text);
       report(`exported ${result.rows} ${options.table} row(s) as ${options.format}`);
     } finally {
-      db.close();
+      await db.close();
     }
   });
 
@@ -81,16 +82,16 @@ program
   .requiredOption('--email <address>', 'the address to erase, in any case')
   .action(async (options: { email: string }) => {
     const config = configOrExit();
-    const db = await openMigrated(config);
+    const db = await openOpsDatabase(config);
     try {
-      const { rows: removed, walCleared, mailFiles } = erasePerson(db, options.email, mailFolderOf(config));
+      const { rows: removed, leftover, mailFiles } = await erasePerson(db, options.email, mailFolderOf(config));
       process.stdout.write(
         `erased ${options.email.trim()}: newsletter ${removed.newsletter}, contacts ${removed.contacts}, outbox ${removed.outbox}\n`,
       );
       report(`removed ${mailFiles.length} mail file(s) mentioning the address${mailFiles.map((name) => `\n  ${name}`).join('')}`);
-      if (!walCleared) report('warning: the service was reading, so the WAL still holds old copies until its next checkpoint; run erase again');
+      if (leftover !== null) report(`warning: ${leftover}`);
     } finally {
-      db.close();
+      await db.close();
     }
   });
 
@@ -101,15 +102,15 @@ program
   .action(async (options: { olderThan: string }) => {
     const age = parseAge(options.olderThan);
     if (age === null) throw new OperatorError('option_invalid', `--older-than ${JSON.stringify(options.olderThan)} is not an age such as 730d`);
-    const db = await openMigrated(configOrExit());
+    const db = await openOpsDatabase(configOrExit());
     try {
       const now = Date.now();
-      const removed = purgeOlderThan(db, now - age, now);
+      const removed = await purgeOlderThan(db, now - age, now);
       process.stdout.write(
         `purged rows created before ${new Date(now - age).toISOString()}: newsletter ${removed.newsletter}, contacts ${removed.contacts}, outbox ${removed.outbox}, expired captcha nonces ${removed.captcha_nonces}\n`,
       );
     } finally {
-      db.close();
+      await db.close();
     }
   });
 

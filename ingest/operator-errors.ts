@@ -9,11 +9,6 @@ export const OPERATOR_ERRORS = {
     exit: 2,
     message: 'A configuration variable has a bad value; the line above names it and what is expected.',
   },
-  postgres_unsupported: {
-    exit: 2,
-    message:
-      'DATABASE_URL points at PostgreSQL, which this build does not support yet. Use sqlite:PATH or a file path.',
-  },
   option_invalid: {
     exit: 2,
     message: 'A command-line option has a bad value; run `ingest help <command>` for the accepted forms.',
@@ -28,7 +23,8 @@ export const OPERATOR_ERRORS = {
   },
   database_unavailable: {
     exit: 1,
-    message: 'The database file could not be opened. Check DATABASE_URL, DATA_DIR and the directory permissions.',
+    message:
+      'The database could not be opened or reached. Check DATABASE_URL and DATA_DIR: the file and its folder permissions, or the PostgreSQL server, its user and password.',
   },
 } as const satisfies Record<string, { exit: number; message: string }>;
 

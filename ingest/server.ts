@@ -16,16 +16,13 @@ import { buildApp } from './http/app.ts';
 import { loadCaptchaSecret } from './http/captcha-secret.ts';
 import { type Clock, systemClock } from './clock.ts';
 import type { IngestConfig } from './config.ts';
-import type { GroupCommitOptions } from './store/group-commit.ts';
 import { type LogStream, loggerOptions } from './http/logger.ts';
 import { createMailer, type Mailer } from './mail/mailer.ts';
-import { sqliteOutbox } from './store/sqlite/sqlite-outbox-store.ts';
 import { type OutboxWorker, outboxWorker } from './mail/outbox-worker.ts';
 import type { RetryPolicy } from './mail/retry-policy.ts';
-import type { SqliteDatabase, Synchronous } from './store/sqlite/connection.ts';
-import { openMigrated } from './store/sqlite/open-migrated.ts';
+import type { StoreBackend } from './store/backend.ts';
+import { type BackendOptions, openBackend } from './store/open-backend.ts';
 import { OperatorError } from './operator-errors.ts';
-import { openSubmissionStore } from './store/sqlite/sqlite-submission-store.ts';
 
 /** Knobs tests and the bench turn; production passes none. */
 export interface ServiceOverrides {
@@ -34,15 +31,16 @@ export interface ServiceOverrides {
   mailer?: Mailer;
   retryPolicy?: RetryPolicy;
   pollMs?: number;
-  groupCommit?: GroupCommitOptions;
-  synchronous?: Synchronous;
+  /** How long an outbox claim lasts unless renewed (see `outbox-worker.ts`). */
+  leaseMs?: number;
+  backend?: BackendOptions;
 }
 
 /** A started service. */
 export interface RunningService {
   app: FastifyInstance;
-  db: SqliteDatabase;
-  store: Awaited<ReturnType<typeof openSubmissionStore>>;
+  /** The storage (SQLite or PostgreSQL, as `DATABASE_URL` says). */
+  backend: StoreBackend;
   worker: OutboxWorker;
   /** The address it listens on, e.g. `http://127.0.0.1:8787`. */
   url: string;
@@ -53,48 +51,45 @@ export interface RunningService {
 /** Starts the service and resolves once it listens. */
 export async function startService(config: IngestConfig, overrides: ServiceOverrides = {}): Promise<RunningService> {
   const clock = overrides.clock ?? systemClock;
-  const db = await openMigrated(config, overrides.synchronous);
-  const store = await openSubmissionStore(db, {
-    privacyVersion: config.privacyVersion,
-    ...(overrides.groupCommit === undefined ? {} : { groupCommit: overrides.groupCommit }),
-    ...(overrides.synchronous === undefined ? {} : { synchronous: overrides.synchronous }),
-  });
+  const backend = await openBackend(config, overrides.backend);
+  const store = backend.submissions;
   const mailer = overrides.mailer ?? createMailer(config.mail);
   let worker: OutboxWorker | undefined;
   let draining = false;
   const app = await buildApp({
     store,
-    captchaSecret: loadCaptchaSecret(config.captchaSecret, config.captchaSecretFile),
+    captchaSecret: await captchaSecretFor(config, backend),
     clock,
     onContactStored: () => worker?.notify(),
     allowedOrigins: config.allowedOrigins,
     rateLimit: config.rateLimit,
+    ...(backend.kind === 'postgres' ? { rateLimitStore: backend.rateLimitStore } : {}),
     trustProxy: config.trustProxy,
     timeouts: config.timeouts,
-    isReady: () => !draining && store.isReady(),
+    isReady: () => !draining && backend.isReady(),
     isDraining: () => draining,
     logger: loggerOptions(config.logLevel, overrides.logStream),
   });
-  store.logTo(app.log); // storage failures (checkpoint, write, database file moved) go to the service log
+  backend.logTo(app.log); // storage failures (checkpoint, write, file moved, PostgreSQL down) go to the service log
   worker = outboxWorker({
-    outbox: sqliteOutbox(db),
+    outbox: backend.outbox,
     mailer,
     envelope: { from: config.mailFrom, to: config.salesEmail, timeZone: config.salesTimeZone },
     clock,
     log: app.log,
     ...(overrides.retryPolicy === undefined ? {} : { policy: overrides.retryPolicy }),
     ...(overrides.pollMs === undefined ? {} : { pollMs: overrides.pollMs }),
+    ...(overrides.leaseMs === undefined ? {} : { leaseMs: overrides.leaseMs }),
   });
   let url: string;
   try {
     url = await app.listen({ port: config.port, host: config.host });
   } catch (error) {
-    await store.close();
-    db.close();
+    await backend.close();
     throw new OperatorError('listen_failed', `${config.host}:${config.port}: ${(error as Error).message}`);
   }
   worker.start();
-  app.log.info({ database: config.database.path, mail: config.mail.kind }, 'ingest listening');
+  app.log.info({ database: config.database.kind === 'sqlite' ? config.database.path : 'postgres', mail: config.mail.kind }, 'ingest listening');
 
   let closed: Promise<void> | undefined;
   const close = () => {
@@ -104,13 +99,19 @@ export async function startService(config: IngestConfig, overrides: ServiceOverr
       await drained(app.server, config.shutdownDrainMs);
       await app.close();
       await worker.stop();
-      await store.close();
+      await backend.close();
       mailer.close();
-      db.close();
     })();
     return closed;
   };
-  return { app, db, store, worker, url, close };
+  return { app, backend, worker, url, close };
+}
+
+// CAPTCHA_SECRET when set (then every replica must be given the same); otherwise the key kept
+// in the database for all replicas (PostgreSQL) or in $DATA_DIR (SQLite, one process).
+async function captchaSecretFor(config: IngestConfig, backend: StoreBackend): Promise<string> {
+  if (config.captchaSecret !== null || backend.kind === 'sqlite') return loadCaptchaSecret(config.captchaSecret, config.captchaSecretFile);
+  return backend.sharedCaptchaSecret();
 }
 
 // Resolves once no connection is open (every client has had its `Connection: close` answer, or

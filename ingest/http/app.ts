@@ -7,7 +7,7 @@
  * const res = await app.inject({ method: 'GET', url: '/healthz' }); // → 200 { status: 'ok' }
  */
 import cors from '@fastify/cors';
-import rateLimit from '@fastify/rate-limit';
+import rateLimit, { type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
 import type { CaptchaRandom } from './captcha.ts';
 import { DEFAULT_TIMEOUTS, type ServerTimeouts, timeoutOptions } from './client-timeouts.ts';
@@ -34,6 +34,8 @@ export interface AppDeps {
   allowedOrigins?: readonly string[];
   /** Form posts per client IP per window; captcha fetches get three times as many. */
   rateLimit?: { max: number; windowMs: number };
+  /** Where the rate-limit counters live; default: this process's memory (PostgreSQL replicas share a table). */
+  rateLimitStore?: FastifyRateLimitStoreCtor;
   /** Whose X-Forwarded-For to believe: false (nobody), the proxy addresses, or a hop count. */
   trustProxy?: false | number | readonly string[];
   /** How long a client may take over its headers, its whole request, and an idle connection. */
@@ -91,6 +93,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     global: true,
     max: limit.max,
     timeWindow: limit.windowMs,
+    ...(deps.rateLimitStore === undefined ? {} : { store: deps.rateLimitStore }),
     // The limit headers go out only once a client is limited (with Retry-After), not on every answer.
     addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
   });

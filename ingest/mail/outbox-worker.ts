@@ -10,6 +10,11 @@
  * pass at once. The worker wakes when a contact is stored (`notify`), when the next retry falls
  * due, and every `pollMs` in any case (rows another process queued). `stop()` waits for the send
  * in flight for a few seconds at most, then abandons it and returns its row to `pending`.
+ *
+ * Several workers (one per replica) may share the outbox: each claim is a lease of `leaseMs`,
+ * renewed every third of it while the send runs, so a live worker keeps its row and a dead one's
+ * row is claimed again once the lease has run out. Every outcome is recorded through the claim
+ * (its attempt number): a worker that lost its lease records nothing and logs it.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.ts';
@@ -37,7 +42,7 @@ export interface OutboxWorkerDeps {
   random?: () => number;
   /** The longest idle wait between looks at the table. */
   pollMs?: number;
-  /** How long a claimed row may stay `sending` before another run may claim it again. */
+  /** How long a claim lasts unless renewed (renewed every third of it while sending; default 60 s). */
   leaseMs?: number;
   /** The wait after a pass that failed (default 1 s doubling to 30 s). */
   passBackoff?: PassBackoff;
@@ -64,6 +69,12 @@ interface StopOptions {
  * shutdown grace, and far longer than a healthy SMTP server takes to answer.
  */
 const DEFAULT_ABANDON_AFTER_MS = 5_000;
+
+/**
+ * How long a claim lasts without renewal: a row whose worker died is sent again after this
+ * long. Renewed every 20 s while a send runs, so it only needs to outlast a stalled renewal.
+ */
+const DEFAULT_LEASE_MS = 60_000;
 
 /** A running (or startable) worker. */
 export interface OutboxWorker {
@@ -98,7 +109,7 @@ export function outboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
   const passBackoff = deps.passBackoff ?? DEFAULT_PASS_BACKOFF;
   const random = deps.random ?? Math.random;
   const pollMs = deps.pollMs ?? 1000;
-  const leaseMs = deps.leaseMs ?? 5 * 60_000;
+  const leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
   let running = false;
   let stopping = false;
   let loop: Promise<void> | undefined;
@@ -109,21 +120,45 @@ export function outboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
   let wake: (() => void) | undefined;
   let wakeOnNotify = false;
 
+  // Renews the claim every third of the lease while a send runs; a failed renewal is retried at the next tick.
+  function keepLease(job: OutboxJob): { stop(): Promise<void> } {
+    let renewing: Promise<unknown> = Promise.resolve();
+    const timer = setInterval(() => {
+      renewing = deps.outbox.renewLease(job, deps.clock.now()).then(
+        (held) => {
+          if (!held) deps.log.warn({ outboxId: job.id, attempts: job.attempts }, 'outbox lease lost during a send');
+        },
+        (error: unknown) => deps.log.warn({ outboxId: job.id, reason: messageOf(error) }, 'outbox lease renewal failed'),
+      );
+    }, Math.max(10, Math.floor(leaseMs / 3)));
+    return {
+      async stop() {
+        clearInterval(timer);
+        await renewing;
+      },
+    };
+  }
+
   const render = (job: OutboxJob): ContactEmail => contactEmail(job.contact, { ...deps.envelope, outboxId: job.id });
 
-  function recordFailure(job: OutboxJob, error: unknown, abandoned: boolean, result: PassResult): void {
+  // Logs a finish that changed nothing: the lease ran out and another worker holds the row now.
+  function fenced(recorded: boolean, job: OutboxJob, outcome: string): void {
+    if (!recorded) deps.log.warn({ outboxId: job.id, attempts: job.attempts, outcome }, 'outbox claim lost to a newer one, outcome not recorded');
+  }
+
+  async function recordFailure(job: OutboxJob, error: unknown, abandoned: boolean, result: PassResult): Promise<void> {
     const reason = messageOf(error);
     const now = deps.clock.now();
     const log = { outboxId: job.id, attempts: job.attempts, reason };
     if (abandoned) {
       // The server may have the message already; the stable Message-ID lets it drop the copy.
-      deps.outbox.reschedule(job.id, now, `abandoned at shutdown: ${reason}`);
+      fenced(await deps.outbox.reschedule(job, now, `abandoned at shutdown: ${reason}`), job, 'abandoned');
       result.abandoned += 1;
       deps.log.warn(log, 'sales email abandoned at shutdown, due again at the next start');
       return;
     }
     if (isPermanentRejection(error)) {
-      deps.outbox.markFailed(job.id, reason);
+      fenced(await deps.outbox.markFailed(job, reason), job, 'rejected');
       result.failed += 1;
       const { responseCode } = error as { responseCode: number };
       deps.log.error({ ...log, responseCode }, 'sales email rejected by the SMTP server, not retried; see the outbox row');
@@ -132,11 +167,11 @@ export function outboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
     outageSuspected = true;
     const decision = nextRetry(policy, { attempts: job.attempts, queuedAt: job.queuedAt, now, random: random() });
     if (decision.action === 'retry') {
-      deps.outbox.reschedule(job.id, decision.at, reason);
+      fenced(await deps.outbox.reschedule(job, decision.at, reason), job, 'retry');
       result.retried += 1;
       deps.log.warn({ ...log, retryInMs: decision.at - now }, 'sales email failed, will retry');
     } else {
-      deps.outbox.markFailed(job.id, reason);
+      fenced(await deps.outbox.markFailed(job, reason), job, 'given up');
       result.failed += 1;
       deps.log.error(log, 'sales email given up after 48 h; see the outbox row');
     }
@@ -145,20 +180,23 @@ export function outboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
   async function sendOne(job: OutboxJob, passStart: number, result: PassResult): Promise<void> {
     const controller = new AbortController();
     inFlight = controller;
+    const lease = keepLease(job);
     try {
       await untilAborted(deps.mailer.send(render(job), controller.signal), controller.signal);
     } catch (error) {
-      recordFailure(job, error, controller.signal.aborted, result);
+      await lease.stop();
+      await recordFailure(job, error, controller.signal.aborted, result);
       return;
     } finally {
       inFlight = undefined;
     }
-    deps.outbox.markSent(job.id, deps.clock.now());
+    await lease.stop();
+    fenced(await deps.outbox.markSent(job, deps.clock.now()), job, 'sent');
     result.sent += 1;
     deps.log.info({ outboxId: job.id, attempts: job.attempts }, 'sales email sent');
     if (outageSuspected || job.attempts > 1) {
       outageSuspected = false;
-      const due = deps.outbox.bringForward(passStart);
+      const due = await deps.outbox.bringForward(passStart);
       if (due > 0) deps.log.info({ due }, 'SMTP delivers again; every waiting sales email is due now');
     }
   }
@@ -166,11 +204,11 @@ export function outboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
   async function passOnce(): Promise<PassResult> {
     const result: PassResult = { sent: 0, retried: 0, failed: 0, abandoned: 0 };
     const now = deps.clock.now();
-    const released = deps.outbox.releaseStale(now - leaseMs);
+    const released = await deps.outbox.releaseStale(now - leaseMs);
     if (released > 0) deps.log.warn({ released }, 'outbox rows left sending by a stopped process are due again');
     // Rows rescheduled during this pass are due later than `now`, so the pass ends; `stop()` ends it sooner.
     while (!stopping) {
-      const job = deps.outbox.claimNext(now);
+      const job = await deps.outbox.claimNext(now);
       if (job === null) break;
       await sendOne(job, now, result);
     }
@@ -186,8 +224,8 @@ export function outboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
   }
 
   /** How long to idle after a good pass: until the next row falls due, at most `pollMs`. */
-  function idleMs(): number {
-    const nextDue = deps.outbox.nextDueAt();
+  async function idleMs(): Promise<number> {
+    const nextDue = await deps.outbox.nextDueAt();
     return nextDue === null ? pollMs : Math.max(0, Math.min(pollMs, nextDue - deps.clock.now()));
   }
 
@@ -210,7 +248,7 @@ export function outboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
       let waitMs: number;
       try {
         await runPass();
-        waitMs = idleMs();
+        waitMs = await idleMs();
         if (failures > 0) deps.log.info({ failures }, 'outbox passes work again');
         failures = 0;
       } catch (error) {

@@ -3,7 +3,9 @@
  * one condition on a column both tables have, and the outbox rows of those contacts, which the
  * foreign key deletes with them and which are therefore counted first so the report is complete.
  */
-import type { SqliteDatabase } from '../store/sqlite/connection.ts';
+import type { Kysely } from 'kysely';
+import type { OpsQueries } from '../store/ops-database.ts';
+import type { Tables } from '../store/tables.ts';
 
 /** Which rows to delete: `{ column: 'email_lower', op: '=', value: 'ana@example.com' }`. */
 export interface PersonalRowsFilter {
@@ -21,24 +23,23 @@ export interface PersonalRowsReport {
 
 /**
  * Deletes the newsletter and contact rows matching `filter` (and so their outbox rows); run it
- * inside the caller's transaction.
+ * inside the caller's transaction, through its `tx`.
  *
- * @example deletePersonalRows(db, { column: 'created_at', op: '<', value: '2023-01-01T00:00:00.000Z' })
+ * @example await deletePersonalRows(db.kysely, tx, { column: 'created_at', op: '<', value: '2023-01-01T00:00:00.000Z' })
  * // → { newsletter: 1, contacts: 1, outbox: 1 }
  */
-export function deletePersonalRows(db: SqliteDatabase, filter: PersonalRowsFilter): PersonalRowsReport {
-  const { kysely, sql } = db;
+export async function deletePersonalRows(kysely: Kysely<Tables>, tx: OpsQueries, filter: PersonalRowsFilter): Promise<PersonalRowsReport> {
   const { column, op, value } = filter;
   const contactIds = kysely.selectFrom('contacts').select('id').where(column, op, value);
-  const [outbox] = sql.all(
+  const [outbox] = await tx.all(
     kysely
       .selectFrom('outbox')
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where('contact_id', 'in', contactIds),
   );
   return {
-    newsletter: sql.run(kysely.deleteFrom('newsletter').where(column, op, value)),
-    contacts: sql.run(kysely.deleteFrom('contacts').where(column, op, value)),
+    newsletter: await tx.run(kysely.deleteFrom('newsletter').where(column, op, value)),
+    contacts: await tx.run(kysely.deleteFrom('contacts').where(column, op, value)),
     outbox: Number(outbox?.n ?? 0),
   };
 }

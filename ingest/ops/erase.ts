@@ -4,44 +4,46 @@
  * the outbox rows go with their contacts (the foreign key cascades) and are counted first so the
  * report is complete.
  *
- * Deleted rows leave no copy behind: every connection runs with `secure_delete` (freed space is
- * zeroed, `connection.ts`), and a `wal_checkpoint(TRUNCATE)` afterwards writes the zeroed pages
- * into the database file and empties the WAL, which held older versions of them. The `.eml`
+ * Deleted rows leave no copy behind in the database (`OpsDatabase.scrubDeleted`): on SQLite every
+ * connection runs with `secure_delete` (freed space is zeroed, `connection.ts`), and a
+ * `wal_checkpoint(TRUNCATE)` afterwards writes the zeroed pages into the database file and
+ * empties the WAL, which held older versions of them; on PostgreSQL a VACUUM removes the dead
+ * row versions from the tables (its WAL segments and backups keep them until recycled). The `.eml`
  * files of the file mail sink that mention the address are removed too. Mail already delivered
  * over SMTP, and backups, are outside the service and must be erased there.
  */
 import { normaliseEmail } from '../contract/schemas.ts';
-import type { SqliteDatabase } from '../store/sqlite/connection.ts';
+import type { OpsDatabase } from '../store/ops-database.ts';
 import { deletePersonalRows, type PersonalRowsReport } from './delete-personal-rows.ts';
 import { eraseMailFiles } from './erase-mail-files.ts';
 
 /** How many rows were removed, per table. */
 export type EraseReport = PersonalRowsReport;
 
-/** Removes every row about `email`; e.g. `eraseEmail(db, 'Ana@Example.com')` → `{ newsletter: 1, contacts: 2, outbox: 2 }`. */
-export function eraseEmail(db: SqliteDatabase, email: string): EraseReport {
+/** Removes every row about `email`; e.g. `await eraseEmail(db, 'Ana@Example.com')` → `{ newsletter: 1, contacts: 2, outbox: 2 }`. */
+export function eraseEmail(db: OpsDatabase, email: string): Promise<EraseReport> {
   const key = normaliseEmail(email).toLowerCase();
-  return db.sql.transaction(() => deletePersonalRows(db, { column: 'email_lower', op: '=', value: key }));
+  return db.transaction((tx) => deletePersonalRows(db.kysely, tx, { column: 'email_lower', op: '=', value: key }));
 }
 
-/** What `erasePerson` did: the rows per table, whether the WAL was emptied, and the mail files removed. */
+/** What `erasePerson` did: the rows per table, what old copies are left, and the mail files removed. */
 export interface PersonErasure {
   rows: EraseReport;
-  /** False when a reader of the running service kept the checkpoint from finishing within the busy timeout. */
-  walCleared: boolean;
+  /** Null when the database kept no old copy; else a line for the operator (a reader kept SQLite's WAL from being emptied). */
+  leftover: string | null;
   mailFiles: string[];
 }
 
 /**
  * Erases `email` everywhere the service keeps it: the rows (`eraseEmail`), their old page
- * versions in the WAL, and the mail files in `mailDir` that mention it.
+ * versions kept by the database, and the mail files in `mailDir` that mention it.
  *
- * @example erasePerson(db, 'Ana@Example.com', '/data/mail')
- * // → { rows: { newsletter: 1, contacts: 2, outbox: 2 }, walCleared: true, mailFiles: ['2025-…-abc.eml', …] }
+ * @example await erasePerson(db, 'Ana@Example.com', '/data/mail')
+ * // → { rows: { newsletter: 1, contacts: 2, outbox: 2 }, leftover: null, mailFiles: ['2025-…-abc.eml', …] }
  */
-export function erasePerson(db: SqliteDatabase, email: string, mailDir: string): PersonErasure {
-  const rows = eraseEmail(db, email);
-  const [result] = db.raw.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>;
+export async function erasePerson(db: OpsDatabase, email: string, mailDir: string): Promise<PersonErasure> {
+  const rows = await eraseEmail(db, email);
+  const leftover = await db.scrubDeleted();
   const mailFiles = eraseMailFiles(mailDir, normaliseEmail(email));
-  return { rows, walCleared: result?.busy === 0, mailFiles };
+  return { rows, leftover, mailFiles };
 }

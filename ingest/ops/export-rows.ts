@@ -9,7 +9,7 @@
  * guarding the cell start alone is not enough. A phone number like +34… therefore shows as
  * '+34…, and a message line "- item" as "'- item". JSON Lines carries the values untouched.
  */
-import type { SqliteDatabase } from '../store/sqlite/connection.ts';
+import type { OpsDatabase } from '../store/ops-database.ts';
 
 /** The tables that can be exported. */
 export const EXPORT_TABLES = ['newsletter', 'contacts'] as const;
@@ -26,10 +26,10 @@ export interface ExportRequest {
 }
 
 /** Reads the rows to export, oldest first. */
-function readRows(db: SqliteDatabase, request: ExportRequest): Array<Record<string, unknown>> {
+async function readRows(db: OpsDatabase, request: ExportRequest): Promise<Array<Record<string, unknown>>> {
   let query = db.kysely.selectFrom(request.table).selectAll().orderBy('id');
   if (request.since !== undefined) query = query.where('created_at', '>=', new Date(request.since).toISOString());
-  return db.sql.all(query) as Array<Record<string, unknown>>;
+  return (await db.all(query)) as Array<Record<string, unknown>>;
 }
 
 // A formula trigger at the start of the text, or after a separator a spreadsheet might use,
@@ -61,13 +61,8 @@ function formatRows(rows: Array<Record<string, unknown>>, format: ExportRequest[
   return header + rows.map((row) => `${columns.map((column) => csvCell(row[column])).join(',')}\r\n`).join('');
 }
 
-/** The table's column names, in schema order. */
-function columnsOf(db: SqliteDatabase, table: ExportRequest['table']): string[] {
-  return (db.raw.pragma(`table_info(${table})`) as Array<{ name: string }>).map((column) => column.name);
-}
-
 /** Exports as the CLI does: the whole file's text. */
-export function exportTable(db: SqliteDatabase, request: ExportRequest): { text: string; rows: number } {
-  const rows = readRows(db, request);
-  return { text: formatRows(rows, request.format, columnsOf(db, request.table)), rows: rows.length };
+export async function exportTable(db: OpsDatabase, request: ExportRequest): Promise<{ text: string; rows: number }> {
+  const rows = await readRows(db, request);
+  return { text: formatRows(rows, request.format, await db.columns(request.table)), rows: rows.length };
 }

@@ -4,7 +4,7 @@
  * expired, in one transaction.
  */
 import { isoAt } from '../clock.ts';
-import type { SqliteDatabase } from '../store/sqlite/connection.ts';
+import type { OpsDatabase } from '../store/ops-database.ts';
 import { deletePersonalRows, type PersonalRowsReport } from './delete-personal-rows.ts';
 
 /** How many rows were removed, per table. */
@@ -21,9 +21,9 @@ export function parseAge(text: string): number | null {
 }
 
 /** Deletes what was created before `cutoff` (ms since the epoch) and the nonces expired by `now`. */
-export function purgeOlderThan(db: SqliteDatabase, cutoff: number, now: number): PurgeReport {
-  return db.sql.transaction(() => ({
-    ...deletePersonalRows(db, { column: 'created_at', op: '<', value: isoAt(cutoff) }),
-    captcha_nonces: db.sql.run(db.kysely.deleteFrom('captcha_nonces').where('expires_at', '<', isoAt(now))),
+export function purgeOlderThan(db: OpsDatabase, cutoff: number, now: number): Promise<PurgeReport> {
+  return db.transaction(async (tx) => ({
+    ...(await deletePersonalRows(db.kysely, tx, { column: 'created_at', op: '<', value: isoAt(cutoff) })),
+    captcha_nonces: await tx.run(db.kysely.deleteFrom('captcha_nonces').where('expires_at', '<', isoAt(now))),
   }));
 }

@@ -4,8 +4,9 @@
  * Migrations live in code (not loaded from a folder) so they work the same under tsx, in a
  * container and in tests. Each is append-only: never edit one that has shipped, add the next.
  * They use only types and constructs SQLite and PostgreSQL share (integer, text, foreign keys
- * with ON DELETE CASCADE, plain unique indexes); the one difference, how an id is generated, is
- * chosen by `idColumn`.
+ * with ON DELETE CASCADE, plain unique indexes); the differences are chosen by the dialect where
+ * a type or statement truly differs: how an id is generated (`idColumn`), a 64-bit integer, and
+ * PostgreSQL's UNLOGGED for the rate-limit counters.
  */
 import {
   type ColumnDefinitionBuilder,
@@ -14,6 +15,7 @@ import {
   type MigrationResultSet,
   Migrator,
   PostgresAdapter,
+  sql,
 } from 'kysely';
 import type { SqlRunner } from './sqlite/connection.ts';
 
@@ -21,7 +23,7 @@ import type { SqlRunner } from './sqlite/connection.ts';
 // (contacts and outbox ids name emails); it costs a write to sqlite_sequence per insert, which
 // the high-volume newsletter table skips (its rowid alias may reuse the id of a deleted row).
 function idColumn(db: Kysely<unknown>, neverReused: boolean) {
-  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const postgres = isPostgres(db);
   return (column: ColumnDefinitionBuilder) =>
     postgres
       ? column.primaryKey().generatedByDefaultAsIdentity()
@@ -29,6 +31,8 @@ function idColumn(db: Kysely<unknown>, neverReused: boolean) {
         ? column.primaryKey().autoIncrement()
         : column.primaryKey();
 }
+
+const isPostgres = (db: Kysely<unknown>) => db.getExecutor().adapter instanceof PostgresAdapter;
 
 const initial: Migration = {
   async up(db: Kysely<unknown>) {
@@ -105,27 +109,59 @@ const contactIntentAndSource: Migration = {
   },
 };
 
+// What replicas share besides the forms: rate-limit counters and settings such as the captcha
+// key (created by the first replica to start). Both backends get both tables, so the schemas stay
+// the same; only PostgreSQL uses them (a SQLite service is one process, its counters live in
+// memory and its key in $DATA_DIR). On PostgreSQL the counters are UNLOGGED: an increment writes
+// no WAL and waits for no disk flush, and a crash only empties the table, which resets the windows.
+const replicaSharedState: Migration = {
+  async up(db: Kysely<unknown>) {
+    let counters = db.schema.createTable('rate_limit_counters');
+    if (isPostgres(db)) counters = counters.modifyFront(sql`unlogged`);
+    await counters
+      .addColumn('key', 'text', (c) => c.primaryKey())
+      .addColumn('hits', 'integer', (c) => c.notNull())
+      // Milliseconds since the epoch (bigint on PostgreSQL, where integer stops at 2^31).
+      .addColumn('reset_at', isPostgres(db) ? 'bigint' : 'integer', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('rate_limit_counters_reset_at').on('rate_limit_counters').column('reset_at').execute();
+    await db.schema
+      .createTable('settings')
+      .addColumn('name', 'text', (c) => c.primaryKey())
+      .addColumn('value', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .execute();
+  },
+};
+
 /** Every migration by name; names sort in the order they apply. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '2025-01-12-001-initial': initial,
   '2026-11-24-002-contact-intent-source': contactIntentAndSource,
+  '2026-11-25-003-replica-shared-state': replicaSharedState,
 };
 
-function migrator(db: Kysely<any>): Migrator {
-  return new Migrator({ db, provider: { getMigrations: async () => ({ ...MIGRATIONS }) } });
+/**
+ * Applies every pending migration in order; returns kysely's result set, never throws for a failed
+ * migration. `schema` names the PostgreSQL schema that holds kysely's own tables (the current one),
+ * so a table of that name in another schema is never mistaken for it.
+ */
+export function migrateToLatest(db: Kysely<any>, schema?: string): Promise<MigrationResultSet> {
+  const provider = { getMigrations: async () => ({ ...MIGRATIONS }) };
+  return new Migrator({ db, provider, ...(schema === undefined ? {} : { migrationTableSchema: schema }) }).migrateToLatest();
 }
 
-/** Applies every pending migration in order; returns kysely's result set, never throws for a failed migration. */
-export function migrateToLatest(db: Kysely<any>): Promise<MigrationResultSet> {
-  return migrator(db).migrateToLatest();
+/** True when `applied` (names from `kysely_migration`) holds every migration. */
+export function allApplied(applied: Iterable<string>): boolean {
+  const names = new Set(applied);
+  return Object.keys(MIGRATIONS).every((name) => names.has(name));
 }
 
 /** Tells synchronously whether every migration has been applied (for `/readyz`); false when the database cannot be read. */
 export function schemaIsCurrent(db: { kysely: Kysely<any>; sql: SqlRunner }): boolean {
   try {
     const rows = db.sql.all<{ name: string }>(db.kysely.selectFrom('kysely_migration').select('name'));
-    const applied = new Set(rows.map((row) => row.name));
-    return Object.keys(MIGRATIONS).every((name) => applied.has(name));
+    return allApplied(rows.map((row) => row.name));
   } catch {
     return false;
   }

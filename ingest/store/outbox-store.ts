@@ -1,41 +1,58 @@
 /**
- * The outbox table's operations, for the worker that sends sales mail.
+ * The outbox table's operations, for the workers that send sales mail (one per replica).
  *
  * A row moves `pending` → `sending` (claimed) → `sent`, or back to `pending` with a later
  * `next_attempt_at` (or due at once, when a shutdown abandoned its send), or to `failed` (the
- * SMTP server rejected it, or 48 h of retries ran out). Claiming is one UPDATE that picks the
- * oldest due row and marks it `sending` atomically, so a row is never handed out twice; a `sent`
- * row is never picked again, across restarts. A row left `sending` by a process that died
- * mid-send is handed out again once its lease has run out: the mail may then arrive twice (with
- * the same Message-ID, so the receiver can drop the copy), which is better than never.
+ * SMTP server rejected it, or 48 h of retries ran out). A claim marks the oldest due row
+ * `sending` atomically and adds one to its `attempts` (on PostgreSQL with `FOR UPDATE SKIP
+ * LOCKED`, so workers in several replicas never wait for each other nor take the same row); the
+ * worker holds the claim as a lease, renewed while it sends (`renewLease`). Every finish is
+ * fenced by the claim's attempt number: once a lease has run out and another worker has claimed
+ * the row again, the first worker's late `markSent`/`reschedule`/`markFailed` changes nothing
+ * (and returns false). A row left `sending` by a process that died mid-send is handed out again
+ * once its lease has run out: the mail may then arrive twice (with the same Message-ID, derived
+ * from the row id, so the receiver can drop the copy), which is better than never.
  */
 import type { Selectable } from 'kysely';
 import type { ContactsTable, OutboxStatus } from './tables.ts';
 
-/** One claimed outbox row with the contact it is about. */
-export interface OutboxJob {
+/** Which claim of a row a worker holds: the row id and the attempt number its claim set. */
+export interface OutboxClaim {
   id: number;
   attempts: number;
+}
+
+/** One claimed outbox row with the contact it is about. */
+export interface OutboxJob extends OutboxClaim {
   queuedAt: number;
   contact: Selectable<ContactsTable>;
 }
 
-/** The operations the worker needs. */
+/** The operations the worker needs; each finish returns false when the claim was lost to a newer one. */
 export interface OutboxStore {
-  /** Claims the oldest row due at `now`, or returns null. */
-  claimNext(now: number): OutboxJob | null;
+  /** Claims the oldest row due at `now` (its lease starts at `now`), or returns null. */
+  claimNext(now: number): Promise<OutboxJob | null>;
+  /** Extends the lease of a claim still held to start at `now`; false when the claim was lost. */
+  renewLease(claim: OutboxClaim, now: number): Promise<boolean>;
   /** Records a delivered row; a `sent` row is never claimed again. */
-  markSent(id: number, now: number): void;
+  markSent(claim: OutboxClaim, now: number): Promise<boolean>;
   /** Returns a claimed row to `pending`, due at `at`, with the reason it is not sent yet. */
-  reschedule(id: number, at: number, error: string): void;
+  reschedule(claim: OutboxClaim, at: number, error: string): Promise<boolean>;
   /** Records a row that will never be sent (rejected by the server, or given up), with the reason. */
-  markFailed(id: number, error: string): void;
-  /** Returns rows claimed before `claimedBefore` and never finished to `pending`; returns how many. */
-  releaseStale(claimedBefore: number): number;
+  markFailed(claim: OutboxClaim, error: string): Promise<boolean>;
+  /** Returns rows whose lease started before `claimedBefore` and never finished to `pending`; returns how many. */
+  releaseStale(claimedBefore: number): Promise<number>;
   /** Makes every pending row due later than `now` due at `now` (an outage just ended); returns how many. */
-  bringForward(now: number): number;
+  bringForward(now: number): Promise<number>;
   /** When the next pending row falls due, or null if none is pending. */
-  nextDueAt(): number | null;
+  nextDueAt(): Promise<number | null>;
   /** Row counts by status (for tests, operators and `/readyz` details: `failed` rows need a look). */
-  counts(): Record<OutboxStatus, number>;
+  counts(): Promise<Record<OutboxStatus, number>>;
+}
+
+/** Counts by status with every status present: `countsByStatus([{ status: 'sent', n: '2' }])` → `{ pending: 0, sending: 0, sent: 2, failed: 0 }`. */
+export function countsByStatus(rows: ReadonlyArray<{ status: OutboxStatus; n: number | string | bigint }>): Record<OutboxStatus, number> {
+  const counts: Record<OutboxStatus, number> = { pending: 0, sending: 0, sent: 0, failed: 0 };
+  for (const row of rows) counts[row.status] = Number(row.n);
+  return counts;
 }

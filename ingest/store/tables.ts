@@ -66,10 +66,26 @@ interface CaptchaNoncesTable {
   used_at: string;
 }
 
+/** One rate-limit window shared by the replicas: `key` is the route and client, `reset_at` in ms since the epoch. */
+interface RateLimitCountersTable {
+  key: string;
+  hits: number;
+  reset_at: number | string;
+}
+
+/** A value every replica reads the same, such as `captcha_secret`; the first writer wins. */
+interface SettingsTable {
+  name: string;
+  value: string;
+  created_at: string;
+}
+
 /** All tables, for `Kysely<Tables>`. */
 export interface Tables {
   newsletter: NewsletterTable;
   contacts: ContactsTable;
   outbox: OutboxTable;
   captcha_nonces: CaptchaNoncesTable;
+  rate_limit_counters: RateLimitCountersTable;
+  settings: SettingsTable;
 }

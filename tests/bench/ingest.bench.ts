@@ -102,15 +102,19 @@ async function serveScenario(name: ScenarioName): Promise<void> {
   );
   if (!config.ok) throw new Error(config.errors.join('\n'));
   const service = await startService(config.config, {
-    synchronous: scenario.synchronous as Synchronous,
-    groupCommit:
-      scenario.maxBatch === 1
-        ? { maxBatch: 1, maxDelayMs: 0 }
-        : { ...DEFAULT_GROUP_COMMIT, maxDelayMs: argument('--max-delay-ms', DEFAULT_GROUP_COMMIT.maxDelayMs) },
+    backend: {
+      synchronous: scenario.synchronous as Synchronous,
+      groupCommit:
+        scenario.maxBatch === 1
+          ? { maxBatch: 1, maxDelayMs: 0 }
+          : { ...DEFAULT_GROUP_COMMIT, maxDelayMs: argument('--max-delay-ms', DEFAULT_GROUP_COMMIT.maxDelayMs) },
+    },
   });
+  const { backend } = service;
+  if (backend.kind !== 'sqlite') throw new Error('the SQLite scenarios run on SQLite');
   answerParent((service.app.server.address() as { port: number }).port, async () => {
-    const rows = (service.db.raw.prepare('SELECT count(*) AS n FROM newsletter').get() as { n: number }).n;
-    const stats = { rows, ...service.store.groupCommit.stats };
+    const rows = (backend.db.raw.prepare('SELECT count(*) AS n FROM newsletter').get() as { n: number }).n;
+    const stats = { rows, ...backend.groupCommitStats };
     await service.close();
     rmSync(dir, { recursive: true, force: true });
     return stats;

@@ -1,11 +1,16 @@
 /**
- * Real local parts for the ingest tests: a migrated SQLite file in a temp folder, the app built
- * on it with captured logs, and valid request bodies (the SMTP peer is `tests/helpers/smtp-peer.ts`).
+ * Real local parts for the ingest tests: a migrated SQLite file in a temp folder or a schema of
+ * its own in the run's PostgreSQL cluster (`postgres-setup.ts`), the app built on it with captured
+ * logs, and valid request bodies (the SMTP peer is `tests/helpers/smtp-peer.ts`).
  */
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import { CompiledQuery } from 'kysely';
+import pg from 'pg';
+import { inject } from 'vitest';
 import { type AppDeps, buildApp } from '../../ingest/http/app.ts';
 import { type Clock, systemClock } from '../../ingest/clock.ts';
 import { type IngestConfig, resolveConfig } from '../../ingest/config.ts';
@@ -14,6 +19,51 @@ import { migrateToLatest } from '../../ingest/store/migrations.ts';
 import { openSqlite, type SqliteDatabase } from '../../ingest/store/sqlite/connection.ts';
 import { openSubmissionStore } from '../../ingest/store/sqlite/sqlite-submission-store.ts';
 import type { SubmissionStore } from '../../ingest/store/submission-store.ts';
+import type { StoreBackend } from '../../ingest/store/backend.ts';
+import { type BackendOptions, openBackend } from '../../ingest/store/open-backend.ts';
+
+/** A database the service can run on. */
+export type BackendKind = 'sqlite' | 'postgres';
+
+/** The backends the suites that go through the store interfaces run on: SQLite, and PostgreSQL when the run has a cluster. */
+export const BACKENDS: readonly BackendKind[] = inject('postgresUrl') === null ? ['sqlite'] : ['sqlite', 'postgres'];
+
+/** A URL to an empty schema of its own in the run's PostgreSQL cluster (its search_path names it). */
+export async function freshPostgresUrl(): Promise<string> {
+  const base = inject('postgresUrl');
+  if (base === null) throw new Error('no PostgreSQL cluster in this run');
+  const schema = `t_${randomUUID().replaceAll('-', '')}`;
+  const client = new pg.Client({ connectionString: base });
+  await client.connect();
+  try {
+    await client.query(`CREATE SCHEMA ${schema}`);
+  } finally {
+    await client.end();
+  }
+  return `${base}?options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+}
+
+/** The environment that selects `backend`: nothing for SQLite (a file in DATA_DIR), a fresh schema's URL for PostgreSQL. */
+export async function databaseEnv(backend: BackendKind): Promise<Record<string, string>> {
+  return backend === 'sqlite' ? {} : { DATABASE_URL: await freshPostgresUrl() };
+}
+
+/** Runs `text` on the backend's database and returns its rows (counts as numbers, as SQLite gives them). */
+export async function rowsOf(backend: StoreBackend, text: string): Promise<Array<Record<string, unknown>>> {
+  if (backend.kind === 'sqlite') {
+    const statement = backend.db.raw.prepare(text);
+    if (statement.reader) return statement.all() as Array<Record<string, unknown>>;
+    statement.run();
+    return [];
+  }
+  return (await backend.kysely.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text))).rows;
+}
+
+/** Counts the rows of one table on either backend. */
+export async function countRows(backend: StoreBackend, table: string): Promise<number> {
+  const [row] = await rowsOf(backend, `SELECT count(*) AS n FROM ${table}`);
+  return Number(row!.n);
+}
 
 export const SECRET = 'test-secret-0123456789abcdef0123456789';
 
@@ -80,6 +130,50 @@ export async function testApp(overrides: Partial<AppDeps> & { clock?: Clock } = 
   };
 }
 
+/** A test app on either backend, its logs captured; `count` and `rows` read its database. */
+export interface BackendTestApp {
+  app: FastifyInstance;
+  backend: StoreBackend;
+  logs: string[];
+  count(table: string): Promise<number>;
+  rows(text: string): Promise<Array<Record<string, unknown>>>;
+  close: () => Promise<void>;
+}
+
+/** Builds the app as `testApp` does, on a fresh database of `kind` (on PostgreSQL with its shared rate-limit counters). */
+export async function testAppOn(
+  kind: BackendKind,
+  overrides: Partial<AppDeps> & { clock?: Clock } = {},
+  options: BackendOptions = {},
+): Promise<BackendTestApp> {
+  const temp = tempDir();
+  const backend = await openBackend(configFor(temp.dir, await databaseEnv(kind)), { probeMs: 50, ...options });
+  const logs: string[] = [];
+  const app = await buildApp({
+    store: backend.submissions,
+    captchaSecret: SECRET,
+    clock: overrides.clock ?? systemClock,
+    rateLimit: { max: 10_000, windowMs: 60_000 },
+    ...(backend.kind === 'postgres' ? { rateLimitStore: backend.rateLimitStore } : {}),
+    isReady: () => backend.isReady(),
+    logger: loggerOptions('info', { write: (line) => void logs.push(line) }),
+    ...overrides,
+  });
+  await app.ready();
+  return {
+    app,
+    backend,
+    logs,
+    count: (table) => countRows(backend, table),
+    rows: (text) => rowsOf(backend, text),
+    close: async () => {
+      await app.close();
+      await backend.close();
+      temp.remove();
+    },
+  };
+}
+
 /** A resolved configuration for a service whose data lives in `dir`. */
 export function configFor(dir: string, env: Record<string, string> = {}): IngestConfig {
   const result = resolveConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'warn', ...env }, dir);
@@ -119,10 +213,10 @@ export function postJson(app: FastifyInstance, url: string, body: unknown, heade
   return app.inject({ method: 'POST', url, payload: JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers } });
 }
 
-/** Waits until `condition()` holds, polling every 10 ms, or fails after `timeoutMs`. */
-export async function eventually(condition: () => boolean, timeoutMs = 5000): Promise<void> {
+/** Waits until `condition()` holds (it may be async), polling every 10 ms, or fails after `timeoutMs`. */
+export async function eventually(condition: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
   const start = Date.now();
-  while (!condition()) {
+  while (!(await condition())) {
     if (Date.now() - start > timeoutMs) throw new Error('condition not met in time');
     await new Promise((resolve) => setTimeout(resolve, 10));
   }

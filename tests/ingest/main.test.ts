@@ -1,6 +1,7 @@
 /**
  * The operator side: configuration, `export`, `erase`, `purge` as functions and through the
- * real `ingest` process, and `ingest serve` from an empty folder with SIGTERM.
+ * real `ingest` process on SQLite and on PostgreSQL, and `ingest serve` from an empty folder
+ * with SIGTERM.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
@@ -12,9 +13,9 @@ import { contactSchema, newsletterSchema, validate } from '../../ingest/contract
 import { eraseEmail } from '../../ingest/ops/erase.ts';
 import { csvCell, exportTable } from '../../ingest/ops/export-rows.ts';
 import { parseAge, purgeOlderThan } from '../../ingest/ops/purge.ts';
-import type { SqliteDatabase } from '../../ingest/store/sqlite/connection.ts';
-import { openSubmissionStore } from '../../ingest/store/sqlite/sqlite-submission-store.ts';
-import { contact, count, eventually, migratedDb, signup, tempDir } from './fixtures.ts';
+import { openBackend, openOpsDatabase } from '../../ingest/store/open-backend.ts';
+import type { OpsDatabase } from '../../ingest/store/ops-database.ts';
+import { BACKENDS, type BackendKind, configFor, contact, databaseEnv, eventually, signup, tempDir } from './fixtures.ts';
 
 const BIN = new URL('../../ingest/bin.js', import.meta.url).pathname;
 const run = promisify(execFile);
@@ -23,11 +24,12 @@ afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
 });
 
-async function seeded(): Promise<{ dir: string; db: SqliteDatabase }> {
+/** Rows of every kind on `kind`'s database, some of them old; `env` selects that database for the CLI. */
+async function seeded(kind: BackendKind): Promise<{ dir: string; env: Record<string, string>; db: OpsDatabase; count(table: string): Promise<number> }> {
   const temp = tempDir();
-  const db = await migratedDb(temp.dir);
-  cleanups.push(temp.remove, () => db.close());
-  const store = await openSubmissionStore(db, { privacyVersion: '2025-01-12' });
+  const env = await databaseEnv(kind);
+  const backend = await openBackend(configFor(temp.dir, env));
+  const store = backend.submissions;
   const old = Date.parse('2022-01-01T00:00:00Z');
   const recent = Date.parse('2025-06-01T00:00:00Z');
   await store.subscribe(valid(newsletterSchema, signup({ name: '=HYPERLINK("http://evil")', email: 'Old@Example.com' })), old);
@@ -37,8 +39,11 @@ async function seeded(): Promise<{ dir: string; db: SqliteDatabase }> {
   await store.submitContact(valid(contactSchema, contact({ captcha, email: 'ANA@example.com' })), nonce('a', old + 600_000), old);
   await store.submitContact(valid(contactSchema, contact({ captcha, email: 'ana@EXAMPLE.com' })), nonce('b', recent + 600_000), recent);
   await store.submitContact(valid(contactSchema, contact({ captcha, email: 'bo@example.com', firstName: 'Bo' })), nonce('c', recent + 600_000), recent);
-  await store.close();
-  return { dir: temp.dir, db };
+  await backend.close();
+  const db = await openOpsDatabase(configFor(temp.dir, env));
+  cleanups.push(temp.remove, () => db.close());
+  const count = async (table: string) => Number((await db.all(db.kysely.selectFrom(table as 'outbox').select((eb) => eb.fn.countAll().as('n'))))[0]!.n);
+  return { dir: temp.dir, env: { DATA_DIR: temp.dir, ...env }, db, count };
 }
 
 function valid<S extends Parameters<typeof validate>[0]>(schema: S, body: unknown) {
@@ -74,9 +79,14 @@ describe('configuration', () => {
     expect(result.errors[2]).toMatch(/^ALLOWED_ORIGINS must be a comma-separated list of origins/);
   });
 
-  it('rejects PostgreSQL URLs with a clear message', () => {
-    const result = resolveConfig({ DATABASE_URL: 'postgres://app@db/forms' }, '/');
-    expect(result).toEqual({ ok: false, errors: [expect.stringMatching(/^DATABASE_URL points at PostgreSQL, which this build does not support yet/)] });
+  it('selects PostgreSQL for a postgres:// URL and refuses one without a host or database, without echoing it', () => {
+    expect(resolveConfig({ DATABASE_URL: 'postgres://app:pw@db:5432/forms', PG_POOL_MAX: '20' }, '/')).toMatchObject({
+      ok: true,
+      config: { database: { kind: 'postgres', url: 'postgres://app:pw@db:5432/forms', poolMax: 20 } },
+    });
+    expect(resolveConfig({ DATABASE_URL: 'postgresql://db/forms' }, '/')).toMatchObject({ ok: true, config: { database: { kind: 'postgres', poolMax: 10 } } });
+    const result = resolveConfig({ DATABASE_URL: 'postgres://app:secret@/' }, '/');
+    expect(result).toEqual({ ok: false, errors: ['DATABASE_URL must be a URL such as postgres://user:password@db.example.com:5432/forms'] });
   });
 
   it('refuses a TRUST_PROXY hop count on a public HOST, where any client could forge X-Forwarded-For', () => {
@@ -145,66 +155,79 @@ describe('configuration', () => {
   });
 });
 
-describe('export', () => {
+describe.each(BACKENDS)('export on %s', (kind) => {
   it('writes CSV with a header, quoting and formula guard, and JSON Lines, filtered by --since', async () => {
-    const { db } = await seeded();
-    const csv = exportTable(db, { table: 'newsletter', format: 'csv' });
+    const { db } = await seeded(kind);
+    const csv = await exportTable(db, { table: 'newsletter', format: 'csv' });
     const lines = csv.text.trimEnd().split('\r\n');
     expect(csv.rows).toBe(2);
     expect(lines[0]).toBe('"id","name","email","email_lower","privacy_consent","marketing_consent","lang","privacy_version","consent_at","created_at"');
     expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil"")"`);
     expect(lines[2]).toContain('"Ana, ""la"" Pérez"');
-    const jsonl = exportTable(db, { table: 'contacts', format: 'jsonl', since: Date.parse('2025-01-01') });
-    const rows = jsonl.text.trimEnd().split('\n').map((line) => JSON.parse(line));
+    const jsonl = await exportTable(db, { table: 'contacts', format: 'jsonl', since: Date.parse('2025-01-01') });
+    const rows = jsonl.text.trimEnd().split('\n').map((line) => JSON.parse(line) as { email: string });
     expect(rows.map((row) => row.email)).toEqual(['ana@example.com', 'bo@example.com']);
     expect(csvCell('+34 600')).toBe(`"'+34 600"`);
     expect(csvCell(12)).toBe('"12"');
   });
 
   it('runs through the real CLI', async () => {
-    const { dir } = await seeded();
-    const result = await ingest(['export', '--table', 'newsletter', '--format', 'jsonl', '--since', '2025-01-01'], { DATA_DIR: dir });
+    const { env } = await seeded(kind);
+    const result = await ingest(['export', '--table', 'newsletter', '--format', 'jsonl', '--since', '2025-01-01'], env);
     expect(result.code).toBe(0);
     expect(result.stdout.trimEnd().split('\n').map((line) => JSON.parse(line).email)).toEqual(['ana@example.com']);
     expect(result.stderr).toContain('exported 1 newsletter row(s) as jsonl');
-    const bad = await ingest(['export', '--table', 'newsletter', '--since', 'yesterday-ish'], { DATA_DIR: dir });
+    const bad = await ingest(['export', '--table', 'newsletter', '--since', 'yesterday-ish'], env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--since "yesterday-ish" is not a date');
   });
 });
 
-describe('erase', () => {
+describe.each(BACKENDS)('erase on %s', (kind) => {
   it('removes every row about an address in any case, outbox included, and reports the counts', async () => {
-    const { db } = await seeded();
-    expect(eraseEmail(db, '  ANA@example.COM ')).toEqual({ newsletter: 1, contacts: 2, outbox: 2 });
-    expect(count(db, 'contacts')).toBe(1);
-    expect(count(db, 'outbox')).toBe(1);
-    expect(count(db, 'newsletter')).toBe(1);
-    const text = JSON.stringify(db.raw.prepare('SELECT * FROM contacts').all()) + JSON.stringify(db.raw.prepare('SELECT * FROM newsletter').all());
+    const { db, count } = await seeded(kind);
+    expect(await eraseEmail(db, '  ANA@example.COM ')).toEqual({ newsletter: 1, contacts: 2, outbox: 2 });
+    expect(await count('contacts')).toBe(1);
+    expect(await count('outbox')).toBe(1);
+    expect(await count('newsletter')).toBe(1);
+    const text = JSON.stringify(await db.all(db.kysely.selectFrom('contacts').selectAll())) + JSON.stringify(await db.all(db.kysely.selectFrom('newsletter').selectAll()));
     expect(text.toLowerCase()).not.toContain('ana@example.com');
-    expect(eraseEmail(db, 'ana@example.com')).toEqual({ newsletter: 0, contacts: 0, outbox: 0 });
+    expect(await eraseEmail(db, 'ana@example.com')).toEqual({ newsletter: 0, contacts: 0, outbox: 0 });
   });
 
   it('runs through the real CLI', async () => {
-    const { dir, db } = await seeded();
-    const result = await ingest(['erase', '--email', 'Bo@Example.com'], { DATA_DIR: dir });
+    const { env, count } = await seeded(kind);
+    const result = await ingest(['erase', '--email', 'Bo@Example.com'], env);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('erased Bo@Example.com: newsletter 0, contacts 1, outbox 1\n');
-    expect(count(db, 'contacts')).toBe(2);
+    expect(await count('contacts')).toBe(2);
+  });
+});
+
+describe.each(BACKENDS)('purge on %s', (kind) => {
+  it('deletes rows older than the age, their outbox rows and expired nonces', async () => {
+    const { db, count } = await seeded(kind);
+    const now = Date.parse('2025-06-02T00:00:00Z');
+    // Nonces b and c expired on 2025-06-01; nonce a was already cleared when b was stored.
+    expect(await purgeOlderThan(db, now - parseAge('730d')!, now)).toEqual({ newsletter: 1, contacts: 1, outbox: 1, captcha_nonces: 2 });
+    expect(await count('newsletter')).toBe(1);
+    expect(await count('contacts')).toBe(2);
+    expect(await purgeOlderThan(db, now - parseAge('730d')!, now)).toEqual({ newsletter: 0, contacts: 0, outbox: 0, captcha_nonces: 0 });
+  });
+
+  it('runs `ingest migrate` and `ingest purge` through the real CLI', async () => {
+    const { env, count } = await seeded(kind);
+    const migrate = await ingest(['migrate'], env);
+    expect(migrate.code).toBe(0);
+    expect(migrate.stderr).toMatch(/is at migration \S+/);
+    const purge = await ingest(['purge', '--older-than', '730d'], env);
+    expect(purge.code).toBe(0);
+    expect(purge.stdout).toMatch(/newsletter 1, contacts 1, outbox 1/);
+    expect(await count('contacts')).toBe(2);
   });
 });
 
 describe('purge', () => {
-  it('deletes rows older than the age, their outbox rows and expired nonces', async () => {
-    const { db } = await seeded();
-    const now = Date.parse('2025-06-02T00:00:00Z');
-    // Nonces b and c expired on 2025-06-01; nonce a was already cleared when b was stored.
-    expect(purgeOlderThan(db, now - parseAge('730d')!, now)).toEqual({ newsletter: 1, contacts: 1, outbox: 1, captcha_nonces: 2 });
-    expect(count(db, 'newsletter')).toBe(1);
-    expect(count(db, 'contacts')).toBe(2);
-    expect(purgeOlderThan(db, now - parseAge('730d')!, now)).toEqual({ newsletter: 0, contacts: 0, outbox: 0, captcha_nonces: 0 });
-  });
-
   it('parses ages in days only', () => {
     expect(parseAge('730d')).toBe(730 * 86_400_000);
     expect(['730', '2y', '-1d', 'd', ''].map(parseAge)).toEqual([null, null, null, null, null]);

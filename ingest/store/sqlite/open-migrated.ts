@@ -9,7 +9,7 @@ import { ownerOnlyFiles, ownerOnlyFolder, ownerOnlyFolderAndFiles } from './owne
  * data at rest owner-only: `$DATA_DIR` and its `mail/` 0700, the captcha secret and mail files
  * 0600 (an older install created them 0755/0644), and the database files (`openSqlite`).
  */
-export async function openMigrated(config: IngestConfig, synchronous?: Synchronous): Promise<SqliteDatabase> {
+export async function openMigrated(config: IngestConfig & { database: { kind: 'sqlite' } }, synchronous?: Synchronous): Promise<SqliteDatabase> {
   let db: SqliteDatabase;
   try {
     ownerOnlyFolder(config.dataDir);

@@ -8,7 +8,7 @@ import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ERROR_CODES } from '../../../ingest/contract/error-codes.ts';
 import { type RunningService, startService } from '../../../ingest/server.ts';
-import { configFor, count, signup, tempDir } from '../fixtures.ts';
+import { configFor, countRows, signup, tempDir } from '../fixtures.ts';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -78,7 +78,7 @@ describe('slow clients', () => {
       expect(statusOf(one)).toBe(408);
       expect(bodyOf(one)).toEqual({ error: { code: 'request_timeout', message: ERROR_CODES.request_timeout.message } });
     }
-    expect(count(running.db, 'newsletter')).toBe(0);
+    expect(await countRows(running.backend, 'newsletter')).toBe(0);
   });
 
   it('answers 408 request_timeout to clients trickling their headers, or sending nothing at all', async () => {
@@ -111,6 +111,6 @@ describe('slow clients', () => {
       });
       expect(res.status).toBe(201);
     }
-    expect(count(running.db, 'newsletter')).toBe(3);
+    expect(await countRows(running.backend, 'newsletter')).toBe(3);
   });
 });

@@ -111,9 +111,9 @@ describe('an outbox pass that fails', () => {
     expect(smtp.received).toHaveLength(0);
 
     rmSync(filler);
-    await eventually(() => sqliteOutbox(db).counts().sent === 1);
+    await eventually(async () => (await sqliteOutbox(db).counts()).sent === 1);
     expect(smtp.messages).toHaveLength(1);
-    expect(sqliteOutbox(db).counts()).toMatchObject({ pending: 0, sending: 0 });
+    expect(await sqliteOutbox(db).counts()).toMatchObject({ pending: 0, sending: 0 });
   });
 
   it('regression: with the database file read-only, the worker backs off between failed passes instead of spinning', async () => {
@@ -130,8 +130,8 @@ describe('an outbox pass that fails', () => {
     expect(smtp.received).toHaveLength(0);
 
     db.raw.pragma('query_only = OFF');
-    await eventually(() => sqliteOutbox(db).counts().sent === 1);
+    await eventually(async () => (await sqliteOutbox(db).counts()).sent === 1);
     expect(smtp.messages).toHaveLength(1);
-    expect(sqliteOutbox(db).counts()).toMatchObject({ pending: 0, sending: 0 });
+    expect(await sqliteOutbox(db).counts()).toMatchObject({ pending: 0, sending: 0 });
   });
 });

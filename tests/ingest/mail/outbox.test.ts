@@ -13,7 +13,7 @@ import { type RunningService, startService } from '../../../ingest/server.ts';
 import { openSqlite } from '../../../ingest/store/sqlite/connection.ts';
 import { openSubmissionStore } from '../../../ingest/store/sqlite/sqlite-submission-store.ts';
 import { type SmtpPeer, smtpPeer } from '../../helpers/smtp-peer.ts';
-import { configFor, contact, eventually, migratedDb, postJson, solvedCaptcha, tempDir } from '../fixtures.ts';
+import { configFor, contact, eventually, migratedDb, postJson, rowsOf, solvedCaptcha, tempDir } from '../fixtures.ts';
 
 const FAST_RETRY = { firstDelayMs: 30, maxDelayMs: 200, giveUpAfterMs: 60_000, jitter: 0.2 };
 const cleanups: Array<() => Promise<void> | void> = [];
@@ -66,7 +66,7 @@ describe('outbox delivery', () => {
     expect(smtp.messages).toHaveLength(3);
     expect(new Set(messageIds(smtp.messages)).size).toBe(3);
     expect(smtp.messages.map((raw) => /^Reply-To: .*<(\w+)@example\.com>$/m.exec(raw)?.[1]).sort()).toEqual(['ana', 'bruno', 'carla']);
-    expect(sqliteOutbox(running.db).counts()).toMatchObject({ sent: 3, pending: 0, sending: 0 });
+    expect(await running.backend.outbox.counts()).toMatchObject({ sent: 3, pending: 0, sending: 0 });
   });
 
   it('still delivers after a restart between store and send, and never sends a sent row again', async () => {
@@ -90,7 +90,7 @@ describe('outbox delivery', () => {
     const third = await service(dir, smtp);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(smtp.messages).toHaveLength(1);
-    expect(sqliteOutbox(third.db).counts()).toMatchObject({ sent: 1, pending: 0 });
+    expect(await third.backend.outbox.counts()).toMatchObject({ sent: 1, pending: 0 });
   });
 
   it('sends again a row a crashed process left "sending", once its lease has run out', async () => {
@@ -104,9 +104,9 @@ describe('outbox delivery', () => {
     await store.close();
     db.close();
     const running = await service(dir, smtp);
-    await eventually(() => sqliteOutbox(running.db).counts().sent === 1);
+    await eventually(async () => (await running.backend.outbox.counts()).sent === 1);
     expect(smtp.messages).toHaveLength(1);
-    expect(sqliteOutbox(running.db).counts()).toMatchObject({ sent: 1, sending: 0 });
+    expect(await running.backend.outbox.counts()).toMatchObject({ sent: 1, sending: 0 });
   });
 
   it('never hands one row to two workers on separate connections', async () => {
@@ -161,16 +161,16 @@ describe('outbox delivery', () => {
       log: { ...silentLog, error: (_data: unknown, message?: string) => void errors.push(String(message)) },
     });
     const delays: number[] = [];
-    for (let guard = 0; guard < 100 && outbox.counts().failed === 0; guard++) {
+    for (let guard = 0; guard < 100 && (await outbox.counts()).failed === 0; guard++) {
       const result = await worker.runPass();
       expect(result.sent).toBe(0);
-      const due = outbox.nextDueAt();
+      const due = await outbox.nextDueAt();
       if (due === null) break;
       delays.push(due - clock.now());
       clock.set(due);
     }
     expect(delays.slice(0, 10).map((ms) => ms / 1000)).toEqual([10, 20, 40, 80, 160, 320, 640, 1280, 2560, 3600]);
-    expect(outbox.counts()).toMatchObject({ failed: 1, pending: 0 });
+    expect(await outbox.counts()).toMatchObject({ failed: 1, pending: 0 });
     expect(clock.now()).toBe(Date.parse('2025-06-03T00:00:00Z'));
     expect(errors).toEqual(['sales email given up after 48 h; see the outbox row']);
     const attempts = sends;
@@ -227,7 +227,7 @@ describe('the sales email', () => {
     expect(raw).toMatch(/^To: sales@example\.com$/m);
     expect(raw).toMatch(/^Subject: .+/m);
     const email = contactEmail(
-      running.db.raw.prepare('SELECT * FROM contacts').get() as never,
+      (await rowsOf(running.backend, 'SELECT * FROM contacts'))[0] as never,
       { from: 'f@example.com', to: 's@example.com', outboxId: 1 },
     );
     expect(email.subject).toBe('Contact form: Zoë <b>Bold</b> (Fish & Chips "Ltd")');

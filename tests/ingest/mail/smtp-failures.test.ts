@@ -71,8 +71,8 @@ describe('SMTP failures', () => {
 
     const result = await w.runPass();
     expect(result).toMatchObject({ sent: 0, failed: 1, retried: 0 });
-    expect(outbox.counts()).toMatchObject({ failed: 1, pending: 0, sending: 0 });
-    expect(outbox.nextDueAt()).toBeNull();
+    expect(await outbox.counts()).toMatchObject({ failed: 1, pending: 0, sending: 0 });
+    expect(await outbox.nextDueAt()).toBeNull();
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatch(/rejected/);
 
@@ -80,7 +80,7 @@ describe('SMTP failures', () => {
     clock.advance(48 * 3600_000);
     await w.runPass();
     expect(smtp.received).toHaveLength(1);
-    expect(outbox.counts().failed).toBe(1);
+    expect((await outbox.counts()).failed).toBe(1);
   });
 
   it('backs off, without failing the row, after a 451 answer and after a refused connection', async () => {
@@ -88,16 +88,16 @@ describe('SMTP failures', () => {
     smtp.answer = 451;
     const busy = worker(await queued(1), smtp.url);
     expect(await busy.worker.runPass()).toMatchObject({ retried: 1, failed: 0 });
-    expect(busy.outbox.counts()).toMatchObject({ pending: 1, failed: 0 });
-    expect(busy.outbox.nextDueAt()).toBe(T0 + 10_000);
+    expect(await busy.outbox.counts()).toMatchObject({ pending: 1, failed: 0 });
+    expect(await busy.outbox.nextDueAt()).toBe(T0 + 10_000);
     expect(busy.errors).toEqual([]);
 
     const closed = await smtpPeer();
     await closed.close();
     const refused = worker(await queued(1), closed.url);
     expect(await refused.worker.runPass()).toMatchObject({ retried: 1, failed: 0 });
-    expect(refused.outbox.counts()).toMatchObject({ pending: 1, failed: 0 });
-    expect(refused.outbox.nextDueAt()).toBe(T0 + 10_000);
+    expect(await refused.outbox.counts()).toMatchObject({ pending: 1, failed: 0 });
+    expect(await refused.outbox.nextDueAt()).toBe(T0 + 10_000);
   });
 
   it('regression: after an outage, one successful send brings the waiting rows forward instead of each waiting out its own backoff', async () => {
@@ -107,13 +107,13 @@ describe('SMTP failures', () => {
     let draw = 0;
     const { worker: w, clock, outbox } = worker(await queued(10), smtp.url, () => (draw++ % 10) / 10);
     expect(await w.runPass()).toMatchObject({ retried: 10, sent: 0 });
-    clock.set(outbox.nextDueAt()!);
+    clock.set((await outbox.nextDueAt())!);
 
     // The server is back; the first row due goes through, and takes the rest of the queue with it.
     smtp.refusing = false;
     const result = await w.runPass();
     expect(result.sent).toBe(10);
     expect(smtp.messages).toHaveLength(10);
-    expect(outbox.counts()).toMatchObject({ sent: 10, pending: 0, sending: 0 });
+    expect(await outbox.counts()).toMatchObject({ sent: 10, pending: 0, sending: 0 });
   });
 });

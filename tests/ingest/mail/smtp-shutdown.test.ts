@@ -89,7 +89,7 @@ describe('shutdown while the SMTP server hangs', () => {
     const db = await queuedOne();
     const result = await workerOn(db, smtp, { socketTimeout: 200 }).runPass();
     expect(result).toMatchObject({ sent: 0, retried: 1 });
-    expect(sqliteOutbox(db).counts()).toMatchObject({ pending: 1, sending: 0 });
+    expect(await sqliteOutbox(db).counts()).toMatchObject({ pending: 1, sending: 0 });
     expect(lastError(db)).toMatch(/timeout/i);
   });
 
@@ -103,8 +103,8 @@ describe('shutdown while the SMTP server hangs', () => {
 
     await worker.stop({ abandonAfterMs: 100 });
     const outbox = sqliteOutbox(db);
-    expect(outbox.counts()).toMatchObject({ pending: 1, sending: 0, sent: 0 });
-    expect(outbox.nextDueAt()).toBeLessThanOrEqual(Date.now());
+    expect(await outbox.counts()).toMatchObject({ pending: 1, sending: 0, sent: 0 });
+    expect(await outbox.nextDueAt()).toBeLessThanOrEqual(Date.now());
     expect(lastError(db)).toMatch(/abandoned at shutdown/);
 
     // The next run sends it at once, under the Message-ID the hung server already has.
@@ -124,13 +124,13 @@ describe('shutdown while the SMTP server hangs', () => {
     // server.ts's close() → worker.stop(): the default abandonment (5 s) fits in the 15 s grace.
     await first.close();
     const db = await migratedDb(dir);
-    expect(sqliteOutbox(db).counts()).toMatchObject({ pending: 1, sending: 0 });
+    expect(await sqliteOutbox(db).counts()).toMatchObject({ pending: 1, sending: 0 });
     expect(lastError(db)).toMatch(/abandoned at shutdown/);
     db.close();
 
     smtp.answer = 'accept';
     const second = await service(dir, smtp);
-    await eventually(() => sqliteOutbox(second.db).counts().sent === 1);
+    await eventually(async () => (await second.backend.outbox.counts()).sent === 1);
     expect(smtp.messages).toHaveLength(1);
     expect(messageId(smtp.messages[0])).toBe(messageId(smtp.received[0]));
   }, SHUTDOWN_GRACE_MS);
@@ -146,7 +146,7 @@ describe('shutdown while the SMTP server hangs', () => {
 
     smtp.refusing = false;
     const second = await service(dir, smtp);
-    await eventually(() => sqliteOutbox(second.db).counts().sent === 1);
+    await eventually(async () => (await second.backend.outbox.counts()).sent === 1);
     expect(smtp.received.length).toBeGreaterThanOrEqual(3);
     const ids = new Set(smtp.received.map(messageId));
     expect(ids.size).toBe(1);

@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { contactSchema, newsletterSchema, validate } from '../../../ingest/contract/schemas.ts';
 import { csvCell, exportTable } from '../../../ingest/ops/export-rows.ts';
+import { sqliteOps } from '../../../ingest/store/sqlite/sqlite-ops-database.ts';
 import type { SqliteDatabase } from '../../../ingest/store/sqlite/connection.ts';
 import { openSubmissionStore } from '../../../ingest/store/sqlite/sqlite-submission-store.ts';
 import { contact, migratedDb, signup, tempDir } from '../fixtures.ts';
@@ -79,7 +80,7 @@ describe('CSV export', () => {
   it("regression: a name x;=cmd|' /C calc'!A0 does not open as a formula in a spreadsheet splitting on ;", async () => {
     const db = await hostileRows();
     for (const table of ['newsletter', 'contacts'] as const) {
-      const csv = exportTable(db, { table, format: 'csv' }).text;
+      const csv = (await exportTable(sqliteOps(db), { table, format: 'csv' })).text;
       for (const separator of [',', ';', '\t', '|']) {
         const formulas = naiveCells(csv, separator).filter((cell) => /^[=+\-@]/.test(cell));
         expect(formulas, `${table} split on ${JSON.stringify(separator)}`).toEqual([]);
@@ -89,7 +90,7 @@ describe('CSV export', () => {
 
   it('quotes every cell, the header included, and reads back as the stored text with a neutralising apostrophe', async () => {
     const db = await hostileRows();
-    const csv = exportTable(db, { table: 'newsletter', format: 'csv' }).text;
+    const csv = (await exportTable(sqliteOps(db), { table: 'newsletter', format: 'csv' })).text;
     const rows = parseCsv(csv);
     for (const line of csv.split('\r\n').filter(Boolean).slice(0, 1)) expect(line).toMatch(/^"id","name",/);
     expect(rows[0]!.slice(0, 3)).toEqual(['id', 'name', 'email']);
@@ -103,7 +104,7 @@ describe('CSV export', () => {
       `'=HYPERLINK("http://evil")`,
     ]);
     expect(rows.slice(1).every((row) => row.length === rows[0]!.length)).toBe(true);
-    const contactRow = parseCsv(exportTable(db, { table: 'contacts', format: 'csv' }).text)[1]!;
+    const contactRow = parseCsv((await exportTable(sqliteOps(db), { table: 'contacts', format: 'csv' })).text)[1]!;
     expect(contactRow).toContain("'+34 600 000 000");
     expect(contactRow).toContain("Acme;'=1+1");
     expect(contactRow).toContain("Hello,\n'=cmd|' /C calc'!A0\n'- first point\n\t'@SUM(1)");
@@ -111,7 +112,7 @@ describe('CSV export', () => {
 
   it('leaves JSON Lines untouched', async () => {
     const db = await hostileRows();
-    const rows = exportTable(db, { table: 'newsletter', format: 'jsonl' }).text.trimEnd().split('\n').map((line) => JSON.parse(line));
+    const rows = (await exportTable(sqliteOps(db), { table: 'newsletter', format: 'jsonl' })).text.trimEnd().split('\n').map((line: string) => JSON.parse(line));
     expect(rows[0].name).toBe("x;=cmd|' /C calc'!A0");
   });
 

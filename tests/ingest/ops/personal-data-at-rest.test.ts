@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { contactSchema, newsletterSchema, validate } from '../../../ingest/contract/schemas.ts';
 import { erasePerson } from '../../../ingest/ops/erase.ts';
+import { sqliteOps } from '../../../ingest/store/sqlite/sqlite-ops-database.ts';
 import { mentionsAddress } from '../../../ingest/ops/erase-mail-files.ts';
 import { startService } from '../../../ingest/server.ts';
 import { openSubmissionStore } from '../../../ingest/store/sqlite/sqlite-submission-store.ts';
@@ -61,10 +62,10 @@ describe('ingest erase, at rest', () => {
     db.raw.pragma('wal_checkpoint(PASSIVE)'); // some copies in the main file, some still in the WAL
     expect(tracesIn(path).length + tracesIn(`${path}-wal`).length).toBeGreaterThan(0);
 
-    const erased = erasePerson(db, PERSON.email.toUpperCase(), join(temp.dir, 'mail'));
+    const erased = await erasePerson(sqliteOps(db), PERSON.email.toUpperCase(), join(temp.dir, 'mail'));
 
     expect(erased.rows).toEqual({ newsletter: 1, contacts: 40, outbox: 40 });
-    expect(erased.walCleared).toBe(true);
+    expect(erased.leftover).toBeNull();
     expect({ database: tracesIn(path), wal: tracesIn(`${path}-wal`) }).toEqual({ database: [], wal: [] });
     expect(readFileSync(path, 'latin1')).toContain('other39@example.com');
   });

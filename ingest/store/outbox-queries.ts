@@ -1,0 +1,82 @@
+/**
+ * The outbox's SQL, built once with kysely for both backends (see `outbox-store.ts` for the
+ * lifecycle): SQLite runs these through its synchronous runner, PostgreSQL through the pool.
+ * The only difference is how a claim picks its row: PostgreSQL locks it with `FOR UPDATE SKIP
+ * LOCKED`, so workers in other replicas skip it instead of waiting; SQLite has one writer at a
+ * time and needs no lock.
+ */
+import type { Kysely, Updateable } from 'kysely';
+import { isoAt } from '../clock.ts';
+import type { OutboxClaim } from './outbox-store.ts';
+import type { Tables } from './tables.ts';
+
+/** Claims the oldest row due at `now`: one UPDATE that marks it `sending`, starts its lease and adds one to `attempts`. */
+export function claimQuery(kysely: Kysely<Tables>, now: number, skipLocked: boolean) {
+  const at = isoAt(now);
+  let due = kysely
+    .selectFrom('outbox')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', at)
+    .orderBy('next_attempt_at')
+    .orderBy('id')
+    .limit(1);
+  if (skipLocked) due = due.forUpdate().skipLocked();
+  return kysely
+    .updateTable('outbox')
+    .set((eb) => ({ status: 'sending', claimed_at: at, attempts: eb('attempts', '+', 1) }))
+    .where('id', '=', due)
+    .where('status', '=', 'pending')
+    .returning(['id', 'attempts', 'created_at', 'contact_id']);
+}
+
+/** The contact a claimed row is about. */
+export function contactQuery(kysely: Kysely<Tables>, contactId: number) {
+  return kysely.selectFrom('contacts').selectAll().where('id', '=', contactId);
+}
+
+/** Changes a row only while `claim` is still the row's current claim (fenced by its attempt number). */
+export function fencedUpdate(kysely: Kysely<Tables>, claim: OutboxClaim, values: Updateable<Tables['outbox']>) {
+  return kysely
+    .updateTable('outbox')
+    .set(values)
+    .where('id', '=', claim.id)
+    .where('attempts', '=', claim.attempts)
+    .where('status', '=', 'sending');
+}
+
+/** What each finish writes: `finishValues.sent(now)` etc. */
+export const finishValues = {
+  lease: (now: number) => ({ claimed_at: isoAt(now) }),
+  sent: (now: number) => ({ status: 'sent' as const, sent_at: isoAt(now), last_error: null }),
+  retry: (at: number, error: string) => ({ status: 'pending' as const, next_attempt_at: isoAt(at), claimed_at: null, last_error: error.slice(0, 500) }),
+  failed: (error: string) => ({ status: 'failed' as const, last_error: error.slice(0, 500) }),
+};
+
+/** Returns rows whose lease started before `claimedBefore` to `pending`. */
+export function releaseStaleQuery(kysely: Kysely<Tables>, claimedBefore: number) {
+  return kysely
+    .updateTable('outbox')
+    .set({ status: 'pending', claimed_at: null })
+    .where('status', '=', 'sending')
+    .where('claimed_at', '<', isoAt(claimedBefore));
+}
+
+/** Makes pending rows due later than `now` due at `now`. */
+export function bringForwardQuery(kysely: Kysely<Tables>, now: number) {
+  const at = isoAt(now);
+  return kysely.updateTable('outbox').set({ next_attempt_at: at }).where('status', '=', 'pending').where('next_attempt_at', '>', at);
+}
+
+/** The earliest `next_attempt_at` of a pending row (null when none). */
+export function nextDueQuery(kysely: Kysely<Tables>) {
+  return kysely
+    .selectFrom('outbox')
+    .select((eb) => eb.fn.min('next_attempt_at').as('at'))
+    .where('status', '=', 'pending');
+}
+
+/** Row counts by status. */
+export function countsQuery(kysely: Kysely<Tables>) {
+  return kysely.selectFrom('outbox').select((eb) => ['status', eb.fn.countAll<number>().as('n')]).groupBy('status');
+}

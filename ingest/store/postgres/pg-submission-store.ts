@@ -1,0 +1,65 @@
+/**
+ * Stores form submissions in PostgreSQL. Each request commits on its own pooled connection
+ * (with `synchronous_commit` on, see `pg-connection.ts`) and resolves only after its commit, so
+ * a 201 always names a durable row; concurrent commits share WAL flushes inside PostgreSQL.
+ *
+ * As on SQLite, the database decides duplicates: `INSERT … ON CONFLICT DO NOTHING RETURNING`
+ * returns no row when the unique `email_lower` index (newsletter, any case) or the nonce's
+ * primary key (a captcha used once, by any replica) already holds the value. A contact, its
+ * outbox row and its nonce are one transaction: a second use of a token, in this replica or
+ * another, waits for the first transaction and then stores nothing.
+ */
+import type { Kysely } from 'kysely';
+import { isoAt } from '../../clock.ts';
+import { contactRow, newsletterRow, type SubmissionStore } from '../submission-store.ts';
+import type { Tables } from '../tables.ts';
+import type { PostgresHealth } from './pg-health.ts';
+
+/** The PostgreSQL submission store on `kysely`'s pool; every call goes through `health.guard`. */
+export function postgresSubmissionStore(kysely: Kysely<Tables>, health: PostgresHealth, privacyVersion: string): SubmissionStore {
+  const claimNonce = (db: Kysely<Tables>, nonce: { value: string; expiresAt: number }, now: number) =>
+    db
+      .insertInto('captcha_nonces')
+      .values({ nonce: nonce.value, expires_at: isoAt(nonce.expiresAt), used_at: isoAt(now) })
+      .onConflict((conflict) => conflict.column('nonce').doNothing())
+      .returning('nonce')
+      .execute();
+
+  // Expired nonces can never verify again: each write that records one drops them, as on SQLite.
+  const deleteExpiredNonces = (db: Kysely<Tables>, now: number) => db.deleteFrom('captcha_nonces').where('expires_at', '<', isoAt(now)).execute();
+
+  const store = {
+    subscribe: (signup, now) =>
+      health.guard(async () => {
+        const rows = await kysely
+          .insertInto('newsletter')
+          .values(newsletterRow(signup, now, privacyVersion))
+          .onConflict((conflict) => conflict.column('email_lower').doNothing())
+          .returning('id')
+          .execute();
+        return rows.length === 0 ? 'duplicate' : 'created';
+      }),
+    submitContact: (contact, nonce, now) =>
+      health.guard(() =>
+        kysely.transaction().execute(async (trx) => {
+          if ((await claimNonce(trx, nonce, now)).length === 0) return 'captcha_reused' as const;
+          const { id } = await trx.insertInto('contacts').values(contactRow(contact, now)).returning('id').executeTakeFirstOrThrow();
+          const at = isoAt(now);
+          await trx.insertInto('outbox').values({ contact_id: id, status: 'pending', attempts: 0, next_attempt_at: at, created_at: at }).execute();
+          await deleteExpiredNonces(trx, now);
+          return 'created' as const;
+        }),
+      ),
+    spendNonce: (nonce: { value: string; expiresAt: number }, now: number) =>
+      health.guard(async () => {
+        await kysely.transaction().execute(async (trx) => {
+          await claimNonce(trx, nonce, now);
+          await deleteExpiredNonces(trx, now);
+        });
+      }),
+    isReady: () => health.ready(),
+    // The pool belongs to the backend, which closes it.
+    close: async () => {},
+  } satisfies Omit<SubmissionStore, 'spendNonce'> & Record<string, unknown>;
+  return store;
+}

@@ -1,0 +1,40 @@
+/** The SQLite backend: one migrated file, its writer thread for submissions, and its outbox. */
+import type { IngestConfig } from '../../config.ts';
+import type { SqliteBackend } from '../backend.ts';
+import type { GroupCommitOptions } from '../group-commit.ts';
+import type { Synchronous } from './connection.ts';
+import { openMigrated } from './open-migrated.ts';
+import { sqliteOutbox } from './sqlite-outbox-store.ts';
+import { openSubmissionStore } from './sqlite-submission-store.ts';
+
+/** Knobs the tests and the bench turn; production passes none. */
+export interface SqliteBackendOptions {
+  groupCommit?: GroupCommitOptions;
+  synchronous?: Synchronous;
+}
+
+/** Opens and migrates `config.database`'s file and starts its writer. */
+export async function openSqliteBackend(
+  config: IngestConfig & { database: { kind: 'sqlite' } },
+  options: SqliteBackendOptions = {},
+): Promise<SqliteBackend> {
+  const db = await openMigrated(config, options.synchronous);
+  const store = await openSubmissionStore(db, {
+    privacyVersion: config.privacyVersion,
+    ...(options.groupCommit === undefined ? {} : { groupCommit: options.groupCommit }),
+    ...(options.synchronous === undefined ? {} : { synchronous: options.synchronous }),
+  });
+  return {
+    kind: 'sqlite',
+    db,
+    submissions: store,
+    outbox: sqliteOutbox(db),
+    groupCommitStats: store.groupCommit.stats,
+    isReady: () => store.isReady(),
+    logTo: (log) => store.logTo(log),
+    async close() {
+      await store.close();
+      db.close();
+    },
+  };
+}

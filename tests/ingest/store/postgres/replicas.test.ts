@@ -1,0 +1,152 @@
+/**
+ * What several replicas on one PostgreSQL share, proved with several backends (each its own
+ * pool, as a replica has) on one real database: migrations run once when all start together,
+ * rate limits and the captcha key are shared, the outbox hands each row to one worker, a stale
+ * worker's finish is fenced off, and an outage answers 503 with Retry-After and heals by itself.
+ */
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { buildApp } from '../../../../ingest/http/app.ts';
+import { loggerOptions } from '../../../../ingest/http/logger.ts';
+import type { PostgresBackend } from '../../../../ingest/store/backend.ts';
+import { openBackend } from '../../../../ingest/store/open-backend.ts';
+import { migratePostgres } from '../../../../ingest/store/postgres/pg-migrate.ts';
+import { startPostgresCluster } from '../../../helpers/postgres-cluster.ts';
+import { configFor, contact, freshPostgresUrl, postJson, signup, solvedCaptcha, tempDir } from '../../fixtures.ts';
+
+const cleanups: Array<() => unknown> = [];
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!();
+});
+
+const quiet = { error: () => {}, info: () => {} };
+
+async function replica(url: string, env: Record<string, string> = {}): Promise<PostgresBackend> {
+  const temp = tempDir();
+  const backend = await openBackend(configFor(temp.dir, { DATABASE_URL: url, ...env }), { probeMs: 50, log: quiet });
+  cleanups.push(temp.remove, () => backend.close());
+  if (backend.kind !== 'postgres') throw new Error('expected PostgreSQL');
+  return backend;
+}
+
+async function appOn(backend: PostgresBackend, rateLimit = { max: 10_000, windowMs: 60_000 }) {
+  const app = await buildApp({
+    store: backend.submissions,
+    captchaSecret: await backend.sharedCaptchaSecret(),
+    rateLimit,
+    rateLimitStore: backend.rateLimitStore,
+    isReady: () => backend.isReady(),
+    logger: loggerOptions('silent'),
+  });
+  cleanups.push(() => app.close());
+  return app;
+}
+
+describe.skipIf(inject('postgresUrl') === null)('replicas on one PostgreSQL', () => {
+  it('migrates exactly once when five replicas start at the same time', async () => {
+    const url = await freshPostgresUrl();
+    const results = await Promise.all(Array.from({ length: 5 }, () => migratePostgres(url)));
+    const applied = results.flatMap((result) => (result.results ?? []).filter((entry) => entry.status === 'Success'));
+    expect(applied.length).toBeGreaterThan(0);
+    // Each migration ran in exactly one of the five; the others found nothing to do.
+    expect(new Set(applied.map((entry) => entry.migrationName)).size).toBe(applied.length);
+    expect(results.filter((result) => (result.results ?? []).length > 0)).toHaveLength(1);
+  });
+
+  it('shares the rate limit: N posts per window across three replicas, not N each', async () => {
+    const url = await freshPostgresUrl();
+    const apps = await Promise.all([0, 1, 2].map(async () => appOn(await replica(url), { max: 5, windowMs: 60_000 })));
+    const statuses = await Promise.all(
+      Array.from({ length: 15 }, (_, i) => postJson(apps[i % 3]!, '/api/newsletter', signup({ email: `r${i}@example.com` }))),
+    );
+    expect(statuses.filter((res) => res.statusCode === 201)).toHaveLength(5);
+    expect(statuses.filter((res) => res.statusCode === 429)).toHaveLength(10);
+  });
+
+  it('shares one captcha key created by the first replica, and accepts a token once across replicas', async () => {
+    const url = await freshPostgresUrl();
+    const backends = await Promise.all([0, 1, 2].map(() => replica(url)));
+    const secrets = await Promise.all(backends.map((backend) => backend.sharedCaptchaSecret()));
+    expect(new Set(secrets).size).toBe(1);
+    expect(secrets[0]).toMatch(/^[0-9a-f]{64}$/);
+    const apps = await Promise.all(backends.map((backend) => appOn(backend)));
+    const captcha = await solvedCaptcha(apps[0]!);
+    const answers = await Promise.all(apps.flatMap((app) => [0, 1, 2].map(() => postJson(app, '/api/contact', contact({ captcha })))));
+    expect(answers.filter((res) => res.statusCode === 201)).toHaveLength(1);
+    expect(answers.filter((res) => res.statusCode === 422)).toHaveLength(8);
+  });
+
+  it('hands each due outbox row to one worker (SKIP LOCKED), and fences off a stale claim', async () => {
+    const url = await freshPostgresUrl();
+    const [a, b] = await Promise.all([replica(url), replica(url)]);
+    const app = await appOn(a);
+    for (let i = 0; i < 10; i++) expect((await postJson(app, '/api/contact', contact({ captcha: await solvedCaptcha(app) }))).statusCode).toBe(201);
+    const now = Date.now();
+    const claims = await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? a : b).outbox.claimNext(now)));
+    const ids = claims.filter((job) => job !== null).map((job) => job!.id);
+    expect(ids).toHaveLength(10);
+    expect(new Set(ids).size).toBe(10);
+
+    // The lease of the first claim runs out; another worker claims the row again (attempt 2).
+    const stale = claims.find((job) => job !== null)!;
+    expect(await b.outbox.releaseStale(now + 1)).toBe(10);
+    let again = await b.outbox.claimNext(now + 2);
+    while (again !== null && again.id !== stale.id) again = await b.outbox.claimNext(now + 2);
+    expect(again).toMatchObject({ id: stale.id, attempts: 2 });
+    // The first worker's late finish and renewal change nothing; the current claim's do.
+    expect(await a.outbox.renewLease(stale, now + 3)).toBe(false);
+    expect(await a.outbox.markSent(stale, now + 3)).toBe(false);
+    expect(await b.outbox.renewLease(again!, now + 3)).toBe(true);
+    expect(await b.outbox.markSent(again!, now + 4)).toBe(true);
+    expect((await a.outbox.counts()).sent).toBe(1);
+  });
+});
+
+describe.skipIf(inject('postgresUrl') === null)('a PostgreSQL outage', () => {
+  it('answers 503 unavailable with Retry-After while the server is down, and recovers by itself', async () => {
+    const cluster = await startPostgresCluster();
+    cleanups.push(() => cluster.stop());
+    const backend = await replica(cluster.url);
+    const app = await appOn(backend);
+    expect((await postJson(app, '/api/newsletter', signup({ email: 'before@example.com' }))).statusCode).toBe(201);
+
+    cluster.stopImmediate();
+    const during = await postJson(app, '/api/newsletter', signup({ email: 'during@example.com' }));
+    expect(during.statusCode).toBe(503);
+    expect(during.json().error.code).toBe('unavailable');
+    expect(during.headers['retry-after']).toBe('5');
+    await expect.poll(async () => (await app.inject('/readyz')).statusCode, { timeout: 5000 }).toBe(503);
+
+    cluster.start();
+    await expect.poll(async () => (await app.inject('/readyz')).statusCode, { timeout: 10_000 }).toBe(200);
+    expect((await postJson(app, '/api/newsletter', signup({ email: 'after@example.com' }))).statusCode).toBe(201);
+    const emails = (await backend.kysely.selectFrom('newsletter').select('email').orderBy('id').execute()).map((row) => row.email);
+    expect(emails).toEqual(['before@example.com', 'after@example.com']);
+  });
+
+  it('keeps every acknowledged row through pg_ctl restart -m immediate in the middle of a burst', async () => {
+    const cluster = await startPostgresCluster();
+    cleanups.push(() => cluster.stop());
+    const backend = await replica(cluster.url);
+    const app = await appOn(backend);
+    const acknowledged: string[] = [];
+    let restarted = false;
+    const posts = Array.from({ length: 200 }, async (_, i) => {
+      await new Promise((resolve) => setTimeout(resolve, i * 2));
+      const email = `burst${i}@example.com`;
+      const res = await postJson(app, '/api/newsletter', signup({ email }));
+      if (res.statusCode === 201) acknowledged.push(email);
+      else expect(res.statusCode).toBe(503);
+    });
+    setTimeout(() => {
+      cluster.restartImmediate();
+      restarted = true;
+    }, 150);
+    await Promise.all(posts);
+    expect(restarted).toBe(true);
+    await expect.poll(async () => (await app.inject('/readyz')).statusCode, { timeout: 10_000 }).toBe(200);
+    const stored = new Set((await backend.kysely.selectFrom('newsletter').select('email').execute()).map((row) => row.email));
+    expect(acknowledged.length).toBeGreaterThan(0);
+    expect(acknowledged.filter((email) => !stored.has(email))).toEqual([]);
+  });
+});
+

@@ -1,0 +1,74 @@
+/**
+ * The guarantees of the form routes, through `app.inject`, on SQLite and on a real PostgreSQL:
+ * a 201 names a committed row, newsletter addresses are unique whatever their case, a captcha
+ * token is accepted once, a contact comes with its outbox row, and readiness follows the schema.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { BACKENDS, type BackendTestApp, contact, postJson, signup, solvedCaptcha, testAppOn } from '../fixtures.ts';
+
+let t: BackendTestApp | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+describe.each(BACKENDS)('submissions on %s', (kind) => {
+  it('stores a signup with its consent proof, and answers 409 to the same address in another case', async () => {
+    t = await testAppOn(kind);
+    expect((await postJson(t.app, '/api/newsletter', signup({ email: '  Ana@Example.COM ', marketingConsent: true }))).statusCode).toBe(201);
+    const [row] = await t.rows('SELECT * FROM newsletter');
+    expect(row).toMatchObject({ email: 'Ana@example.com', email_lower: 'ana@example.com', privacy_consent: 1, marketing_consent: 1, lang: 'es' });
+    const again = await postJson(t.app, '/api/newsletter', signup({ email: 'ANA@example.com', name: 'Other' }));
+    expect(again.statusCode).toBe(409);
+    expect(await t.count('newsletter')).toBe(1);
+  });
+
+  it('gives exactly one 201 for 20 concurrent signups of one address in different cases, and keeps the others of the burst', async () => {
+    t = await testAppOn(kind);
+    const emails = Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? 'race@example.com' : 'RACE@Example.com'));
+    const others = ['a@example.com', 'b@example.com', 'c@example.com'];
+    const answers = await Promise.all([...emails, ...others].map((email) => postJson(t!.app, '/api/newsletter', signup({ email }))));
+    const statuses = answers.map((res) => res.statusCode);
+    expect(statuses.slice(0, 20).filter((status) => status === 201)).toHaveLength(1);
+    expect(statuses.slice(0, 20).filter((status) => status === 409)).toHaveLength(19);
+    expect(statuses.slice(20)).toEqual([201, 201, 201]);
+    expect(await t.count('newsletter')).toBe(4);
+  });
+
+  it('stores a contact with its outbox row, and accepts one solved token once: 20 replays give one 201', async () => {
+    t = await testAppOn(kind);
+    const captcha = await solvedCaptcha(t.app);
+    const first = await postJson(t.app, '/api/contact', contact({ phone: null, captcha }));
+    expect(first.statusCode).toBe(201);
+    const replays = await Promise.all(Array.from({ length: 19 }, () => postJson(t!.app, '/api/contact', contact({ captcha }))));
+    expect(replays.map((res) => res.statusCode)).toEqual(Array(19).fill(422));
+    const [row] = await t.rows('SELECT * FROM contacts');
+    expect(row).toMatchObject({ first_name: 'Ana', phone: null, country: 'es' });
+    const [outbox] = await t.rows('SELECT * FROM outbox');
+    expect(outbox).toMatchObject({ contact_id: row!.id, status: 'pending', attempts: 0 });
+    expect(await t.count('captcha_nonces')).toBe(1);
+  });
+
+  it('answers a concurrent burst of one token with exactly one 201', async () => {
+    t = await testAppOn(kind);
+    const captcha = await solvedCaptcha(t.app);
+    const burst = await Promise.all(Array.from({ length: 12 }, () => postJson(t!.app, '/api/contact', contact({ captcha }))));
+    expect(burst.filter((res) => res.statusCode === 201)).toHaveLength(1);
+    expect(await t.count('contacts')).toBe(1);
+    expect(await t.count('outbox')).toBe(1);
+  });
+
+  it('is ready with a current schema, and not ready once a migration is missing', async () => {
+    t = await testAppOn(kind);
+    expect((await t.app.inject('/readyz')).statusCode).toBe(200);
+    await t.rows('DELETE FROM kysely_migration');
+    await expect.poll(async () => (await t!.app.inject('/readyz')).statusCode, { timeout: 5000 }).toBe(503);
+  });
+
+  it('limits a client to N form posts per window', async () => {
+    t = await testAppOn(kind, { rateLimit: { max: 3, windowMs: 60_000 } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await postJson(t.app, '/api/newsletter', signup({ email: `n${i}@example.com` }))).statusCode);
+    expect(statuses).toEqual([201, 201, 201, 429, 429]);
+  });
+});
