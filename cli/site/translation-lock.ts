@@ -163,7 +163,7 @@ export function recordTranslated(lock: TranslationLock, sources: TranslationSour
       for (const [hash, langs] of Object.entries(entries[item] ?? {})) hashes[hash] = chosen.includes(item) ? langs.filter((l) => l !== lang) : [...langs];
       if (chosen.includes(item)) {
         const hash = hashText(english);
-        hashes[hash] = [...(hashes[hash] ?? []), lang];
+        hashes[hash] = [...(hashes[hash] ?? []), lang].sort();
       }
       const kept = Object.fromEntries(Object.entries(hashes).filter(([, langs]) => langs.length > 0));
       if (Object.keys(kept).length > 0) next[item] = kept;

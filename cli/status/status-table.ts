@@ -42,7 +42,7 @@ export function statusReport(statuses: readonly ItemStatus[], langs: readonly La
     if (missing.length > 0) lists.push(`${lang} missing: ${missing.join(', ')}`);
   }
   const advice = lists.length === 0
-    ? ['Every translation is up to date with the English text.']
+    ? ['', 'Every translation is up to date with the English text.']
     : ['', ...lists, '', 'After updating a translation, record it: sitegen translated <lang> <key, key prefix or page.md>…'];
   return [...table, ...advice].join('\n') + '\n';
 }

@@ -1,4 +1,4 @@
-import { expect, test, watchConsole } from './support/fixtures.ts';
+import { axeViolations, expect, test, watchConsole } from './support/fixtures.ts';
 
 test('the language menu leads to the same page in the chosen language', async ({ page, url }) => {
   const problems = watchConsole(page);
@@ -9,6 +9,25 @@ test('the language menu leads to the same page in the chosen language', async ({
   await menu.getByRole('link', { name: 'Français' }).click();
   await expect(page).toHaveURL(url('/fr/confidentialite'));
   await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
+  expect(problems).toEqual([]);
+});
+
+test('a page added as Markdown opens from the footer; its language menu leads to its translations, or to the home page of a language without it', async ({ page, url }) => {
+  const problems = watchConsole(page);
+  await page.goto(url('/about'));
+  await page.locator('footer').getByRole('link', { name: 'Healthcare' }).click();
+  await expect(page).toHaveURL(url('/healthcare'));
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Data masking for healthcare');
+  expect(await axeViolations(page)).toEqual([]);
+  const menu = page.locator('[data-menu=language]');
+  await menu.hover();
+  await menu.getByRole('link', { name: 'Español' }).click();
+  await expect(page).toHaveURL(url('/es/sanidad'));
+  await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Enmascaramiento de datos para el sector sanitario');
+  await menu.hover();
+  await menu.getByRole('link', { name: 'Français' }).click();
+  await expect(page).toHaveURL(url('/fr'));
   expect(problems).toEqual([]);
 });
 
