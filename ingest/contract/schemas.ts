@@ -155,19 +155,8 @@ export function isSitePath(value: string): boolean {
   return value.length <= LIMITS.sourcePage && SITE_PATH.test(value);
 }
 
-// The page the visitor came from: absent, null or blank (null) when unknown.
-const sourcePage = z.optional(
-  z.nullable(
-    z.pipe(
-      z.string('invalidChars').check(
-        z.overwrite((value: string) => value.trim()),
-        maxUnits(LIMITS.sourcePage),
-        z.refine((value: string) => value === '' || SITE_PATH.test(value), 'invalidChars'),
-      ),
-      z.transform((value: string) => (value === '' ? null : value)),
-    ),
-  ),
-);
+// The page the visitor came from; absent or null when unknown.
+const sourcePage = z.optional(z.nullable(z.string('invalidChars').check(z.refine(isSitePath, 'invalidChars'))));
 
 const honeypot = z.optional(z.string('required').check(maxUnits(LIMITS.honeypot)));
 

@@ -37,7 +37,7 @@ interface MailSample {
 }
 
 /** The sample messages, rendered as the service would send them through `envelope`. */
-export function mailSamples(envelope: SalesEnvelope): MailSample[] {
+function mailSamples(envelope: SalesEnvelope): MailSample[] {
   const sales = (name: string, contact: Partial<Selectable<ContactsTable>>, outboxId: number): MailSample => ({
     name,
     mail: contactEmail({ ...SAMPLE_CONTACT, ...contact }, { ...envelope, outboxId }),
