@@ -17,14 +17,14 @@ export interface PageSelection {
 
 /** What `sitegen dev` must redo after edits (the content files are read again every time: it takes about 15 ms). */
 export interface ChangeEffect {
-  /** Compile the stylesheet again (it is replaced only when the classes used changed). */
-  css: boolean;
+  /** Template files whose classes the stylesheet must have (it changes only when that adds a rule), or `all`: compile it afresh. */
+  css: readonly string[] | 'all';
   /** Bundle the islands again. */
   islands: boolean;
   pages: PageSelection[];
 }
 
-const NOTHING: ChangeEffect = { css: false, islands: false, pages: [] };
+const NOTHING: ChangeEffect = { css: [], islands: false, pages: [] };
 
 /**
  * Which pages and stages one edited file affects — a string: that language's pages (English:
@@ -34,9 +34,9 @@ const NOTHING: ChangeEffect = { css: false, islands: false, pages: [] };
  * recognised rebuilds every page.
  *
  * @example effectOfChange({ area: 'content', path: 'locales/de.json' }, graphs, pageIds)
- * // { css: false, islands: false, pages: [{ langs: ['de'], pages: 'all' }] }
+ * // { css: [], islands: false, pages: [{ langs: ['de'], pages: 'all' }] }
  * @example effectOfChange({ area: 'templates', path: 'pages/AboutPage.tsx' }, graphs, pageIds)
- * // { css: true, islands: false, pages: [{ langs: [...LANGUAGES], pages: ['about'] }] }
+ * // { css: ['pages/AboutPage.tsx'], islands: false, pages: [{ langs: [...LANGUAGES], pages: ['about'] }] }
  */
 export function effectOfChange(change: ChangedFile, graphs: TemplateGraphs | null, pageIds: readonly string[]): ChangeEffect {
   const everyPage: PageSelection = { langs: LANGUAGES, pages: 'all' };
@@ -55,17 +55,18 @@ export function effectOfChange(change: ChangedFile, graphs: TemplateGraphs | nul
     // site.json, and Markdown pages that may add or move routes, links and alternates in every language.
     return { ...NOTHING, pages: [everyPage] };
   }
-  if (!graphs || change.path === 'styles.css' || !/\.tsx?$/.test(change.path)) return { css: true, islands: true, pages: [everyPage] };
+  if (!graphs || change.path === 'styles.css' || !/\.tsx?$/.test(change.path)) return { css: 'all', islands: true, pages: [everyPage] };
   const { shared, pageFiles, islands } = graphs;
-  if (shared.has(change.path)) return { css: true, islands: islands.has(change.path), pages: [everyPage] };
+  const css = [change.path];
+  if (shared.has(change.path)) return { css, islands: islands.has(change.path), pages: [everyPage] };
   const using = pageIds.filter((page) => pageFiles(page)?.has(change.path) ?? true);
-  return { css: true, islands: islands.has(change.path), pages: using.length > 0 ? [{ langs: LANGUAGES, pages: using }] : [] };
+  return { css, islands: islands.has(change.path), pages: using.length > 0 ? [{ langs: LANGUAGES, pages: using }] : [] };
 }
 
 /** The effects of several edits together. */
 export function mergeEffects(effects: readonly ChangeEffect[]): ChangeEffect {
   return {
-    css: effects.some((e) => e.css),
+    css: effects.some((e) => e.css === 'all') ? 'all' : [...new Set(effects.flatMap((e) => (e.css === 'all' ? [] : e.css)))],
     islands: effects.some((e) => e.islands),
     pages: effects.flatMap((e) => e.pages),
   };

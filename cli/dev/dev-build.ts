@@ -1,8 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { islandBundle } from '../assets/cached-assets.ts';
-import { compileCss } from '../assets/css.ts';
 import { buildAssets, type SiteAssets } from '../build/build-assets.ts';
 import { parseCss, plainCustomProperties } from '../build/critical-css.ts';
 import { type LoadedContent, loadContent, translationGaps, unknownKeyProblems } from '../build/load-content.ts';
@@ -12,6 +10,7 @@ import type { Problem } from '../site/errors.ts';
 import { LANGUAGES } from '../site/languages.ts';
 import { allRoutes, type RenderedRoute } from '../site/routes.ts';
 import { type ChangeEffect, isEverything, isSelected, mergeEffects } from './change-effects.ts';
+import { DevStylesheet } from './dev-stylesheet.ts';
 import { PageStore } from './page-store.ts';
 import { type TemplateLoader, templateProblem } from './template-loader.ts';
 
@@ -20,6 +19,7 @@ export interface DevBuildOptions {
   /** The project root: problems are reported relative to it, and the template loader loads from it. */
   root: string;
   contentDir: string;
+  templatesDir: string;
   cssEntry: string;
   /** A temporary folder for the stylesheet, island scripts and images (never `dist/`). */
   assetDir: string;
@@ -48,10 +48,10 @@ export class DevBuild {
   readonly pages = new PageStore();
   readonly #options: DevBuildOptions;
   #assets: SiteAssets | null = null;
-  #css = '';
+  #stylesheet: DevStylesheet | null = null;
   #routes: readonly RenderedRoute[] = allRoutes(LANGUAGES);
   /** What has been edited since the last successful rebuild; at first, everything. */
-  #pending: ChangeEffect = { css: false, islands: false, pages: [{ langs: LANGUAGES, pages: 'all' }] };
+  #pending: ChangeEffect = { css: [], islands: false, pages: [{ langs: LANGUAGES, pages: 'all' }] };
 
   constructor(options: DevBuildOptions) {
     this.#options = options;
@@ -102,31 +102,36 @@ export class DevBuild {
     if (problems.length > 0) return failed(problems);
 
     const changed = this.pages.update(new Map(documents.map((d) => [d.file, d.html])), { onlyThese: isEverything(pending.pages) });
-    this.#pending = { css: false, islands: false, pages: [] };
+    this.#pending = { css: [], islands: false, pages: [] };
     return done({ changed, rendered: documents.length, problems: [] });
   }
 
   /**
    * The assets: built whole (from the build cache where possible) the first time; afterwards the
-   * island bundle again when an island's module changed, and the stylesheet again after a
-   * template edit, under a new URL only when the classes used changed.
+   * island bundle again when an island's module changed, and the stylesheet, under a new URL,
+   * when an edited template uses a class it lacked.
    */
   async #updateAssets(content: LoadedContent, pending: ChangeEffect): Promise<SiteAssets> {
-    const { assetDir, cssEntry } = this.#options;
-    if (!this.#assets) {
+    const { assetDir, cssEntry, templatesDir } = this.#options;
+    if (!this.#assets || !this.#stylesheet) {
       this.#assets = await buildAssets(assetDir, cssEntry, content, LANGUAGES, true);
-      this.#css = readFileSync(join(assetDir, this.#assets.stylesheet), 'utf8');
+      this.#stylesheet = await DevStylesheet.create(cssEntry);
       return this.#assets;
     }
     if (pending.islands) this.#assets = { ...this.#assets, islands: await islandBundle(assetDir, true) };
-    if (pending.css) {
-      const css = await compileCss(cssEntry);
-      if (css !== this.#css) {
-        this.#css = css;
-        const stylesheet = `/assets/styles.${createHash('sha256').update(css).digest('hex').slice(0, 10)}.css`;
-        const cssBytes = writeOutFile(assetDir, stylesheet.slice(1), css);
-        this.#assets = { ...this.#assets, stylesheet, cssBytes, cssRules: plainCustomProperties(parseCss(css)) };
-      }
+    let changed = false;
+    if (pending.css === 'all') {
+      const before = this.#stylesheet.css;
+      this.#stylesheet = await DevStylesheet.create(cssEntry);
+      changed = this.#stylesheet.css !== before;
+    } else if (pending.css.length > 0) {
+      changed = this.#stylesheet.addClassesOf(pending.css.map((file) => join(templatesDir, file)));
+    }
+    if (changed) {
+      const { css } = this.#stylesheet;
+      const stylesheet = `/assets/styles.${createHash('sha256').update(css).digest('hex').slice(0, 10)}.css`;
+      const cssBytes = writeOutFile(assetDir, stylesheet.slice(1), css);
+      this.#assets = { ...this.#assets, stylesheet, cssBytes, cssRules: plainCustomProperties(parseCss(css)) };
     }
     return this.#assets;
   }

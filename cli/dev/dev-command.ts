@@ -50,7 +50,7 @@ export async function runDev(options: DevOptions): Promise<number> {
   const work = mkdtempSync(join(tmpdir(), 'sitegen-dev-'));
   const assetDir = join(work, 'site');
   const loader = await createTemplateLoader(root, join(work, 'vite'));
-  const build = new DevBuild({ root, contentDir, cssEntry, assetDir, loader });
+  const build = new DevBuild({ root, contentDir, templatesDir, cssEntry, assetDir, loader });
   const channel = new ReloadChannel((file) => build.pages.get(file)?.version);
   const report = (result: DevBuildResult, what: string) => {
     if (result.problems.length > 0) {

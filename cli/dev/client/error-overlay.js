@@ -52,7 +52,7 @@ function excerptOf(problem) {
   for (const { line, text, offending } of problem.excerpt) {
     const row = el('span', offending ? 'line offending' : 'line');
     row.append(el('span', 'number', offending ? `>${line}` : String(line)), offending ? el('mark', '', text) : text);
-    pre.append(row, '\n');
+    pre.append(row);
   }
   return pre;
 }

@@ -18,7 +18,7 @@ describe('what an edit in content/ affects', () => {
     const change = { area: 'content', path: 'locales/de.json' } as const;
     expect(pagesOf(change, 'de')).toEqual(PAGE_IDS);
     for (const lang of LANGUAGES.filter((l) => l !== 'de')) expect(pagesOf(change, lang), lang).toEqual([]);
-    expect(effect(change)).toMatchObject({ css: false, islands: false });
+    expect(effect(change)).toMatchObject({ css: [], islands: false });
   });
 
   it('a string in en.json: every language, since English is their fallback', () => {
@@ -38,10 +38,10 @@ describe('what an edit in content/ affects', () => {
 });
 
 describe('what an edit in templates/ affects', () => {
-  it("a page's own template: that page in every language, and the stylesheet is compiled again", () => {
+  it("a page's own template: that page in every language, and its classes are added to the stylesheet", () => {
     const change = { area: 'templates', path: 'pages/AboutPage.tsx' } as const;
     for (const lang of LANGUAGES) expect(pagesOf(change, lang), lang).toEqual(['about']);
-    expect(effect(change)).toMatchObject({ css: true, islands: false });
+    expect(effect(change)).toMatchObject({ css: ['pages/AboutPage.tsx'], islands: false });
   });
 
   it('a section the home and about pages import: those two pages only', () => {
@@ -57,13 +57,13 @@ describe('what an edit in templates/ affects', () => {
   });
 
   it("an island's component: the island bundle too", () => {
-    expect(effect({ area: 'templates', path: 'islands/components/ContactForm.tsx' })).toMatchObject({ islands: true, css: true });
+    expect(effect({ area: 'templates', path: 'islands/components/ContactForm.tsx' })).toMatchObject({ islands: true, css: ['islands/components/ContactForm.tsx'] });
     expect(pagesOf({ area: 'templates', path: 'islands/components/ContactForm.tsx' }, 'de')).toContain('contact');
   });
 
   it('the stylesheet entry, the island loader or unreadable imports: everything', () => {
     for (const path of ['styles.css', 'islands/loader.js']) {
-      expect(effect({ area: 'templates', path })).toMatchObject({ css: true, islands: true });
+      expect(effect({ area: 'templates', path })).toMatchObject({ css: 'all', islands: true });
       expect(isEverything(effect({ area: 'templates', path }).pages), path).toBe(true);
     }
     expect(isEverything(effectOfChange({ area: 'templates', path: 'pages/AboutPage.tsx' }, null, PAGE_IDS).pages)).toBe(true);
@@ -80,6 +80,6 @@ describe('what an edit in templates/ affects', () => {
     expect(isSelected(merged.pages, 'fr', 'about')).toBe(true);
     expect(isSelected(merged.pages, 'fr', 'home')).toBe(false);
     expect(isSelected(merged.pages, 'de', 'home')).toBe(true);
-    expect(merged.css).toBe(true);
+    expect(merged.css).toEqual(['pages/AboutPage.tsx']);
   });
 });
