@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { homeAnchor, pathFor } from '../../cli/site/routes.ts';
 import { usePage } from '../page-context.tsx';
+import { contactLink } from '../forms/contact-link.ts';
 import { Icon, type IconName } from '../ui/Icon.tsx';
 import { Logo } from './Logo.tsx';
 
@@ -55,7 +56,7 @@ export function Footer() {
           <li><FooterLink href={pathFor('home', lang)}>{t('footer.home')}</FooterLink></li>
           <li><FooterLink href={homeAnchor(here, lang, 'features')}>{t('footer.features')}</FooterLink></li>
           <li><FooterLink href={pathFor('contact', lang)}>{t('footer.pricing')}</FooterLink></li>
-          <li><FooterLink href={homeAnchor(here, lang, 'newsletter')}>{t('footer.contact')}</FooterLink></li>
+          <li><FooterLink href={contactLink(lang, 'general')}>{t('footer.contact')}</FooterLink></li>
           {routes.placedLinks('footer', lang).map((link) => (
             <li key={link.page}><FooterLink href={link.href}>{link.label}</FooterLink></li>
           ))}

@@ -1,4 +1,5 @@
 import { pathFor } from '../../cli/site/routes.ts';
+import { CONTACT_FORM_ID } from '../forms/contact-link.ts';
 import { countryOptions } from '../forms/country-options.ts';
 import { pick, validationMessages } from '../forms/form-strings.ts';
 import { ContactForm as ContactFormIsland } from '../islands/components/ContactForm.tsx';
@@ -9,32 +10,38 @@ const STRINGS = [
   'firstName', 'lastName', 'email', 'phone', 'companyName', 'optional', 'country', 'selectCountry', 'message',
   'messagePlaceholder', 'captchaLabel', 'captchaHint', 'captchaLoading', 'submit', 'sending', 'successTitle',
   'successMessage', 'errorTitle', 'errorMessage', 'captchaErrorTitle', 'captchaErrorMessage', 'privacyNote',
+  'reason', 'reasonDemo', 'reasonSales', 'reasonGeneral', 'sentTitle', 'sentText', 'sendAnother',
 ] as const;
 
-/** The contact form island with its translated strings and the country list of the page's language. */
+/**
+ * The contact form island with its translated strings and the country list of the page's language,
+ * in the box the demo and sales buttons link to (`contactLink`).
+ */
 export function ContactForm() {
   const { lang, t, site } = usePage();
   return (
-    <Island
-      name="ContactForm"
-      component={ContactFormIsland}
-      fromMarkup={['countries']}
-      props={{
-        lang,
-        endpoint: `${site.ingestUrl}/contact`,
-        captchaEndpoint: `${site.ingestUrl}/captcha`,
-        privacyHref: pathFor('privacy', lang),
-        countries: countryOptions(lang),
-        strings: {
-          ...pick(t, 'contact', STRINGS),
-          // Interpolated on the client with the question's digits.
-          captchaLabel: t('contact.captchaLabel', { a: '{{a}}', b: '{{b}}' }),
-          captchaNoScript: t('contact.captchaNoScript', { email: site.email }),
-          rateLimited: t('toast.rateLimited'),
-          close: t('toast.close'),
-        },
-        validation: validationMessages(t),
-      }}
-    />
+    <div id={CONTACT_FORM_ID} className="scroll-mt-20">
+      <Island
+        name="ContactForm"
+        component={ContactFormIsland}
+        fromMarkup={['countries']}
+        props={{
+          lang,
+          endpoint: `${site.ingestUrl}/contact`,
+          captchaEndpoint: `${site.ingestUrl}/captcha`,
+          privacyHref: pathFor('privacy', lang),
+          countries: countryOptions(lang),
+          strings: {
+            ...pick(t, 'contact', STRINGS),
+            // Interpolated on the client with the question's digits.
+            captchaLabel: t('contact.captchaLabel', { a: '{{a}}', b: '{{b}}' }),
+            captchaNoScript: t('contact.captchaNoScript', { email: site.email }),
+            rateLimited: t('toast.rateLimited'),
+            close: t('toast.close'),
+          },
+          validation: validationMessages(t),
+        }}
+      />
+    </div>
   );
 }

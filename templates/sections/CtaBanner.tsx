@@ -1,10 +1,10 @@
-import { homeAnchor } from '../../cli/site/routes.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { usePage } from '../page-context.tsx';
+import { contactLink } from '../forms/contact-link.ts';
 
-/** The call-to-action banner with the contact-sales button (to the newsletter section). */
+/** The call-to-action banner with the contact-sales button (to the contact form, as a sales question). */
 export function CtaBanner() {
-  const { lang, page, t } = usePage();
+  const { lang, t } = usePage();
   return (
     <section aria-labelledby="cta-title" className="px-4 sm:px-6 lg:px-8">
       <div className="mx-auto flex max-w-6xl flex-col items-start gap-6 rounded-3xl bg-gradient-to-br from-teal-700 to-navy-900 px-8 py-12 text-white sm:px-12 md:flex-row md:items-center md:justify-between">
@@ -13,7 +13,7 @@ export function CtaBanner() {
           <p className="mt-3 text-lg text-teal-50">{t('cta.subtitle')}</p>
         </div>
         <a
-          href={homeAnchor(page === 'notFound' ? 'about' : page, lang, 'newsletter')}
+          href={contactLink(lang, 'sales')}
           className="inline-flex shrink-0 items-center gap-2 rounded-lg bg-white px-6 py-3 font-semibold text-navy-900 shadow-lg hover:bg-teal-50"
         >
           {t('cta.button')}

@@ -1,6 +1,7 @@
 import { homeAnchor } from '../../cli/site/routes.ts';
 import { Icon } from '../ui/Icon.tsx';
 import { usePage } from '../page-context.tsx';
+import { contactLink } from '../forms/contact-link.ts';
 
 const SAMPLE_ROWS = [
   ['María García', 'maria.garcia@…', '4539 •••• •••• 1024'],
@@ -40,7 +41,7 @@ function MaskedTablePreview() {
   );
 }
 
-/** The home page's hero: headline, subtitle, schedule-demo button (to the newsletter section). */
+/** The home page's hero: headline, subtitle, schedule-demo button (to the contact form, as a demo request). */
 export function Hero() {
   const { lang, t } = usePage();
   return (
@@ -58,7 +59,7 @@ export function Hero() {
           <p className="mt-6 max-w-xl text-lg leading-relaxed text-slate-300">{t('hero.subtitle')}</p>
           <div className="mt-8 flex flex-wrap gap-3">
             <a
-              href={homeAnchor('home', lang, 'newsletter')}
+              href={contactLink(lang, 'demo')}
               className="inline-flex items-center gap-2 rounded-lg bg-teal-500 px-5 py-3 font-semibold text-navy-950 shadow-lg shadow-teal-500/20 hover:bg-teal-400"
             >
               {t('hero.cta')}

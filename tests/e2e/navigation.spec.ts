@@ -76,3 +76,28 @@ test.describe('small screens', () => {
     expect(problems).toEqual([]);
   });
 });
+
+test('an unknown address shows a friendly 404 page in its language, status 404, with the way onward', async ({ page, url }) => {
+  const problems = watchConsole(page);
+  const response = await page.goto(url('/fr/page-disparue'));
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Page introuvable');
+  await expect(page.locator('main')).toContainText('Vérifiez l’adresse');
+  const onward = page.getByRole('navigation', { name: 'Pages principales' });
+  await expect(onward.getByRole('link')).toHaveText(['Qui sommes-nous', 'Contact', 'Politique de confidentialité', 'Mentions légales']);
+  await onward.getByRole('link', { name: 'Qui sommes-nous' }).click();
+  await expect(page).toHaveURL(url('/fr/about'));
+  expect(problems.filter((p) => !p.includes('status of 404'))).toEqual([]);
+});
+
+test('"Schedule a demo" and "Contact sales" on the home page lead to the contact form, not the newsletter', async ({ page, url }) => {
+  await page.goto(url('/'));
+  for (const [name, intent] of [['Schedule a demo', 'demo'], ['Contact sales', 'sales']] as const) {
+    await page.getByRole('link', { name }).first().click();
+    await expect(page).toHaveURL(url(`/contact?intent=${intent}#contact-form`));
+    await expect(page.locator('#contact-form')).toBeInViewport();
+    await page.goBack();
+  }
+  // The sign-up link still leads to the newsletter section.
+  await expect(page.locator('a[href="#newsletter"]').first()).toBeAttached();
+});

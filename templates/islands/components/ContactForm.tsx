@@ -1,11 +1,12 @@
 import { useSignal } from '@preact/signals-react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect, useRef, type FormEvent } from 'react';
-import { contactSchema, fieldIssues, HONEYPOT_FIELD, LIMITS, type FieldIssues, type Lang } from '../../../ingest/contract/schemas.ts';
+import { CONTACT_INTENTS, contactSchema, fieldIssues, HONEYPOT_FIELD, LIMITS, type FieldIssues, type Lang } from '../../../ingest/contract/schemas.ts';
 import { Field, INPUT_CLASS, Optional } from '../../forms/Field.tsx';
 import { RichText } from '../../ui/RichText.tsx';
 import { format, postJson } from './api.ts';
 import { fetchChallenge, type Challenge } from './captcha.ts';
+import { intentFromQuery, sourcePageOf } from './contact-origin.ts';
 import type { ValidationMessages } from '../../forms/validation-messages.ts';
 import { errorAttributes, focusFirstInvalid, messageFor } from './field-errors.ts';
 import { Toaster } from './Toaster.tsx';
@@ -21,19 +22,24 @@ export interface ContactFormProps {
     | 'firstName' | 'lastName' | 'email' | 'phone' | 'companyName' | 'optional' | 'country' | 'selectCountry' | 'message'
     | 'messagePlaceholder' | 'captchaLabel' | 'captchaHint' | 'captchaLoading' | 'captchaNoScript' | 'submit' | 'sending'
     | 'successTitle' | 'successMessage' | 'errorTitle' | 'errorMessage' | 'captchaErrorTitle' | 'captchaErrorMessage'
-    | 'privacyNote' | 'rateLimited' | 'close',
+    | 'privacyNote' | 'rateLimited' | 'close'
+    | 'reason' | 'reasonDemo' | 'reasonSales' | 'reasonGeneral' | 'sentTitle' | 'sentText' | 'sendAnother',
     string
   >;
   validation: ValidationMessages;
 }
 
-const EMPTY = { firstName: '', lastName: '', email: '', phone: '', companyName: '', country: '', message: '', answer: '' };
+const EMPTY = { intent: 'general', firstName: '', lastName: '', email: '', phone: '', companyName: '', country: '', message: '', answer: '' };
 type Values = typeof EMPTY;
 
 /**
  * The contact form: validates with the shared contract, checks the arithmetic captcha before
  * sending anything, and on success clears every field and asks a new question; on failure it
  * keeps the data and explains in a toast.
+ *
+ * The reason for writing is preselected from the link's `?intent=` (unless the visitor chose one
+ * before the script ran), and the page the visitor came from is sent along (`sourcePageOf`). A
+ * message sent replaces the form with a confirmation saying what happens next, besides the toast.
  */
 export function ContactForm({ lang, endpoint, captchaEndpoint, privacyHref, countries, strings: s, validation }: ContactFormProps) {
   useSignals();
@@ -43,6 +49,9 @@ export function ContactForm({ lang, endpoint, captchaEndpoint, privacyHref, coun
   const challenge = useSignal<Challenge | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
   const honeypot = useRef<HTMLInputElement>(null);
+  const sourcePage = useRef<string | null>(null);
+  const sent = useSignal(false);
+  const sentRef = useRef<HTMLHeadingElement>(null);
 
   const hydrated = useSignal(false);
   const newChallenge = async () => {
@@ -51,10 +60,27 @@ export function ContactForm({ lang, endpoint, captchaEndpoint, privacyHref, coun
   useEffect(() => {
     hydrated.value = true;
     void newChallenge();
+    // Runs before hydrate.tsx replays what the visitor chose, so their choice wins.
+    const intent = intentFromQuery(location.search);
+    if (intent) set('intent', intent);
+    sourcePage.current = sourcePageOf(location.search, document.referrer, location.href);
   }, []);
+  // The confirmation takes the place of the form, and the focus that was in it.
+  useEffect(() => {
+    if (sent.value) sentRef.current?.focus();
+  }, [sent.value]);
+  // A refused answer marks the answer field invalid with the reason and gives it the focus (once a
+  // new question, if any, is shown), so a screen reader announces the question and why it failed.
+  const refused = useSignal<string | null>(null);
+  const refuse = async (reason: string, question?: Promise<void>) => {
+    refused.value = reason;
+    await question;
+    requestAnimationFrame(() => document.getElementById('contact-answer')?.focus());
+  };
 
   const set = (field: keyof Values, value: string) => {
     values.value = { ...values.value, [field]: value };
+    if (field === 'answer') refused.value = null;
     if (field in issues.value) issues.value = Object.fromEntries(Object.entries(issues.value).filter(([k]) => k !== field));
   };
 
@@ -65,6 +91,7 @@ export function ContactForm({ lang, endpoint, captchaEndpoint, privacyHref, coun
     const current = challenge.value;
     const answer = v.answer.trim() === '' ? NaN : Number(v.answer);
     const body = {
+      intent: v.intent, sourcePage: sourcePage.current,
       firstName: v.firstName, lastName: v.lastName, email: v.email,
       phone: v.phone.trim() === '' ? null : v.phone,
       companyName: v.companyName.trim() === '' ? null : v.companyName,
@@ -82,20 +109,21 @@ export function ContactForm({ lang, endpoint, captchaEndpoint, privacyHref, coun
     }
     if (answer !== current.a + current.b) {
       showToast({ variant: 'destructive', title: s.captchaErrorTitle, description: s.captchaErrorMessage });
-      return;
+      return void refuse(s.captchaErrorMessage);
     }
     sending.value = true;
     const result = await postJson(endpoint, body);
     sending.value = false;
     if (result.kind === 'ok') {
       values.value = EMPTY;
+      sent.value = true;
       showToast({ variant: 'default', title: s.successTitle, description: s.successMessage });
       return void newChallenge();
     }
     if (result.kind === 'error' && result.status === 422) {
       showToast({ variant: 'destructive', title: s.captchaErrorTitle, description: s.captchaErrorMessage });
       values.value = { ...values.value, answer: '' };
-      return void newChallenge();
+      return void refuse(s.captchaErrorMessage, newChallenge());
     }
     if (result.kind === 'error' && result.status === 400 && result.error?.fields) {
       issues.value = result.error.fields;
@@ -115,8 +143,26 @@ export function ContactForm({ lang, endpoint, captchaEndpoint, privacyHref, coun
   const c = challenge.value;
   return (
     <>
-    <form ref={formRef} method="post" onSubmit={submit} noValidate data-form="contact"
+    {sent.value && (
+      <div data-contact="sent" className="rounded-2xl border border-teal-200 bg-teal-50 p-6 shadow-sm sm:p-8">
+        <h2 ref={sentRef} tabIndex={-1} className="text-2xl font-bold text-navy-900">{s.sentTitle}</h2>
+        <p className="mt-3 text-lg leading-relaxed text-slate-700">{s.sentText}</p>
+        <button type="button" onClick={() => { sent.value = false; requestAnimationFrame(() => document.getElementById('contact-intent')?.focus()); }}
+          className="mt-6 rounded-lg px-5 py-3 font-semibold text-teal-800 ring-1 ring-teal-700 hover:bg-white">
+          {s.sendAnother}
+        </button>
+      </div>
+    )}
+    <form ref={formRef} method="post" onSubmit={submit} noValidate data-form="contact" hidden={sent.value}
       className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
+      <Field id="contact-intent" label={s.reason} error={error('intent')}>
+        <select id="contact-intent" name="intent" className={INPUT_CLASS} value={values.value.intent}
+          onChange={(e) => set('intent', e.target.value)} {...errorAttributes('contact-intent', error('intent'))}>
+          {CONTACT_INTENTS.map((intent) => (
+            <option key={intent} value={intent}>{{ demo: s.reasonDemo, sales: s.reasonSales, general: s.reasonGeneral }[intent]}</option>
+          ))}
+        </select>
+      </Field>
       <div className="grid gap-x-4 sm:grid-cols-2">
         <Field id="contact-firstName" label={s.firstName} error={error('firstName')}>{text('firstName', 'text', 'given-name', LIMITS.name, true)}</Field>
         <Field id="contact-lastName" label={s.lastName} error={error('lastName')}>{text('lastName', 'text', 'family-name', LIMITS.name, true)}</Field>
@@ -143,10 +189,10 @@ export function ContactForm({ lang, endpoint, captchaEndpoint, privacyHref, coun
       </div>
       <div className="rounded-xl bg-slate-50 p-4 ring-1 ring-slate-200" data-captcha={c ? `${c.a}+${c.b}` : 'pending'}>
         {c ? (
-          <Field id="contact-answer" label={format(s.captchaLabel, { a: c.a, b: c.b })} hint={s.captchaHint} error={error('answer')}>
+          <Field id="contact-answer" label={format(s.captchaLabel, { a: c.a, b: c.b })} hint={s.captchaHint} error={refused.value ?? error('answer')}>
             <input id="contact-answer" name="answer" type="text" inputMode="numeric" autoComplete="off" maxLength={2} required
               className={`${INPUT_CLASS} max-w-28`} value={values.value.answer} onChange={(e) => set('answer', e.target.value)}
-              {...errorAttributes('contact-answer', error('answer'))} aria-describedby="contact-answer-hint contact-answer-error" />
+              {...errorAttributes('contact-answer', refused.value ?? error('answer'))} aria-describedby="contact-answer-hint contact-answer-error" />
           </Field>
         ) : (
           <p className="text-sm text-slate-700">{hydrated.value ? s.captchaLoading : s.captchaNoScript}</p>

@@ -54,6 +54,15 @@ describe('sitegen build', () => {
     expect(html).toContain(`href="${pathFor('home', lang)}"`);
   });
 
+  it.each(LANGUAGES)('regression: the %s 404 page says "page not found", not the old router default, and links the main pages', (lang) => {
+    const html = readBuilt(built.outDir, fileForPath(notFoundPath(lang)));
+    expect(visibleText(html)).not.toMatch(/Unexpected Application Error|Error inesperado|Anwendungsfehler/i);
+    const links = html.slice(html.indexOf('<main'), html.indexOf('</main>'));
+    for (const page of ['home', 'about', 'contact', 'privacy', 'legalNotice'] as const) {
+      expect(links, page).toContain(`href="${pathFor(page, lang)}"`);
+    }
+  });
+
   it('links the language menu of every page to the same page in each language, by native name', () => {
     for (const route of allRoutes()) {
       const html = readBuilt(built.outDir, fileForPath(route.path));
@@ -63,12 +72,33 @@ describe('sitegen build', () => {
     }
   });
 
-  it('points the hero and call-to-action buttons and the footer contact link at the newsletter section', () => {
+  it('points the demo and sales buttons and the footer contact link at the contact form of the language, with the reason', () => {
     const home = readBuilt(built.outDir, 'de.html');
+    const hero = home.slice(0, home.indexOf('id="solutions"'));
+    expect(hero).toMatch(/href="\/de\/contact\?intent=demo#contact-form"[^>]*>Demo vereinbaren/);
+    expect(home).toMatch(/href="\/de\/contact\?intent=sales#contact-form"[^>]*>Vertrieb kontaktieren/);
+    const footer = home.slice(home.indexOf('<footer'));
+    expect(footer).toMatch(/href="\/de\/contact#contact-form"[^>]*>Kontakt</);
+    // The newsletter section and its sign-up links stay.
     expect(home).toContain('id="newsletter"');
-    expect(home.match(/href="#newsletter"/g)?.length).toBeGreaterThanOrEqual(3);
+    expect(home).toContain('href="#newsletter"');
+    expect(home).not.toMatch(/href="#newsletter"[^>]*>(Demo vereinbaren|Vertrieb kontaktieren)/);
     const about = readBuilt(built.outDir, 'de/about.html');
-    expect(about).toContain('href="/de#newsletter"');
+    expect(about).toContain('href="/de/contact?intent=sales#contact-form"');
+    expect(about).not.toMatch(/href="\/de#newsletter"[^>]*>Vertrieb kontaktieren/);
+  });
+
+  it('renders the contact form with a reason control that works without JavaScript, general question preselected', () => {
+    const html = readBuilt(built.outDir, 'fr/contact.html');
+    expect(html).toContain('id="contact-form"');
+    expect(html).toMatch(/<label for="contact-intent"[^>]*>À quel sujet souhaitez-vous nous écrire/);
+    const select = html.slice(html.indexOf('<select id="contact-intent"'), html.indexOf('</select>', html.indexOf('<select id="contact-intent"')));
+    expect(select).toContain('name="intent"');
+    expect([...select.matchAll(/<option value="(\w+)"( selected="")?>([^<]*)</g)].map((m) => [m[1], m[3], !!m[2]])).toEqual([
+      ['demo', 'Demander une démonstration', false],
+      ['sales', 'Question commerciale', false],
+      ['general', 'Question générale', true],
+    ]);
   });
 
   it('opens the blog in a new tab without giving it access to the page', () => {
