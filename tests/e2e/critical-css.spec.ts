@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, test } from './support/fixtures.ts';
+import { animationsSettled, expect, test } from './support/fixtures.ts';
 
 /** Computed styles of every element, for the properties layout and looks depend on. */
 function computedStyles(page: Page): Promise<string[]> {
@@ -20,6 +20,7 @@ for (const [path, width] of [['/', 1280], ['/', 390], ['/de/contact', 390], ['/f
     const page = await context.newPage();
     await page.goto(url(path));
     await page.waitForLoadState('networkidle');
+    await animationsSettled(page);
     const deferred = page.locator('link[data-island-css]');
     await expect(deferred).toHaveAttribute('media', 'not all');
     const inlineOnly = await computedStyles(page);

@@ -55,12 +55,16 @@ export async function hydrateForm(page: Page, form: 'newsletter' | 'contact'): P
 }
 
 /**
- * Runs axe-core with the WCAG 2.x A/AA rule sets and returns the violations, once the page's
- * entrance animations have finished: a card caught half faded in is not what a reader sees, and on
- * a loaded machine axe could otherwise measure the contrast of a half-transparent text.
+ * Waits until the page's entrance animations have finished: a card caught half faded in is not
+ * what a reader sees, and on a loaded machine a measurement could otherwise catch one.
  */
-export async function axeViolations(page: Page) {
+export async function animationsSettled(page: Page): Promise<void> {
   await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'));
+}
+
+/** Runs axe-core with the WCAG 2.x A/AA rule sets once the page has settled, and returns the violations. */
+export async function axeViolations(page: Page) {
+  await animationsSettled(page);
   const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
   return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
 }
