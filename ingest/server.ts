@@ -59,7 +59,6 @@ export async function startService(config: IngestConfig, overrides: ServiceOverr
   const app = await buildApp({
     store,
     captchaSecret: await captchaSecretFor(config, backend),
-    captchaMinFillMs: config.captchaMinFillMs,
     clock,
     onContactStored: () => worker?.notify(),
     allowedOrigins: config.allowedOrigins,

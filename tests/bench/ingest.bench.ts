@@ -89,7 +89,7 @@ async function serveScenario(name: ScenarioName): Promise<void> {
   }
   if (scenario.kind === 'noop-store') {
     // Everything the service does per request (plugins, hooks, validation, logging setup) except storing.
-    const store = { subscribe: async () => 'created' as const, submitContact: async () => 'created' as const, spendNonce: async () => {}, isReady: () => true, close: async () => {} };
+    const store = { subscribe: async () => 'created' as const, submitContact: async () => 'created' as const, isReady: () => true, close: async () => {} };
     const app = await buildApp({ store, captchaSecret: 'x'.repeat(64), logger: loggerOptions('warn'), rateLimit: { max: 1e9, windowMs: 60_000 } });
     await app.listen({ port: 0, host: '127.0.0.1' });
     answerParent((app.server.address() as { port: number }).port, async () => ({}));

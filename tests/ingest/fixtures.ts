@@ -101,10 +101,7 @@ export interface TestApp {
   close: () => Promise<void>;
 }
 
-/**
- * Builds the app on a migrated SQLite file in a temp folder; rate limits are high and captcha
- * answers are accepted at once unless given (the captcha tests set `captchaMinFillMs`).
- */
+/** Builds the app on a migrated SQLite file in a temp folder; rate limits are high unless given. */
 export async function testApp(overrides: Partial<AppDeps> & { clock?: Clock } = {}): Promise<TestApp> {
   const temp = tempDir();
   const db = await migratedDb(temp.dir);
@@ -114,8 +111,7 @@ export async function testApp(overrides: Partial<AppDeps> & { clock?: Clock } = 
     store,
     captchaSecret: SECRET,
     clock: overrides.clock ?? systemClock,
-    rateLimit: { max: 10_000, windowMs: 60_000, contactDailyMax: 1_000_000 },
-    captchaMinFillMs: 0,
+    rateLimit: { max: 10_000, windowMs: 60_000 },
     logger: loggerOptions('info', { write: (line) => void logs.push(line) }),
     ...overrides,
   });
@@ -157,8 +153,7 @@ export async function testAppOn(
     store: backend.submissions,
     captchaSecret: SECRET,
     clock: overrides.clock ?? systemClock,
-    rateLimit: { max: 10_000, windowMs: 60_000, contactDailyMax: 1_000_000 },
-    captchaMinFillMs: 0,
+    rateLimit: { max: 10_000, windowMs: 60_000 },
     ...(backend.kind === 'postgres' ? { rateLimitStore: backend.rateLimitStore } : {}),
     isReady: () => backend.isReady(),
     logger: loggerOptions('info', { write: (line) => void logs.push(line) }),
@@ -179,9 +174,9 @@ export async function testAppOn(
   };
 }
 
-/** A resolved configuration for a service whose data lives in `dir`; captcha answers are accepted at once unless `env` says otherwise. */
+/** A resolved configuration for a service whose data lives in `dir`. */
 export function configFor(dir: string, env: Record<string, string> = {}): IngestConfig {
-  const result = resolveConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'warn', CAPTCHA_MIN_FILL_MS: '0', ...env }, dir);
+  const result = resolveConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'warn', ...env }, dir);
   if (!result.ok) throw new Error(result.errors.join('\n'));
   return result.config;
 }

@@ -159,13 +159,6 @@ export async function openSubmissionStore(
       ]);
       return stoppedAt === 0 ? 'captcha_reused' : 'created';
     },
-    async spendNonce(nonce, now) {
-      const at = isoAt(now);
-      await groupCommit.submit([
-        step('claimNonce', { nonce: nonce.value, expires_at: isoAt(nonce.expiresAt), used_at: at }, true),
-        step('deleteExpiredNonces', { now: at }),
-      ]);
-    },
     isReady: () => writer.alive && checkFiles() === null && health.problem() === null && schemaIsCurrent(db),
     logTo: (log) => health.logTo(log),
     async close() {
