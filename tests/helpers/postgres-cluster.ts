@@ -6,9 +6,9 @@
  */
 import { execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from './ports.ts';
 
 /** The one line a developer without PostgreSQL sees. */
 export const INSTALL_HINT = 'PostgreSQL 15+ not found: install it with `sudo apt-get install -y postgresql` (or set PG_BIN to its bin folder)';
@@ -37,18 +37,6 @@ export function postgresBin(): string | null {
   const versions = readdirSync(root).filter((name) => /^\d+$/.test(name)).sort((a, b) => Number(b) - Number(a));
   const found = versions.map((version) => join(root, version, 'bin')).find((bin) => existsSync(join(bin, 'pg_ctl')));
   return found ?? null;
-}
-
-// A TCP port nobody listens on right now.
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Starts a cluster (about 2 s); `settings` are extra `-c name=value` server settings. */

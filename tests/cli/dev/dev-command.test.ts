@@ -3,7 +3,8 @@ import { request, type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PATHS } from '../../../cli/paths.ts';
-import { contentCopy, type DevProcess, listening, startDev } from '../../helpers/dev-server.ts';
+import { contentCopy, type DevProcess, startDev } from '../../helpers/dev-server.ts';
+import { listening } from '../../helpers/ports.ts';
 
 // `sitegen dev` as a user runs it: a real process on real ports, its content a temporary copy.
 

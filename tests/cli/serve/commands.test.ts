@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { connect, createServer, type Server } from 'node:net';
+import { createServer, type Server } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../../cli/paths.ts';
 import { builtSite } from '../../helpers/built-site.ts';
+import { freePort, listening } from '../../helpers/ports.ts';
 
 // `sitegen preview` and `npm start` as a user runs them: real processes, real ports.
 
@@ -30,27 +31,6 @@ function runToExit(command: string, args: string[], env: Record<string, string> 
       resolve({ ...run, code });
     });
   });
-}
-
-/** Whether something accepts connections on `host:port`. */
-function listening(port: number, host = '127.0.0.1'): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, host);
-    socket.on('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.on('error', () => resolve(false));
-  });
-}
-
-/** A port that was free a moment ago. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** An address of this machine that is not loopback, if it has one. */

@@ -1,20 +1,11 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { NGINX_CONFIG_FILE, NGINX_DEFAULTS } from '../../../cli/host/nginx.ts';
+import { freePort } from '../../helpers/ports.ts';
 
 /** Debian's nginx binary (installed by `.ci/run` and tests/e2e/support/ensure-nginx.sh). */
 const NGINX_BINARY = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
-
-/** A free loopback port. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /**
  * The built site's server block as an operator deploys it: the lines marked "set for your
