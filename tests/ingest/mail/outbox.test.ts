@@ -2,7 +2,7 @@
  * The sales mail: a real SMTP server in this process, the real service or the real worker on a
  * real SQLite file. Exactly one email per contact, whatever the SMTP server or restarts do.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { manualClock } from '../../../ingest/clock.ts';
 import { contactEmail } from '../../../ingest/mail/contact-email.ts';
 import { smtpMailer } from '../../../ingest/mail/mailer.ts';
@@ -12,26 +12,12 @@ import { DEFAULT_RETRY_POLICY } from '../../../ingest/mail/retry-policy.ts';
 import { type RunningService, startService } from '../../../ingest/server.ts';
 import { openSqlite } from '../../../ingest/store/sqlite/connection.ts';
 import { openSubmissionStore } from '../../../ingest/store/sqlite/sqlite-submission-store.ts';
-import { type SmtpPeer, smtpPeer } from '../../helpers/smtp-peer.ts';
-import { configFor, contact, eventually, migratedDb, postJson, rowsOf, solvedCaptcha, tempDir } from '../fixtures.ts';
+import type { SmtpPeer } from '../../helpers/smtp-peer.ts';
+import { mailScaffold } from './scaffold.ts';
+import { configFor, contact, eventually, migratedDb, postJson, rowsOf, solvedCaptcha } from '../fixtures.ts';
 
 const FAST_RETRY = { firstDelayMs: 30, maxDelayMs: 200, giveUpAfterMs: 60_000, jitter: 0.2 };
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!();
-});
-
-async function peer(): Promise<SmtpPeer> {
-  const smtp = await smtpPeer();
-  cleanups.push(smtp.close);
-  return smtp;
-}
-
-function folder(): string {
-  const temp = tempDir();
-  cleanups.push(temp.remove);
-  return temp.dir;
-}
+const { later, peer, folder } = mailScaffold();
 
 async function service(dir: string, smtp: SmtpPeer, overrides: Parameters<typeof startService>[1] = {}): Promise<RunningService> {
   const running = await startService(configFor(dir, { SMTP_URL: `${smtp.url}?ignoreTLS=true`, SALES_EMAIL: 'sales@example.com', RATE_LIMIT_MAX: '1000' }), {
@@ -40,7 +26,7 @@ async function service(dir: string, smtp: SmtpPeer, overrides: Parameters<typeof
     logStream: { write: () => {} },
     ...overrides,
   });
-  cleanups.push(running.close);
+  later(running.close);
   return running;
 }
 
@@ -119,7 +105,8 @@ describe('outbox delivery', () => {
     }
     await store.close();
     const other = openSqlite(db.path);
-    cleanups.push(() => db.close(), () => other.close());
+    later(() => db.close());
+    later(() => other.close());
     const workers = [db, other].map((handle) =>
       outboxWorker({
         outbox: sqliteOutbox(handle),
@@ -138,7 +125,7 @@ describe('outbox delivery', () => {
   it('backs off from 10 s doubling to 1 h, then gives up after 48 h and logs it', async () => {
     const dir = folder();
     const db = await migratedDb(dir);
-    cleanups.push(() => db.close());
+    later(() => db.close());
     const clock = manualClock(Date.parse('2025-06-01T00:00:00Z'));
     const store = await openSubmissionStore(db, { privacyVersion: 'v1' });
     await store.submitContact(contactFields(), { value: 'nonce-giveup-000001', expiresAt: clock.now() + 60_000 }, clock.now());
@@ -202,7 +189,7 @@ describe('graceful shutdown', () => {
     const created = 40;
     await expect(post(99)).rejects.toThrow();
     const db = await migratedDb(dir);
-    cleanups.push(() => db.close());
+    later(() => db.close());
     expect(db.raw.prepare('SELECT count(*) AS n FROM newsletter').get()).toEqual({ n: created });
   });
 });

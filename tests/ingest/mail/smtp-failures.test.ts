@@ -3,7 +3,7 @@
  * SQLite file: a 5xx rejection fails the row at once, a 4xx or a refused connection backs off,
  * and the end of an outage drains the whole queue at once.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { manualClock } from '../../../ingest/clock.ts';
 import { smtpMailer } from '../../../ingest/mail/mailer.ts';
 import { outboxWorker } from '../../../ingest/mail/outbox-worker.ts';
@@ -12,27 +12,19 @@ import type { SqliteDatabase } from '../../../ingest/store/sqlite/connection.ts'
 import { sqliteOutbox } from '../../../ingest/store/sqlite/sqlite-outbox-store.ts';
 import { openSubmissionStore } from '../../../ingest/store/sqlite/sqlite-submission-store.ts';
 import { type SmtpPeer, smtpPeer } from '../../helpers/smtp-peer.ts';
+import { mailScaffold } from './scaffold.ts';
 import { migratedDb, tempDir } from '../fixtures.ts';
 
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!();
-});
+const { later, peer } = mailScaffold();
 
 const T0 = Date.parse('2025-06-01T00:00:00Z');
-
-async function peer(): Promise<SmtpPeer> {
-  const smtp = await smtpPeer();
-  cleanups.push(smtp.close);
-  return smtp;
-}
 
 /** A migrated database holding `n` contacts, each with its sales email queued at `T0`. */
 async function queued(n: number): Promise<SqliteDatabase> {
   const temp = tempDir();
-  cleanups.push(temp.remove);
+  later(temp.remove);
   const db = await migratedDb(temp.dir);
-  cleanups.push(() => db.close());
+  later(() => db.close());
   const store = await openSubmissionStore(db, { privacyVersion: 'v1' });
   for (let i = 0; i < n; i++) {
     const fields = { firstName: `Ana${i}`, lastName: 'Pérez', email: `ana${i}@example.com`, phone: null, companyName: null, country: 'es', message: 'Hola', captcha: { token: 'unused', answer: 0 }, lang: 'es' as const };

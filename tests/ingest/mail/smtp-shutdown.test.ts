@@ -3,37 +3,23 @@
  * send in flight abandoned and its row returned to `pending`, and one Message-ID per row however
  * often it is sent, so the receiver can drop a copy. A real SMTP peer, real SQLite files.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SMTP_TIMEOUTS, smtpMailer } from '../../../ingest/mail/mailer.ts';
 import { outboxWorker } from '../../../ingest/mail/outbox-worker.ts';
 import { type RunningService, startService } from '../../../ingest/server.ts';
 import type { SqliteDatabase } from '../../../ingest/store/sqlite/connection.ts';
 import { sqliteOutbox } from '../../../ingest/store/sqlite/sqlite-outbox-store.ts';
 import { openSubmissionStore } from '../../../ingest/store/sqlite/sqlite-submission-store.ts';
-import { type SmtpPeer, smtpPeer } from '../../helpers/smtp-peer.ts';
-import { configFor, contact, eventually, migratedDb, postJson, solvedCaptcha, tempDir } from '../fixtures.ts';
+import type { SmtpPeer } from '../../helpers/smtp-peer.ts';
+import { mailScaffold } from './scaffold.ts';
+import { configFor, contact, eventually, migratedDb, postJson, solvedCaptcha } from '../fixtures.ts';
 
 // `serve()` in ingest/server.ts exits 1 if shutting down takes longer than this.
 const SHUTDOWN_GRACE_MS = 15_000;
 const FAST_RETRY = { firstDelayMs: 30, maxDelayMs: 200, giveUpAfterMs: 60_000, jitter: 0.2 };
 const silentLog = { info: () => {}, warn: () => {}, error: () => {} };
 
-const cleanups: Array<() => Promise<void> | void> = [];
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!();
-});
-
-async function peer(): Promise<SmtpPeer> {
-  const smtp = await smtpPeer();
-  cleanups.push(smtp.close);
-  return smtp;
-}
-
-function folder(): string {
-  const temp = tempDir();
-  cleanups.push(temp.remove);
-  return temp.dir;
-}
+const { later, peer, folder } = mailScaffold();
 
 async function service(dir: string, smtp: SmtpPeer): Promise<RunningService> {
   const running = await startService(configFor(dir, { SMTP_URL: `${smtp.url}?ignoreTLS=true`, SALES_EMAIL: 'sales@example.com', RATE_LIMIT_MAX: '1000' }), {
@@ -41,7 +27,7 @@ async function service(dir: string, smtp: SmtpPeer): Promise<RunningService> {
     pollMs: 20,
     logStream: { write: () => {} },
   });
-  cleanups.push(running.close);
+  later(running.close);
   return running;
 }
 
@@ -53,7 +39,7 @@ async function submit(running: RunningService): Promise<void> {
 /** A migrated database holding one contact whose sales email is due now. */
 async function queuedOne(): Promise<SqliteDatabase> {
   const db = await migratedDb(folder());
-  cleanups.push(() => db.close());
+  later(() => db.close());
   const store = await openSubmissionStore(db, { privacyVersion: 'v1' });
   const fields = { firstName: 'Ana', lastName: 'Pérez', email: 'ana@example.com', phone: null, companyName: null, country: 'es', message: 'Hola', captcha: { token: 'unused', answer: 0 }, lang: 'es' as const };
   await store.submitContact(fields, { value: 'nonce-hang-00000001', expiresAt: Date.now() + 60_000 }, Date.now());
