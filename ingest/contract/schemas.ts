@@ -52,6 +52,8 @@ export interface ErrorBody {
 /** The body of a 201 answer. */
 export interface SubmitOk {
   ok: true;
+  /** `confirm_email`: nothing is active yet; a confirmation mail is on its way (double opt-in). */
+  next?: 'confirm_email';
 }
 
 /** The hidden field real visitors leave empty; bots that fill it are answered 201 and ignored. */

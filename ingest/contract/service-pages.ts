@@ -1,0 +1,45 @@
+/**
+ * The pages of the site that the ingest service sends people to: the links in its mails and the
+ * `303 See Other` answers to plain HTML form posts. sitegen builds them in every language
+ * (`noindex`, outside the sitemap); the service only ever builds their address from this table,
+ * the configured site URL and a language it has validated — never from anything in a request.
+ *
+ * The site's routes table (`cli/site/routes.ts`) lists the same paths; a test holds the two equal.
+ *
+ * | page | what it shows |
+ * |---|---|
+ * | newsletterConfirm | "Confirm your subscription" with a button (the mail's link; `?token=`) |
+ * | newsletterConfirmed | the subscription is active |
+ * | newsletterUnsubscribe | "Unsubscribe" with a button (`?token=`, the link in every mail) |
+ * | newsletterUnsubscribed | the address and its data are gone |
+ * | linkInvalid | the link has expired or is not valid; nothing was changed |
+ */
+import type { Lang } from './schemas.ts';
+
+/** The service pages by id, with their path in English (other languages add `/<lang>` in front). */
+export const SERVICE_PAGES = {
+  newsletterConfirm: '/newsletter/confirm',
+  newsletterConfirmed: '/newsletter/confirmed',
+  newsletterUnsubscribe: '/newsletter/unsubscribe',
+  newsletterUnsubscribed: '/newsletter/unsubscribed',
+  linkInvalid: '/newsletter/link-invalid',
+} as const;
+
+/** One of the service pages. */
+export type ServicePage = keyof typeof SERVICE_PAGES;
+
+/**
+ * The pages whose form posts back to the page's own address (with its `?token=`): hosts forward
+ * that POST to the service's endpoint of the same name under the API base, without the language
+ * (`POST /de/newsletter/confirm?token=…` → `POST /api/newsletter/confirm?token=…`). The body is
+ * `lang=<lang>` (urlencoded); the token may also come in the body as `token`.
+ */
+export const TOKEN_FORM_PAGES = {
+  newsletterConfirm: '/newsletter/confirm',
+  newsletterUnsubscribe: '/newsletter/unsubscribe',
+} as const satisfies Partial<Record<ServicePage, string>>;
+
+/** The path of a service page in a language: `servicePagePath('newsletterConfirm', 'de')` → `/de/newsletter/confirm`. */
+export function servicePagePath(page: ServicePage, lang: Lang): string {
+  return lang === 'en' ? SERVICE_PAGES[page] : `/${lang}${SERVICE_PAGES[page]}`;
+}
