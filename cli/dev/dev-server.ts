@@ -1,10 +1,11 @@
 import { createReadStream, readFileSync, statSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
+import { tokenFormEndpoint } from '../host/api-forwarding.ts';
 import { cacheControlFor } from '../host/security-headers.ts';
 import { forwardToApi } from '../serve/api-proxy.ts';
 import { contentTypeOf } from '../serve/content-types.ts';
-import { isApiPath, requestTarget } from '../serve/request-target.ts';
+import { ingestTarget, requestTarget } from '../serve/request-target.ts';
 import { applyServerLimits, DEFAULT_TIMEOUTS } from '../serve/server-limits.ts';
 import { resolveUrl } from '../site/resolve-url.ts';
 import type { PageStore } from './page-store.ts';
@@ -56,7 +57,8 @@ const NOT_BUILT = '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><t
 
 /**
  * The server of `sitegen dev`: pages from the page store with the dev client added, the assets
- * from their folder, `/api` forwarded to the ingest service, and the event stream and client
+ * from their folder, `/api` and the token form pages' POSTs forwarded to the ingest service as
+ * `npm start` does (`ingestTarget`), and the event stream and client
  * scripts under `/__sitegen/`. URLs resolve exactly as on the built site (`resolveUrl`: clean
  * URLs, 308 to the canonical spelling, each language's 404 page).
  */
@@ -69,9 +71,10 @@ export function createDevServer({ pages, assetDir, channel, apiTarget }: DevServ
       return;
     }
     const { path, query } = target;
-    if (isApiPath(path)) return forwardToApi(req, res, apiOrigin, path + query, DEFAULT_TIMEOUTS.upstreamMs);
+    const forwarded = ingestTarget(req.method, path, query);
+    if (forwarded) return forwardToApi(req, res, apiOrigin, forwarded, DEFAULT_TIMEOUTS.upstreamMs);
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { allow: 'GET, HEAD', connection: 'close' }).end();
+      res.writeHead(405, { allow: tokenFormEndpoint(path) ? 'GET, HEAD, POST' : 'GET, HEAD', connection: 'close' }).end();
       return;
     }
     if (path.startsWith(DEV_PREFIX)) {

@@ -1,3 +1,4 @@
+import { API_BASE, PRIVATE_API_PATTERN, TOKEN_FORM_PATH } from './api-forwarding.ts';
 import { HASHED_ASSETS_PREFIX, HSTS, IMMUTABLE_CACHE, REVALIDATE_CACHE } from './security-headers.ts';
 
 /** Where the generated server block is written inside the output folder. */
@@ -62,7 +63,9 @@ function pageLocation(page: { path: string; file: string }): string {
  * configuration: clean URLs without trailing slash, 308 to the canonical URL for any other
  * spelling, each language's 404 page with status 404, immutable caching for hashed assets and
  * revalidation for the rest, gzip (and the `.gz` files written beside each text file), the
- * security headers, and `/api/` proxied to the ingest service.
+ * security headers, and `/api/` proxied to the ingest service, together with the POSTs of the
+ * newsletter's confirm and unsubscribe pages (to their endpoint under `/api`) and never
+ * `/api/metrics`.
  */
 export function nginxConfig(site: NginxSite): string {
   const width = Math.max(...site.pages.map((p) => equivalentFormsPattern(p.path).length)) + 6;
@@ -75,7 +78,7 @@ export function nginxConfig(site: NginxSite): string {
     '# (which must include mime.types), e.g.',
     `#     include ${NGINX_DEFAULTS.root}/_deploy/nginx.conf;`,
     '# and set the lines marked "set for your host": the ingest upstream, listen, server_name, root.',
-    '# Tested with Debian 12\'s nginx 1.22 by tests/e2e/nginx.spec.ts.',
+    '# Tested with Debian 12\'s nginx 1.22 by tests/e2e/nginx.spec.ts and tests/cli/host/nginx-forwarding.test.ts.',
     '',
     'upstream maskwise_ingest {',
     `    server ${NGINX_DEFAULTS.upstream};  # set for your host: where \`ingest serve\` listens (PORT, HOST); run it with TRUST_PROXY=127.0.0.1`,
@@ -93,6 +96,16 @@ export function nginxConfig(site: NginxSite): string {
     'map $request_uri $maskwise_empty_segment {',
     '    default 0;',
     `    ${quote(EMPTY_SEGMENT_PATTERN)} 1;`,
+    '}',
+    '',
+    '# The newsletter\'s confirm and unsubscribe pages (TOKEN_FORM_PAGES in ingest/contract/service-pages.ts)',
+    '# hold a form without action: without JavaScript the browser POSTs to the page\'s own URL, ?token=',
+    '# included. Exactly those POSTs (the path as the visitor sent it, in any language) go to the service\'s',
+    '# endpoint of the same name, without the language: POST /de/newsletter/confirm?token=… →',
+    `# POST ${API_BASE}/newsletter/confirm?token=…. GET and HEAD of the pages are the static pages.`,
+    'map "$request_method $request_uri" $maskwise_token_form_endpoint {',
+    '    default "";',
+    `    ${quote(`~^POST ${TOKEN_FORM_PATH}(?:\\?|$)`)} ${quote(`${API_BASE}$1`)};`,
     '}',
     '',
     '# The 404 page of the language an unknown URL belongs to.',
@@ -127,6 +140,10 @@ export function nginxConfig(site: NginxSite): string {
     '',
     '    error_page 404 $maskwise_not_found;',
     '',
+    '    # A token form page\'s POST becomes a request for its endpoint, which location /api/ below forwards',
+    '    # (the query kept, the body untouched); the service answers, usually 303 to a page of the site.',
+    '    if ($maskwise_token_form_endpoint) { rewrite ^ $maskwise_token_form_endpoint last; }',
+    '',
     '    # Each page at its clean URL.',
     ...site.pages.map((p) => `    ${pageLocation(p)}`),
     '',
@@ -151,6 +168,10 @@ export function nginxConfig(site: NginxSite): string {
     '        if ($maskwise_empty_segment) { return 404; }',
     '        try_files $uri =404;',
     '    }',
+    '',
+    `    # The service's metrics are for monitoring on its own port, never for the public: no ${API_BASE}/metrics… path`,
+    '    # (any letter case, after nginx has decoded and normalised it) is forwarded, now or when the service adds one.',
+    `    location ~* ${quote(PRIVATE_API_PATTERN)} { return 404; }`,
     '',
     '    # The forms\' service. Its answers carry its own stricter security headers; an add_header',
     '    # here replaces the site\'s headers above for this location.',

@@ -1,3 +1,5 @@
+import { isPrivateApiPath, tokenFormEndpoint } from '../host/api-forwarding.ts';
+
 /**
  * The longest request target (path and query) the local servers answer; a longer one gets 414,
  * as behind nginx, whose request line may be 8 KB by default. Page URLs are under 100 characters.
@@ -36,6 +38,23 @@ export function requestTarget(target: string): RequestTarget {
 }
 
 /** Whether a request path belongs to the ingest service (`/api`, `/api/…`) and has no empty segment. */
-export function isApiPath(path: string): boolean {
+function isApiPath(path: string): boolean {
   return (path === '/api' || path.startsWith('/api/')) && !path.includes('//');
+}
+
+/**
+ * Where on the ingest service a request goes (path and query), or null when the site answers it
+ * itself: `/api/…` as it came, except the private paths (`/api/metrics`, which get the site's
+ * 404), and a POST to a token form page (the newsletter's confirm and unsubscribe pages, whose
+ * form has no action) to the endpoint of the same name, with the page's query.
+ *
+ * @example ingestTarget('GET', '/api/captcha', '?lang=de')               // '/api/captcha?lang=de'
+ * @example ingestTarget('POST', '/de/newsletter/confirm', '?token=abc')  // '/api/newsletter/confirm?token=abc'
+ * @example ingestTarget('GET', '/de/newsletter/confirm', '?token=abc')   // null (the page)
+ * @example ingestTarget('GET', '/api/metrics', '')                       // null (404)
+ */
+export function ingestTarget(method: string | undefined, path: string, query: string): string | null {
+  if (isApiPath(path)) return isPrivateApiPath(path) ? null : path + query;
+  const endpoint = method === 'POST' ? tokenFormEndpoint(path) : null;
+  return endpoint === null ? null : endpoint + query;
 }

@@ -4,16 +4,17 @@ import { join } from 'node:path';
 import { headersForPath, parseHeadersFile, type HeaderRule } from '../host/static-host-files.ts';
 import { resolveUrl } from '../site/resolve-url.ts';
 import { cacheControlFor } from '../host/security-headers.ts';
+import { tokenFormEndpoint } from '../host/api-forwarding.ts';
 import { forwardToApi } from './api-proxy.ts';
 import { contentTypeOf } from './content-types.ts';
-import { isApiPath, requestTarget } from './request-target.ts';
+import { ingestTarget, requestTarget } from './request-target.ts';
 import { applyServerLimits, DEFAULT_TIMEOUTS, type ServerTimeouts } from './server-limits.ts';
 
 /** What `createStaticServer` serves, where `/api` goes, and its time limits. */
 export interface StaticServerOptions {
   /** The built site folder. */
   root: string;
-  /** Where `/api/*` requests are forwarded (the ingest service), e.g. `http://127.0.0.1:8787`. */
+  /** Where `/api/*` requests and the token form pages' POSTs are forwarded (the ingest service), e.g. `http://127.0.0.1:8787`. */
   apiTarget?: string;
   /** Client and upstream timeouts; `DEFAULT_TIMEOUTS` where not given. */
   timeouts?: Partial<ServerTimeouts>;
@@ -56,9 +57,10 @@ function precompressed(root: string, file: string, acceptEncoding: string): { fi
 /**
  * A small static server for the built site, as production hosts serve it: clean URLs,
  * case redirects, language 404 pages, the security headers of the build's `_headers` file,
- * long caching for hashed assets, the precompressed `.br`/`.gz` copies, and `/api` forwarded to
- * the ingest service when `apiTarget` is set — only to that origin, with the request's path and
- * query. Requests get bounded time (`timeouts`), targets a bounded length (414 past it).
+ * long caching for hashed assets, the precompressed `.br`/`.gz` copies, and, when `apiTarget` is
+ * set, `/api` (but `/api/metrics`) and the POSTs of the newsletter's confirm and unsubscribe pages
+ * forwarded to the ingest service (`ingestTarget`) — only to that origin, with a path and the
+ * request's query. Requests get bounded time (`timeouts`), targets a bounded length (414 past it).
  */
 export function createStaticServer({ root, apiTarget, timeouts }: StaticServerOptions): Server {
   const rules = headerRules(root);
@@ -72,10 +74,14 @@ export function createStaticServer({ root, apiTarget, timeouts }: StaticServerOp
       return;
     }
     const { path, query } = target;
-    if (apiOrigin && isApiPath(path)) return forwardToApi(req, res, apiOrigin, path + query, limits.upstreamMs);
+    if (apiOrigin) {
+      const forwarded = ingestTarget(req.method, path, query);
+      if (forwarded) return forwardToApi(req, res, apiOrigin, forwarded, limits.upstreamMs);
+    }
     const common = { ...headersForPath(rules(), path), 'cache-control': cacheControlFor(path) };
     if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.writeHead(405, { ...common, allow: 'GET, HEAD', connection: 'close' }).end();
+      const allow = apiOrigin && tokenFormEndpoint(path) ? 'GET, HEAD, POST' : 'GET, HEAD';
+      res.writeHead(405, { ...common, allow, connection: 'close' }).end();
       return;
     }
     const resolution = resolveUrl(path, (file) => isFile(root, file));

@@ -1,51 +1,30 @@
-import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStaticServer } from '../../../cli/serve/static-server.ts';
 import { builtSite } from '../../helpers/built-site.ts';
-
-/** A real local HTTP server that records what reaches it and answers 200 "NAME". */
-async function recordingServer(name: string): Promise<{ server: Server; port: number; seen: { url: string; headers: IncomingHttpHeaders }[] }> {
-  const seen: { url: string; headers: IncomingHttpHeaders }[] = [];
-  const server = createServer((req, res) => {
-    seen.push({ url: req.url ?? '', headers: req.headers });
-    req.resume();
-    req.on('end', () => res.end(name));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, port: (server.address() as AddressInfo).port, seen };
-}
+import { send as sendTo, standInIngest, type StandInIngest } from './stand-in-ingest.ts';
 
 /** Sends a request line with exactly this target (fetch would normalise it) and the given headers. */
-function send(port: number, target: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string; location?: string }> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, path: target, headers }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, location: res.headers.location }));
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
+const send = (port: number, target: string, headers: Record<string, string> = {}) => sendTo(`http://127.0.0.1:${port}`, target, { headers });
 
 let site: Server;
 let sitePort = 0;
-let ingest: Awaited<ReturnType<typeof recordingServer>>;
-let elsewhere: Awaited<ReturnType<typeof recordingServer>>;
+let ingest: StandInIngest;
+let elsewhere: StandInIngest;
 
 beforeAll(async () => {
   const { outDir } = await builtSite();
-  ingest = await recordingServer('ingest');
-  elsewhere = await recordingServer('elsewhere');
+  ingest = await standInIngest('ingest');
+  elsewhere = await standInIngest('elsewhere');
   site = createStaticServer({ root: outDir, apiTarget: `http://127.0.0.1:${ingest.port}` });
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   sitePort = (site.address() as AddressInfo).port;
 });
 
 afterAll(async () => {
-  for (const server of [site, ingest.server, elsewhere.server]) await new Promise((resolve) => server.close(resolve));
+  await new Promise((resolve) => site.close(resolve));
+  await Promise.all([ingest.close(), elsewhere.close()]);
 });
 
 describe('the /api proxy of the local server', () => {
