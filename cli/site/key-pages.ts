@@ -19,6 +19,13 @@ const KEY_PREFIX_PAGES: Readonly<Record<string, string>> = {
   'meta.legalNotice': 'legal-notice',
   'meta.privacy': 'privacy',
   'meta.cookies': 'cookies',
+  'meta.newsletterConfirm': 'newsletter pages',
+  'meta.newsletterConfirmed': 'newsletter pages',
+  'meta.newsletterUnsubscribe': 'newsletter pages',
+  'meta.newsletterUnsubscribed': 'newsletter pages',
+  'meta.linkInvalid': 'newsletter pages',
+  servicePages: 'newsletter pages',
+  mail: 'confirmation mail',
 };
 
 /** The name of the strings shown on every page. */
@@ -30,6 +37,7 @@ export const EVERY_PAGE = 'every page';
  * @example pageOfKey('hero.title')        // 'home'
  * @example pageOfKey('meta.privacy.title') // 'privacy'
  * @example pageOfKey('footer.copyright')  // 'every page'
+ * @example pageOfKey('mail.confirm.subject') // 'confirmation mail' (sent by the ingest service)
  */
 export function pageOfKey(key: string): string {
   const prefix = Object.keys(KEY_PREFIX_PAGES)
