@@ -10,7 +10,8 @@
 #            python3, make and g++ here and only here).
 #   runtime  the slim base, node_modules from the build stage and the app code: ingest/ imports
 #            nothing outside ingest/ but its npm dependencies (tsx runs the TypeScript at start-up,
-#            so tsx is a production dependency and there is no compile step).
+#            so tsx is a production dependency and there is no compile step); it reads the site's
+#            texts (content/site.json, content/locales/) for the mails it sends to subscribers.
 #
 # Signals: PID 1 is tini (Debian's static build, copied from the build stage), which forwards
 # SIGTERM from `docker stop` to node and reaps zombies; node's own SIGTERM handler then stops
@@ -62,6 +63,9 @@ WORKDIR /app
 COPY --from=build /app/node_modules ./node_modules
 COPY package.json tsconfig.json ./
 COPY ingest ./ingest
+# The site's texts the service reads: mail texts and consent wording per language, site URL, policy version.
+COPY content/site.json ./content/site.json
+COPY content/locales ./content/locales
 
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \

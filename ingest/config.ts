@@ -20,7 +20,12 @@
  * | ALLOWED_ORIGINS | empty (same origin only); comma list such as https://example.com,https://www.example.com |
  * | CAPTCHA_SECRET | generated once and kept in $DATA_DIR/captcha-secret |
  * | LOG_LEVEL | info |
- * | PRIVACY_VERSION | 2025-01-12 (the privacy text version recorded with each consent) |
+ * | PRIVACY_VERSION | the privacy policy's version the site publishes (`legal.privacyVersion` in $CONTENT_DIR/site.json), recorded with each consent |
+ * | CONTENT_DIR | the project's content/ beside ingest/ (the site's texts: mail texts, consent wording, site URL; the container image has a copy) |
+ * | SITE_URL | `siteUrl` in $CONTENT_DIR/site.json: the public site, for the links in mails and the pages forms are sent to |
+ * | PUBLIC_API_URL | $SITE_URL/api: where the public reaches this service (the one-click unsubscribe URL) |
+ * | NEWSLETTER_OPT_IN | double: a signup is active only after its confirmation link is used; single: active at once (no mail) |
+ * | CONFIRM_LINK_DAYS | 7: how long a confirmation link works; an unconfirmed signup is deleted when its newest link expires |
  * | RATE_LIMIT_MAX | 10 form posts per window per client IP (captcha fetches: 3×) |
  * | RATE_LIMIT_WINDOW_MS | 60000 |
  * | TRUST_PROXY | false; a comma list of the proxy addresses (IPs/CIDRs) to trust, or a hop count (only when HOST is a loopback address) |
@@ -31,6 +36,7 @@
  */
 import { isIP } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { type ServerTimeouts, DEFAULT_TIMEOUTS } from './http/client-timeouts.ts';
 
@@ -57,7 +63,15 @@ export interface IngestConfig {
   captchaSecret: string | null;
   captchaSecretFile: string;
   logLevel: (typeof LOG_LEVELS)[number];
-  privacyVersion: string;
+  /** Null: the version in the site's content (`legal.privacyVersion`). */
+  privacyVersion: string | null;
+  contentDir: string;
+  /** Null: the `siteUrl` of the site's content. */
+  siteUrl: string | null;
+  /** Null: `<site URL>/api`. */
+  publicApiUrl: string | null;
+  newsletterOptIn: 'double' | 'single';
+  confirmLinkDays: number;
   rateLimit: { max: number; windowMs: number };
   /** false: the connecting address is the client; a list: those proxies' X-Forwarded-For is believed; a number: that many hops. */
   trustProxy: false | number | string[];
@@ -65,10 +79,14 @@ export interface IngestConfig {
   shutdownDrainMs: number;
 }
 
+// The project's content folder beside ingest/ (in the container image too: /app/content).
+const DEFAULT_CONTENT_DIR = fileURLToPath(new URL('../content', import.meta.url));
+
 const VARIABLES = [
   'PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'SMTP_URL', 'SALES_EMAIL', 'MAIL_FROM', 'SALES_TIMEZONE', 'ALLOWED_ORIGINS',
   'CAPTCHA_SECRET', 'LOG_LEVEL', 'PRIVACY_VERSION', 'RATE_LIMIT_MAX', 'RATE_LIMIT_WINDOW_MS', 'TRUST_PROXY',
   'HEADERS_TIMEOUT_MS', 'REQUEST_TIMEOUT_MS', 'IDLE_TIMEOUT_MS', 'SHUTDOWN_DRAIN_MS', 'PG_POOL_MAX',
+  'CONTENT_DIR', 'SITE_URL', 'PUBLIC_API_URL', 'NEWSLETTER_OPT_IN', 'CONFIRM_LINK_DAYS',
 ] as const;
 
 // Values never echoed back in an error line.
@@ -125,7 +143,20 @@ const envSchema = z.object({
     .default([]),
   CAPTCHA_SECRET: z.string().min(32, 'must be at least 32 characters (for example `openssl rand -hex 32`)').optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, `must be one of ${LOG_LEVELS.join(', ')}`).default('info'),
-  PRIVACY_VERSION: z.string().regex(/^[\w.-]{1,40}$/, 'must be a short version label such as 2025-01-12').default('2025-01-12'),
+  PRIVACY_VERSION: z.string().regex(/^[\w.-]{1,40}$/, 'must be a short version label such as 2025-01-12').optional(),
+  CONTENT_DIR: z.string().optional(),
+  SITE_URL: z
+    .string()
+    .refine((value) => /^https?:\/\/[^/\s]+\/?$/.test(value) && URL.canParse(value), 'must be the site\'s origin, such as https://www.example.com')
+    .transform((value) => new URL(value).origin)
+    .optional(),
+  PUBLIC_API_URL: z
+    .string()
+    .refine((value) => /^https?:\/\/\S+$/.test(value) && URL.canParse(value), 'must be an absolute URL such as https://www.example.com/api')
+    .transform((value) => value.replace(/\/+$/, ''))
+    .optional(),
+  NEWSLETTER_OPT_IN: z.enum(['double', 'single'], 'must be double (confirmation mail, the default) or single').default('double'),
+  CONFIRM_LINK_DAYS: wholeNumber(1, 30, 'must be a whole number of days from 1 to 30').default(7),
   RATE_LIMIT_MAX: wholeNumber(1, 1e9, 'must be a whole number of requests, at least 1').default(10),
   RATE_LIMIT_WINDOW_MS: wholeNumber(1, 1e9, 'must be a whole number of milliseconds, at least 1').default(60_000),
   TRUST_PROXY: z
@@ -233,7 +264,12 @@ export function resolveConfig(env: Readonly<Record<string, string | undefined>>,
     captchaSecret: e.CAPTCHA_SECRET ?? null,
     captchaSecretFile: resolve(dataDir, 'captcha-secret'),
     logLevel: e.LOG_LEVEL,
-    privacyVersion: e.PRIVACY_VERSION,
+    privacyVersion: e.PRIVACY_VERSION ?? null,
+    contentDir: e.CONTENT_DIR === undefined ? DEFAULT_CONTENT_DIR : resolve(cwd, e.CONTENT_DIR),
+    siteUrl: e.SITE_URL ?? null,
+    publicApiUrl: e.PUBLIC_API_URL ?? null,
+    newsletterOptIn: e.NEWSLETTER_OPT_IN,
+    confirmLinkDays: e.CONFIRM_LINK_DAYS,
     rateLimit: { max: e.RATE_LIMIT_MAX, windowMs: e.RATE_LIMIT_WINDOW_MS },
     trustProxy: e.TRUST_PROXY,
     timeouts: { headersMs: e.HEADERS_TIMEOUT_MS, requestMs: e.REQUEST_TIMEOUT_MS, idleMs: e.IDLE_TIMEOUT_MS },

@@ -14,7 +14,8 @@ import { mailFolderOf } from './ops/erase-mail-files.ts';
 import { OPERATOR_ERRORS, OperatorError } from './operator-errors.ts';
 import { EXPORT_FORMATS, EXPORT_TABLES, type ExportRequest, exportTable } from './ops/export-rows.ts';
 import { MIGRATIONS } from './store/migrations.ts';
-import { parseAge, purgeOlderThan } from './ops/purge.ts';
+import { exportPerson } from './ops/export-person.ts';
+import { applyRetention, retentionTable } from './ops/retention.ts';
 import { serve } from './server.ts';
 import { openOpsDatabase } from './store/open-backend.ts';
 
@@ -55,22 +56,33 @@ program
 
 program
   .command('export')
-  .description('Write a table as CSV or JSON Lines to standard output (or --output FILE).')
-  .addOption(new Option('--table <table>', 'which table').choices(EXPORT_TABLES).makeOptionMandatory())
-  .addOption(new Option('--format <format>', 'file format').choices(EXPORT_FORMATS).default('csv'))
-  .option('--since <date>', 'only rows created at or after this date (ISO 8601, e.g. 2025-01-31)')
+  .description('Write a table as CSV or JSON Lines (--table), or everything held about one person as JSON (--email), to standard output or --output FILE.')
+  .addOption(new Option('--table <table>', 'which table').choices(EXPORT_TABLES).conflicts('email'))
+  .option('--email <address>', 'one person, in any case: subscription with consent receipt, consent events, contacts, outbox rows, mail files')
+  .addOption(new Option('--format <format>', 'file format (with --table)').choices(EXPORT_FORMATS).default('csv'))
+  .option('--since <date>', 'only rows created at or after this date (ISO 8601, e.g. 2025-01-31; with --table)')
   .option('--output <file>', 'write to this file instead of standard output')
-  .action(async (options: { table: ExportRequest['table']; format: ExportRequest['format']; since?: string; output?: string }) => {
+  .action(async (options: { table?: ExportRequest['table']; email?: string; format: ExportRequest['format']; since?: string; output?: string }) => {
+    if (options.table === undefined && options.email === undefined) throw new OperatorError('option_invalid', 'export needs --table TABLE or --email ADDRESS');
     const since = options.since === undefined ? undefined : Date.parse(options.since);
     if (since !== undefined && Number.isNaN(since)) {
       throw new OperatorError('option_invalid', `--since ${JSON.stringify(options.since)} is not a date such as 2025-01-31`);
     }
-    const db = await openOpsDatabase(configOrExit());
+    const config = configOrExit();
+    const db = await openOpsDatabase(config);
     try {
-      const result = await exportTable(db, { table: options.table, format: options.format, ...(since === undefined ? {} : { since }) });
-      if (options.output === undefined) process.stdout.write(result.text);
-      else writeFileSync(options.output, result.text);
-      report(`exported ${result.rows} ${options.table} row(s) as ${options.format}`);
+      let text: string;
+      if (options.email !== undefined) {
+        const person = await exportPerson(db, options.email, mailFolderOf(config), Date.now());
+        text = `${JSON.stringify(person, null, 2)}\n`;
+        report(`exported ${person.newsletter.length} subscription(s), ${person.consentEvents.length} consent event(s), ${person.contacts.length} contact(s), ${person.outbox.length} outbox row(s), ${person.mailFiles.length} mail file(s)`);
+      } else {
+        const result = await exportTable(db, { table: options.table!, format: options.format, ...(since === undefined ? {} : { since }) });
+        text = result.text;
+        report(`exported ${result.rows} ${options.table} row(s) as ${options.format}`);
+      }
+      if (options.output === undefined) process.stdout.write(text);
+      else writeFileSync(options.output, text);
     } finally {
       await db.close();
     }
@@ -97,18 +109,23 @@ program
 
 program
   .command('purge')
-  .description('Delete rows created more than the given age ago (retention), e.g. --older-than 730d.')
-  .requiredOption('--older-than <age>', 'an age in days, such as 730d')
-  .action(async (options: { olderThan: string }) => {
-    const age = parseAge(options.olderThan);
-    if (age === null) throw new OperatorError('option_invalid', `--older-than ${JSON.stringify(options.olderThan)} is not an age such as 730d`);
-    const db = await openOpsDatabase(configOrExit());
+  .description('Apply the retention table now (the service does it daily): delete what is kept no longer; --dry-run only counts.')
+  .option('--dry-run', 'print what would be deleted, delete nothing')
+  .action(async (options: { dryRun?: boolean }) => {
+    const config = configOrExit();
+    const db = await openOpsDatabase(config);
     try {
-      const now = Date.now();
-      const removed = await purgeOlderThan(db, now - age, now);
-      process.stdout.write(
-        `purged rows created before ${new Date(now - age).toISOString()}: newsletter ${removed.newsletter}, contacts ${removed.contacts}, outbox ${removed.outbox}, expired captcha nonces ${removed.captcha_nonces}\n`,
-      );
+      const removed = await applyRetention(db, {
+        now: Date.now(),
+        linkDays: config.confirmLinkDays,
+        mailDir: mailFolderOf(config),
+        ...(options.dryRun ? { dryRun: true } : {}),
+      });
+      const verb = options.dryRun ? 'would delete' : 'deleted';
+      for (const rule of retentionTable(config.confirmLinkDays)) {
+        process.stdout.write(`${verb} ${String(removed[rule.id]).padStart(6)}  ${rule.what} (kept ${rule.kept})\n`);
+      }
+      process.stdout.write('kept: confirmed newsletter subscriptions (until unsubscribe or erase; never by age)\n');
     } finally {
       await db.close();
     }

@@ -26,6 +26,11 @@ export const OPERATOR_ERRORS = {
     message:
       'The database could not be opened or reached. Check DATABASE_URL and DATA_DIR: the file and its folder permissions, or the PostgreSQL server, its user and password.',
   },
+  content_invalid: {
+    exit: 2,
+    message:
+      'The site content the service reads (CONTENT_DIR: site.json and locales/<lang>.json with their `mail` section) is missing or invalid; run `npm run check` in the site project, or point CONTENT_DIR at the content folder.',
+  },
 } as const satisfies Record<string, { exit: number; message: string }>;
 
 /** A permanent operator error code such as `'config_invalid'`. */

@@ -23,6 +23,9 @@ import type { RetryPolicy } from './mail/retry-policy.ts';
 import type { StoreBackend } from './store/backend.ts';
 import { type BackendOptions, openBackend } from './store/open-backend.ts';
 import { OperatorError } from './operator-errors.ts';
+import { newsletterSetup } from './newsletter-setup.ts';
+import { applyRetention } from './ops/retention.ts';
+import { loadSiteContent } from './site-content.ts';
 
 /** Knobs tests and the bench turn; production passes none. */
 export interface ServiceOverrides {
@@ -51,14 +54,29 @@ export interface RunningService {
 /** Starts the service and resolves once it listens. */
 export async function startService(config: IngestConfig, overrides: ServiceOverrides = {}): Promise<RunningService> {
   const clock = overrides.clock ?? systemClock;
+  const content = loadSiteContent(config.contentDir);
   const backend = await openBackend(config, overrides.backend);
   const store = backend.submissions;
   const mailer = overrides.mailer ?? createMailer(config.mail);
   let worker: OutboxWorker | undefined;
   let draining = false;
+  const secret = await captchaSecretFor(config, backend);
+  const newsletter = newsletterSetup({
+    content,
+    secret,
+    consentDb: backend.consentDb,
+    optIn: config.newsletterOptIn,
+    linkDays: config.confirmLinkDays,
+    privacyVersion: config.privacyVersion,
+    siteUrl: config.siteUrl,
+    apiUrl: config.publicApiUrl,
+    from: config.mailFrom,
+  });
+  await newsletter.lifecycle.recordWordings(newsletter.wordings, clock.now());
   const app = await buildApp({
     store,
-    captchaSecret: await captchaSecretFor(config, backend),
+    newsletter: { ...newsletter, onMailQueued: () => worker?.notify() },
+    captchaSecret: secret,
     clock,
     onContactStored: () => worker?.notify(),
     allowedOrigins: config.allowedOrigins,
@@ -75,6 +93,7 @@ export async function startService(config: IngestConfig, overrides: ServiceOverr
     outbox: backend.outbox,
     mailer,
     envelope: { from: config.mailFrom, to: config.salesEmail, timeZone: config.salesTimeZone },
+    confirmationMail: newsletter.confirmationMail,
     clock,
     log: app.log,
     ...(overrides.retryPolicy === undefined ? {} : { policy: overrides.retryPolicy }),
@@ -89,6 +108,12 @@ export async function startService(config: IngestConfig, overrides: ServiceOverr
     throw new OperatorError('listen_failed', `${config.host}:${config.port}: ${(error as Error).message}`);
   }
   worker.start();
+  const retention = dailyRetention(() =>
+    applyRetention(backend.consentDb, { now: clock.now(), linkDays: config.confirmLinkDays, mailDir: config.mail.kind === 'file' ? config.mail.dir : null }).then(
+      (report) => app.log.info({ retention: report }, 'retention applied'),
+      (error: unknown) => app.log.error({ err: error }, 'retention purge failed; it runs again tomorrow (or run ingest purge)'),
+    ),
+  );
   app.log.info({ database: config.database.kind === 'sqlite' ? config.database.path : 'postgres', mail: config.mail.kind }, 'ingest listening');
 
   let closed: Promise<void> | undefined;
@@ -98,6 +123,7 @@ export async function startService(config: IngestConfig, overrides: ServiceOverr
       app.log.info({ drainMs: config.shutdownDrainMs }, 'draining: not ready, answering with Connection: close');
       await drained(app.server, config.shutdownDrainMs);
       await app.close();
+      await retention.stop();
       await worker.stop();
       await backend.close();
       mailer.close();
@@ -105,6 +131,25 @@ export async function startService(config: IngestConfig, overrides: ServiceOverr
     return closed;
   };
   return { app, backend, worker, url, close };
+}
+
+/** The retention purge at start-up and then every day; `stop` waits for a run in progress. */
+function dailyRetention(run: () => Promise<void>): { stop(): Promise<void> } {
+  let running: Promise<void> = run();
+  let timer: NodeJS.Timeout;
+  const schedule = (ms: number) => {
+    timer = setTimeout(() => {
+      running = run().finally(() => schedule(24 * 60 * 60 * 1000));
+    }, ms);
+    timer.unref();
+  };
+  schedule(24 * 60 * 60 * 1000);
+  return {
+    async stop() {
+      clearTimeout(timer);
+      await running;
+    },
+  };
 }
 
 // CAPTCHA_SECRET when set (then every replica must be given the same); otherwise the key kept

@@ -35,11 +35,19 @@ export const ERROR_CODES = {
   unsupported_media_type: {
     status: 415,
     message:
-      'Only JSON bodies encoded as UTF-8 are accepted. Send the form with Content-Type: application/json, without a charset or with charset=utf-8.',
+      'Only JSON bodies encoded as UTF-8 are accepted (and, on the newsletter link routes, application/x-www-form-urlencoded). Send the form with Content-Type: application/json, without a charset or with charset=utf-8.',
   },
   already_subscribed: {
     status: 409,
     message: 'This email address is already subscribed to the newsletter. Nothing more to do.',
+  },
+  link_invalid: {
+    status: 400,
+    message: 'The link is not valid (mistyped, cut off or not made by this service). Nothing was changed.',
+  },
+  link_expired: {
+    status: 410,
+    message: 'The confirmation link has expired and the signup was not confirmed. Sign up again to get a new link.',
   },
   captcha_failed: {
     status: 422,

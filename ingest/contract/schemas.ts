@@ -14,7 +14,7 @@ import { ERROR_CODES, type ErrorCode } from './error-codes.ts';
 export { ERROR_CODES };
 
 /** The languages a form can be submitted in. */
-const LANGS = ['en', 'es', 'pt', 'fr', 'de', 'it', 'nl'] as const;
+export const LANGS = ['en', 'es', 'pt', 'fr', 'de', 'it', 'nl'] as const;
 
 /** One of `LANGS`. */
 export type Lang = (typeof LANGS)[number];

@@ -18,13 +18,18 @@ import { healthRoute } from './health-route.ts';
 import { httpErrorsPlugin } from './errors.ts';
 import { jsonBodyPlugin } from './json-body.ts';
 import { type LoggerOptions, loggerOptions } from './logger.ts';
-import { newsletterRoute } from './newsletter-route.ts';
+import { type NewsletterLinksRouteDeps, newsletterLinksRoute } from './newsletter-links-route.ts';
+import { type NewsletterRouteDeps, newsletterRoute } from './newsletter-route.ts';
 import { securityHeadersPlugin } from './security-headers.ts';
 import type { SubmissionStore } from '../store/submission-store.ts';
 
-/** Everything the app depends on; only `store` and `captchaSecret` have no default. */
+/** What the newsletter's routes need besides the store: the lifecycle, the links, and how a signup is recorded. */
+export type NewsletterDeps = Omit<NewsletterRouteDeps, 'store' | 'clock'> & Omit<NewsletterLinksRouteDeps, 'clock' | 'rateLimit'>;
+
+/** Everything the app depends on; only `store`, `newsletter` and `captchaSecret` have no default. */
 export interface AppDeps {
   store: SubmissionStore;
+  newsletter: NewsletterDeps;
   captchaSecret: string;
   clock?: Clock;
   captchaRandom?: CaptchaRandom;
@@ -99,7 +104,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
 
   await app.register(healthRoute, { isReady: () => !closing && !isDraining() && isReady() });
-  await app.register(newsletterRoute, { store: deps.store, clock });
+  await app.register(newsletterRoute, { ...deps.newsletter, store: deps.store, clock });
+  await app.register(newsletterLinksRoute, { ...deps.newsletter, clock, rateLimit: { max: limit.max * 10, timeWindow: limit.windowMs } });
   await app.register(contactRoute, {
     store: deps.store,
     clock,

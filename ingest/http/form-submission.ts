@@ -10,8 +10,8 @@ import type { ErrorCode } from '../contract/error-codes.ts';
 import { honeypotFilled, type SubmitOk, validate } from '../contract/schemas.ts';
 import { sendError, sendInvalid } from './errors.ts';
 
-/** What a form's store step did: `'stored'` (answered 201), or the catalogue code to answer instead. */
-export type StoreOutcome = 'stored' | ErrorCode;
+/** What a form's store step did: `'stored'` (answered 201 `{ ok: true }`), the 201 body to answer, or the catalogue code to answer instead. */
+export type StoreOutcome = 'stored' | SubmitOk | ErrorCode;
 
 /**
  * The request handler for posts of the form named `form` (the name its log lines carry).
@@ -33,6 +33,7 @@ export function formSubmissionHandler<S extends z.ZodMiniType>(
     const result = validate(schema, request.body);
     if (!result.ok) return sendInvalid(reply, result);
     const outcome = await store(result.data, request);
+    if (typeof outcome === 'object') return reply.code(201).send(outcome);
     if (outcome !== 'stored') return sendError(reply, outcome);
     return reply.code(201).send({ ok: true } satisfies SubmitOk);
   };

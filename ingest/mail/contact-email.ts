@@ -17,17 +17,12 @@
  */
 import type { Selectable } from 'kysely';
 import type { ContactsTable } from '../store/tables.ts';
+import { escapeHtml } from './escape-html.ts';
+import type { OutgoingMail } from './mailer.ts';
 
-/** The fields nodemailer needs, in its own shape. */
-export interface ContactEmail {
-  from: string;
-  to: string;
+/** The sales mail: an outgoing mail whose `Reply-To` is the visitor. */
+export interface ContactEmail extends OutgoingMail {
   replyTo: { name: string; address: string };
-  subject: string;
-  text: string;
-  html: string;
-  messageId: string;
-  date: Date;
 }
 
 /** Who sends the sales email to whom, and the sales team's time zone (`SALES_TIMEZONE`). */
@@ -84,13 +79,6 @@ function encodedWords(text: string): string {
 /** Visitor text for an unstructured header: as it is, or as encoded-words when a decoder could misread it. */
 function headerText(value: string): string {
   return value.includes('=?') ? encodedWords(value) : value;
-}
-
-const HTML_ENTITIES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-/** Escapes text for HTML element content and attribute values: `'<b>&'` → `'&lt;b&gt;&amp;'`. */
-function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (char) => HTML_ENTITIES[char]!);
 }
 
 /**

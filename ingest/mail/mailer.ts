@@ -6,11 +6,24 @@ import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import nodemailer, { type SendMailOptions } from 'nodemailer';
 import type { IngestConfig } from '../config.ts';
-import type { ContactEmail } from './contact-email.ts';
+/** One message in nodemailer's shape: the sales mail about a contact, or a mail to a subscriber. */
+export interface OutgoingMail {
+  from: string;
+  to: string;
+  replyTo?: { name: string; address: string };
+  subject: string;
+  text: string;
+  html: string;
+  /** Stable per outbox row, so a second send after a crash shows as one message. */
+  messageId: string;
+  date: Date;
+  /** Extra header lines, such as `List-Unsubscribe`. */
+  headers?: Record<string, string>;
+}
 
 /** Something that delivers one message or throws; an aborted `signal` cancels the send (SMTP only). */
 export interface Mailer {
-  send(message: ContactEmail, signal?: AbortSignal): Promise<void>;
+  send(message: OutgoingMail, signal?: AbortSignal): Promise<void>;
   close(): void;
 }
 

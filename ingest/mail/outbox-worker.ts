@@ -18,8 +18,10 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.ts';
-import { type ContactEmail, contactEmail, type SalesEnvelope } from './contact-email.ts';
-import type { Mailer } from './mailer.ts';
+import { contactEmail, type SalesEnvelope } from './contact-email.ts';
+import type { Mailer, OutgoingMail } from './mailer.ts';
+import type { Selectable } from 'kysely';
+import type { NewsletterTable } from '../store/tables.ts';
 import type { OutboxJob, OutboxStore } from '../store/outbox-store.ts';
 import {
   DEFAULT_PASS_BACKOFF,
@@ -35,7 +37,10 @@ import {
 export interface OutboxWorkerDeps {
   outbox: OutboxStore;
   mailer: Mailer;
+  /** Who sends the sales mail to whom. */
   envelope: SalesEnvelope;
+  /** Renders a subscription's confirmation mail (queued as outbox row `outboxId`); rows of that kind fail without it. */
+  confirmationMail?: (subscription: Selectable<NewsletterTable>, outboxId: number) => OutgoingMail;
   clock: Clock;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
   policy?: RetryPolicy;
@@ -139,7 +144,11 @@ export function outboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
     };
   }
 
-  const render = (job: OutboxJob): ContactEmail => contactEmail(job.contact, { ...deps.envelope, outboxId: job.id });
+  const render = (job: OutboxJob): OutgoingMail => {
+    if (job.kind === 'sales') return contactEmail(job.contact, { ...deps.envelope, outboxId: job.id });
+    if (deps.confirmationMail === undefined) throw new Error('this worker has no confirmation mail composer');
+    return deps.confirmationMail(job.subscription, job.id);
+  };
 
   // Logs a finish that changed nothing: the lease ran out and another worker holds the row now.
   function fenced(recorded: boolean, job: OutboxJob, outcome: string): void {

@@ -1,7 +1,7 @@
 /**
- * The deletion `ingest erase` and `ingest purge` share: the newsletter and contact rows matching
- * one condition on a column both tables have, and the outbox rows of those contacts, which the
- * foreign key deletes with them and which are therefore counted first so the report is complete.
+ * The deletion of `ingest erase`: the newsletter and contact rows matching one condition on a
+ * column both tables have, and the outbox rows of those contacts and subscriptions, which the
+ * foreign keys delete with them and which are therefore counted first so the report is complete.
  */
 import type { Kysely } from 'kysely';
 import type { OpsQueries } from '../store/ops-database.ts';
@@ -31,11 +31,12 @@ export interface PersonalRowsReport {
 export async function deletePersonalRows(kysely: Kysely<Tables>, tx: OpsQueries, filter: PersonalRowsFilter): Promise<PersonalRowsReport> {
   const { column, op, value } = filter;
   const contactIds = kysely.selectFrom('contacts').select('id').where(column, op, value);
+  const subscriptionIds = kysely.selectFrom('newsletter').select('id').where(column, op, value);
   const [outbox] = await tx.all(
     kysely
       .selectFrom('outbox')
       .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('contact_id', 'in', contactIds),
+      .where((eb) => eb.or([eb('contact_id', 'in', contactIds), eb('newsletter_id', 'in', subscriptionIds)])),
   );
   return {
     newsletter: await tx.run(kysely.deleteFrom('newsletter').where(column, op, value)),

@@ -25,6 +25,13 @@ export function mentionsAddress(text: string, address: string): boolean {
 
 /** Deletes the mail files in `dir` that mention `address` and returns their names; a missing `dir` holds none. */
 export function eraseMailFiles(dir: string, address: string): string[] {
+  const found = mailFilesMentioning(dir, address);
+  for (const name of found) rmSync(join(dir, name), { force: true });
+  return found;
+}
+
+/** The names of the mail files in `dir` that mention `address` (for an export); deletes nothing. */
+export function mailFilesMentioning(dir: string, address: string): string[] {
   let names: string[];
   try {
     names = readdirSync(dir).filter((name) => name.endsWith('.eml') || name.endsWith('.eml.tmp'));
@@ -37,7 +44,6 @@ export function eraseMailFiles(dir: string, address: string): string[] {
     const file = join(dir, name);
     // latin1 maps every byte to one character, so any encoding of the rest leaves the ASCII address intact.
     if (!mentionsAddress(readFileSync(file, 'latin1'), address)) continue;
-    rmSync(file, { force: true });
     removed.push(name);
   }
   return removed;

@@ -1,6 +1,7 @@
 /**
  * `ingest erase --email ADDRESS`: GDPR erasure of one person from every table, in one
- * transaction, and from the data at rest. The address matches whatever its case (`email_lower`);
+ * transaction, and from the data at rest; an `erased` consent event without personal data
+ * records that it happened. The address matches whatever its case (`email_lower`);
  * the outbox rows go with their contacts (the foreign key cascades) and are counted first so the
  * report is complete.
  *
@@ -12,6 +13,7 @@
  * files of the file mail sink that mention the address are removed too. Mail already delivered
  * over SMTP, and backups, are outside the service and must be erased there.
  */
+import { isoAt } from '../clock.ts';
 import { normaliseEmail } from '../contract/schemas.ts';
 import type { OpsDatabase } from '../store/ops-database.ts';
 import { deletePersonalRows, type PersonalRowsReport } from './delete-personal-rows.ts';
@@ -21,9 +23,24 @@ import { eraseMailFiles } from './erase-mail-files.ts';
 export type EraseReport = PersonalRowsReport;
 
 /** Removes every row about `email`; e.g. `await eraseEmail(db, 'Ana@Example.com')` → `{ newsletter: 1, contacts: 2, outbox: 2 }`. */
-export function eraseEmail(db: OpsDatabase, email: string): Promise<EraseReport> {
+export function eraseEmail(db: OpsDatabase, email: string, now = Date.now()): Promise<EraseReport> {
   const key = normaliseEmail(email).toLowerCase();
-  return db.transaction((tx) => deletePersonalRows(db.kysely, tx, { column: 'email_lower', op: '=', value: key }));
+  const { kysely } = db;
+  return db.transaction(async (tx) => {
+    // That an erasure happened stays on record, without the person (their earlier events lose their link).
+    await tx.run(
+      kysely
+        .insertInto('consent_events')
+        .columns(['newsletter_id', 'event', 'lang', 'consent_hash', 'privacy_version', 'at'])
+        .expression(
+          kysely
+            .selectFrom('newsletter')
+            .select((eb) => [eb.lit(null).as('newsletter_id'), eb.val('erased').as('event'), 'lang', 'consent_hash', 'privacy_version', eb.val(isoAt(now)).as('at')])
+            .where('email_lower', '=', key),
+        ),
+    );
+    return deletePersonalRows(kysely, tx, { column: 'email_lower', op: '=', value: key });
+  });
 }
 
 /** What `erasePerson` did: the rows per table, what old copies are left, and the mail files removed. */

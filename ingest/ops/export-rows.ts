@@ -1,5 +1,6 @@
 /**
  * `ingest export`: a table's rows as CSV or JSON Lines, optionally only those created since a date.
+ * The newsletter export holds confirmed subscriptions only (a pending signup has not confirmed).
  *
  * CSV follows RFC 4180 with every cell quoted (quotes doubled) and one guard, so a visitor's
  * "name" cannot become a formula when sales open the file in a spreadsheet: a `'` goes before
@@ -27,9 +28,12 @@ export interface ExportRequest {
 
 /** Reads the rows to export, oldest first. */
 async function readRows(db: OpsDatabase, request: ExportRequest): Promise<Array<Record<string, unknown>>> {
-  let query = db.kysely.selectFrom(request.table).selectAll().orderBy('id');
-  if (request.since !== undefined) query = query.where('created_at', '>=', new Date(request.since).toISOString());
-  return (await db.all(query)) as Array<Record<string, unknown>>;
+  const since = request.since === undefined ? '' : new Date(request.since).toISOString();
+  if (request.table === 'contacts') {
+    return db.all(db.kysely.selectFrom('contacts').selectAll().where('created_at', '>=', since).orderBy('id'));
+  }
+  // A signup still waiting for its confirmation is no subscription: it must never reach a mailing list.
+  return db.all(db.kysely.selectFrom('newsletter').selectAll().where('status', '=', 'confirmed').where('created_at', '>=', since).orderBy('id'));
 }
 
 // A formula trigger at the start of the text, or after a separator a spreadsheet might use,

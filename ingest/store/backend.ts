@@ -6,6 +6,7 @@
  */
 import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { Kysely } from 'kysely';
+import type { OpsDatabase } from './ops-database.ts';
 import type { OutboxStore } from './outbox-store.ts';
 import type { GroupCommit } from './group-commit.ts';
 import type { SqliteDatabase } from './sqlite/connection.ts';
@@ -17,6 +18,8 @@ import type { Tables } from './tables.ts';
 interface BackendBase {
   submissions: SubmissionStore;
   outbox: OutboxStore;
+  /** Where the consent lifecycle and the retention purge run their transactions. */
+  consentDb: OpsDatabase;
   /** True when the database answers, takes writes and its schema is current (`/readyz`). */
   isReady(): boolean;
   /** Sends later storage log lines to `log` (the app's logger, once it exists). */

@@ -5,10 +5,10 @@
  * LOCKED`, so workers in other replicas skip it instead of waiting; SQLite has one writer at a
  * time and needs no lock.
  */
-import type { Kysely, Updateable } from 'kysely';
+import type { Compilable, Kysely, Updateable } from 'kysely';
 import { isoAt } from '../clock.ts';
-import type { OutboxClaim } from './outbox-store.ts';
-import type { Tables } from './tables.ts';
+import type { OutboxClaim, OutboxJob } from './outbox-store.ts';
+import type { OutboxKind, Tables } from './tables.ts';
 
 /** Claims the oldest row due at `now`: one UPDATE that marks it `sending`, starts its lease and adds one to `attempts`. */
 export function claimQuery(kysely: Kysely<Tables>, now: number, skipLocked: boolean) {
@@ -27,12 +27,28 @@ export function claimQuery(kysely: Kysely<Tables>, now: number, skipLocked: bool
     .set((eb) => ({ status: 'sending', claimed_at: at, attempts: eb('attempts', '+', 1) }))
     .where('id', '=', due)
     .where('status', '=', 'pending')
-    .returning(['id', 'attempts', 'created_at', 'contact_id']);
+    .returning(['id', 'attempts', 'created_at', 'kind', 'contact_id', 'newsletter_id']);
 }
 
-/** The contact a claimed row is about. */
-export function contactQuery(kysely: Kysely<Tables>, contactId: number) {
-  return kysely.selectFrom('contacts').selectAll().where('id', '=', contactId);
+/** What `claimQuery` returns for a claimed row. */
+type ClaimedRow = { id: number; attempts: number; created_at: string; kind: OutboxKind; contact_id: number | null; newsletter_id: number | null };
+
+/** Runs one built query and returns its first row (on either backend). */
+type FirstRow = <R>(query: Compilable<R>) => Promise<R | undefined>;
+
+/**
+ * The job for a claimed row, with the row it is about read by `first`; null when that row is gone
+ * (erased between the claim and the read: its outbox row went with it).
+ */
+export async function jobFor(kysely: Kysely<Tables>, claimed: ClaimedRow, first: FirstRow): Promise<OutboxJob | null> {
+  const base = { id: claimed.id, attempts: claimed.attempts, queuedAt: Date.parse(claimed.created_at) };
+  if (claimed.kind === 'newsletter_confirm' && claimed.newsletter_id !== null) {
+    const subscription = await first(kysely.selectFrom('newsletter').selectAll().where('id', '=', claimed.newsletter_id));
+    return subscription === undefined ? null : { ...base, kind: 'newsletter_confirm', subscription };
+  }
+  if (claimed.contact_id === null) return null;
+  const contact = await first(kysely.selectFrom('contacts').selectAll().where('id', '=', claimed.contact_id));
+  return contact === undefined ? null : { ...base, kind: 'sales', contact };
 }
 
 /** Changes a row only while `claim` is still the row's current claim (fenced by its attempt number). */

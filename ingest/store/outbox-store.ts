@@ -14,7 +14,7 @@
  * from the row id, so the receiver can drop the copy), which is better than never.
  */
 import type { Selectable } from 'kysely';
-import type { ContactsTable, OutboxStatus } from './tables.ts';
+import type { ContactsTable, NewsletterTable, OutboxStatus } from './tables.ts';
 
 /** Which claim of a row a worker holds: the row id and the attempt number its claim set. */
 export interface OutboxClaim {
@@ -22,11 +22,11 @@ export interface OutboxClaim {
   attempts: number;
 }
 
-/** One claimed outbox row with the contact it is about. */
-export interface OutboxJob extends OutboxClaim {
-  queuedAt: number;
-  contact: Selectable<ContactsTable>;
-}
+/** One claimed outbox row with the row it is about: a contact (sales mail) or a subscription (its confirmation mail). */
+export type OutboxJob = OutboxClaim & { queuedAt: number } & (
+  | { kind: 'sales'; contact: Selectable<ContactsTable> }
+  | { kind: 'newsletter_confirm'; subscription: Selectable<NewsletterTable> }
+);
 
 /** The operations the worker needs; each finish returns false when the claim was lost to a newer one. */
 export interface OutboxStore {

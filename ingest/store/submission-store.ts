@@ -14,9 +14,19 @@ type SubscribeOutcome = 'created' | 'duplicate';
 /** What storing a contact did; `captcha_reused` stores nothing. */
 type ContactOutcome = 'created' | 'captcha_reused';
 
+/**
+ * How a signup is recorded: `pending` with a confirmation mail queued (double opt-in, the link
+ * and the row expire at `expiresAt`) or `confirmed` at once (single opt-in), with the consent
+ * wording's hash and the privacy policy's version.
+ */
+export type SignupTerms =
+  | { status: 'pending'; expiresAt: number; consentHash: string; privacyVersion: string }
+  | { status: 'confirmed'; consentHash: string; privacyVersion: string };
+
 /** The storage the HTTP routes need. */
 export interface SubmissionStore {
-  subscribe(signup: NewsletterSignup, now: number): Promise<SubscribeOutcome>;
+  /** Stores a new subscription with its `subscribed` consent event (and `confirmed`, or its confirmation mail); `duplicate` when the address exists. */
+  subscribe(signup: NewsletterSignup, now: number, terms: SignupTerms): Promise<SubscribeOutcome>;
   submitContact(contact: ContactSubmission, nonce: { value: string; expiresAt: number }, now: number): Promise<ContactOutcome>;
   /** True when the database answers and its schema is current. */
   isReady(): boolean;
@@ -24,9 +34,10 @@ export interface SubmissionStore {
   close(): Promise<void>;
 }
 
-/** The newsletter row for a validated signup: `newsletterRow({ name, email: 'Ana@example.com', … }, now, '2025-01-12')`. */
-export function newsletterRow(signup: NewsletterSignup, now: number, privacyVersion: string): Insertable<NewsletterTable> {
+/** The newsletter row for a validated signup: `newsletterRow({ name, email: 'Ana@example.com', … }, now, terms)`. */
+export function newsletterRow(signup: NewsletterSignup, now: number, terms: SignupTerms): Insertable<NewsletterTable> {
   const at = isoAt(now);
+  const pending = terms.status === 'pending';
   return {
     name: signup.name,
     email: signup.email,
@@ -34,9 +45,16 @@ export function newsletterRow(signup: NewsletterSignup, now: number, privacyVers
     privacy_consent: 1,
     marketing_consent: signup.marketingConsent ? 1 : 0,
     lang: signup.lang,
-    privacy_version: privacyVersion,
+    privacy_version: terms.privacyVersion,
     consent_at: at,
     created_at: at,
+    status: terms.status,
+    confirmed_at: pending ? null : at,
+    consent_hash: terms.consentHash,
+    expires_at: pending ? isoAt(terms.expiresAt) : null,
+    confirm_mails: pending ? 1 : 0,
+    confirm_mail_day: pending ? at.slice(0, 10) : null,
+    last_confirm_mail_at: pending ? at : null,
   };
 }
 

@@ -18,9 +18,24 @@ export interface NewsletterTable {
   marketing_consent: number;
   lang: string;
   privacy_version: string;
+  /** When the visitor signed up (the consent was given). */
   consent_at: string;
   created_at: string;
+  /** `pending` until the confirmation link is used (double opt-in), then `confirmed`. */
+  status: Generated<SubscriptionStatus>;
+  confirmed_at: string | null;
+  /** The sha256 of the consent wording shown (`consent_texts.hash`); null for rows from before it was recorded. */
+  consent_hash: string | null;
+  /** Pending rows only: when the newest confirmation link expires; the row is deleted after that. */
+  expires_at: string | null;
+  /** Confirmation mails queued on `confirm_mail_day` (UTC date), for the daily cap. */
+  confirm_mails: Generated<number>;
+  confirm_mail_day: string | null;
+  last_confirm_mail_at: string | null;
 }
+
+/** Where a subscription is: waiting for its confirmation, or active. */
+type SubscriptionStatus = 'pending' | 'confirmed';
 
 /** One contact-form message. */
 export interface ContactsTable {
@@ -46,10 +61,16 @@ export interface ContactsTable {
 /** Where an outbox row is in its life: `pending` → `sending` → `sent`, or back to `pending` for a retry, or `failed` after 48 h. */
 export type OutboxStatus = 'pending' | 'sending' | 'sent' | 'failed';
 
-/** One email to send to sales about a contact; the text is rendered from the contact row at send time. */
+/** What an outbox row sends: `sales` (a contact, to sales) or `newsletter_confirm` (the confirmation link, to a subscriber). */
+export type OutboxKind = 'sales' | 'newsletter_confirm';
+
+/** One email to send; the text is rendered from its subject row (a contact or a subscription) at send time. */
 interface OutboxTable {
   id: Generated<number>;
-  contact_id: number;
+  kind: Generated<OutboxKind>;
+  /** Set for `sales` rows; exactly one of `contact_id` and `newsletter_id` is set. */
+  contact_id: number | null;
+  newsletter_id: number | null;
   status: OutboxStatus;
   attempts: number;
   next_attempt_at: string;
@@ -80,6 +101,29 @@ interface SettingsTable {
   created_at: string;
 }
 
+/** What happened to a subscription's consent; kept without personal data after the subscription is gone. */
+export type ConsentEventKind = 'subscribed' | 'confirmed' | 'unsubscribed' | 'expired' | 'erased';
+
+/** One consent event: linked to its subscription while it exists (then `newsletter_id` becomes null). */
+interface ConsentEventsTable {
+  id: Generated<number>;
+  newsletter_id: number | null;
+  event: ConsentEventKind;
+  lang: string | null;
+  consent_hash: string | null;
+  privacy_version: string | null;
+  at: string;
+}
+
+/** A consent wording as shown to visitors (checkbox labels and policy version), stored once by its sha256. */
+interface ConsentTextsTable {
+  hash: string;
+  lang: string;
+  privacy_version: string;
+  wording: string;
+  recorded_at: string;
+}
+
 /** All tables, for `Kysely<Tables>`. */
 export interface Tables {
   newsletter: NewsletterTable;
@@ -88,4 +132,6 @@ export interface Tables {
   captcha_nonces: CaptchaNoncesTable;
   rate_limit_counters: RateLimitCountersTable;
   settings: SettingsTable;
+  consent_events: ConsentEventsTable;
+  consent_texts: ConsentTextsTable;
 }

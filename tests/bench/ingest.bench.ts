@@ -21,6 +21,8 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
+import { newsletterSetup } from '../../ingest/newsletter-setup.ts';
+import { loadSiteContent } from '../../ingest/site-content.ts';
 import { buildApp } from '../../ingest/http/app.ts';
 import { LIMITS, newsletterSchema, validate } from '../../ingest/contract/schemas.ts';
 import { DEFAULT_GROUP_COMMIT } from '../../ingest/store/group-commit.ts';
@@ -90,7 +92,24 @@ async function serveScenario(name: ScenarioName): Promise<void> {
   if (scenario.kind === 'noop-store') {
     // Everything the service does per request (plugins, hooks, validation, logging setup) except storing.
     const store = { subscribe: async () => 'created' as const, submitContact: async () => 'created' as const, isReady: () => true, close: async () => {} };
-    const app = await buildApp({ store, captchaSecret: 'x'.repeat(64), logger: loggerOptions('warn'), rateLimit: { max: 1e9, windowMs: 60_000 } });
+    // Every signup is new here, so the consent database (used for repeats and links) is never reached.
+    const unused = () => {
+      throw new Error('the noop-store scenario never reaches the consent database');
+    };
+    const consentDb = { kysely: undefined as never, all: unused, run: unused, transaction: unused, columns: unused, scrubDeleted: unused, close: async () => {} };
+    const setup = newsletterSetup({
+      content: loadSiteContent('content'),
+      secret: 'x'.repeat(64),
+      consentDb,
+      optIn: 'double',
+      linkDays: 7,
+      privacyVersion: null,
+      siteUrl: null,
+      apiUrl: null,
+      from: 'forms@example.com',
+    });
+    const newsletter = { ...setup, onMailQueued: () => {} };
+    const app = await buildApp({ store, newsletter, captchaSecret: 'x'.repeat(64), logger: loggerOptions('warn'), rateLimit: { max: 1e9, windowMs: 60_000 } });
     await app.listen({ port: 0, host: '127.0.0.1' });
     answerParent((app.server.address() as { port: number }).port, async () => ({}));
     return;

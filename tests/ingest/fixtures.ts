@@ -11,14 +11,18 @@ import type { FastifyInstance } from 'fastify';
 import { CompiledQuery } from 'kysely';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { type AppDeps, buildApp } from '../../ingest/http/app.ts';
+import { type AppDeps, buildApp, type NewsletterDeps } from '../../ingest/http/app.ts';
+import { newsletterSetup, type NewsletterSetupOptions } from '../../ingest/newsletter-setup.ts';
+import { loadSiteContent, type SiteContent } from '../../ingest/site-content.ts';
+import type { OpsDatabase } from '../../ingest/store/ops-database.ts';
+import { sqliteOps } from '../../ingest/store/sqlite/sqlite-ops-database.ts';
 import { type Clock, systemClock } from '../../ingest/clock.ts';
 import { type IngestConfig, resolveConfig } from '../../ingest/config.ts';
 import { loggerOptions } from '../../ingest/http/logger.ts';
 import { migrateToLatest } from '../../ingest/store/migrations.ts';
 import { openSqlite, type SqliteDatabase } from '../../ingest/store/sqlite/connection.ts';
 import { openSubmissionStore } from '../../ingest/store/sqlite/sqlite-submission-store.ts';
-import type { SubmissionStore } from '../../ingest/store/submission-store.ts';
+import type { SignupTerms, SubmissionStore } from '../../ingest/store/submission-store.ts';
 import type { StoreBackend } from '../../ingest/store/backend.ts';
 import { type BackendOptions, openBackend } from '../../ingest/store/open-backend.ts';
 
@@ -46,6 +50,32 @@ export async function freshPostgresUrl(): Promise<string> {
 /** The environment that selects `backend`: nothing for SQLite (a file in DATA_DIR), a fresh schema's URL for PostgreSQL. */
 export async function databaseEnv(backend: BackendKind): Promise<Record<string, string>> {
   return backend === 'sqlite' ? {} : { DATABASE_URL: await freshPostgresUrl() };
+}
+
+/** Signup terms of a confirmed (single opt-in) subscription, for tests that store signups directly. */
+export const CONFIRMED: SignupTerms = { status: 'confirmed', consentHash: 'test-consent-hash', privacyVersion: '2025-01-12' };
+
+/** The site's own content (`content/`), as the service reads it. */
+export const SITE_CONTENT: SiteContent = loadSiteContent(new URL('../../content', import.meta.url).pathname);
+
+/** The public site the tests' links point to. */
+export const TEST_SITE_URL = 'https://site.test';
+
+/** The newsletter's consent parts on `consentDb` (double opt-in unless `options` say otherwise), for `buildApp` and tests. */
+export function testNewsletter(consentDb: OpsDatabase, options: Partial<NewsletterSetupOptions> = {}): ReturnType<typeof newsletterSetup> & NewsletterDeps {
+  const setup = newsletterSetup({
+    content: SITE_CONTENT,
+    secret: SECRET,
+    consentDb,
+    optIn: 'double',
+    linkDays: 7,
+    privacyVersion: null,
+    siteUrl: TEST_SITE_URL,
+    apiUrl: null,
+    from: 'forms@example.com',
+    ...options,
+  });
+  return { ...setup, onMailQueued: () => {} };
 }
 
 /** Runs `text` on the backend's database and returns its rows (counts as numbers, as SQLite gives them). */
@@ -102,18 +132,22 @@ export interface TestApp {
 }
 
 /** Builds the app on a migrated SQLite file in a temp folder; rate limits are high unless given. */
-export async function testApp(overrides: Partial<AppDeps> & { clock?: Clock } = {}): Promise<TestApp> {
+export async function testApp(overrides: Partial<AppDeps> & { clock?: Clock; optIn?: 'double' | 'single' } = {}): Promise<TestApp> {
   const temp = tempDir();
   const db = await migratedDb(temp.dir);
-  const store = await openSubmissionStore(db, { privacyVersion: '2025-01-12' });
+  const store = await openSubmissionStore(db, {});
   const logs: string[] = [];
+  const { optIn = 'double', ...deps } = overrides;
+  const newsletter = testNewsletter(sqliteOps(db), { optIn });
+  await newsletter.lifecycle.recordWordings(newsletter.wordings, Date.now());
   const app = await buildApp({
     store,
+    newsletter,
     captchaSecret: SECRET,
     clock: overrides.clock ?? systemClock,
     rateLimit: { max: 10_000, windowMs: 60_000 },
     logger: loggerOptions('info', { write: (line) => void logs.push(line) }),
-    ...overrides,
+    ...deps,
   });
   await app.ready();
   return {
@@ -143,21 +177,25 @@ export interface BackendTestApp {
 /** Builds the app as `testApp` does, on a fresh database of `kind` (on PostgreSQL with its shared rate-limit counters). */
 export async function testAppOn(
   kind: BackendKind,
-  overrides: Partial<AppDeps> & { clock?: Clock } = {},
+  overrides: Partial<AppDeps> & { clock?: Clock; optIn?: 'double' | 'single' } = {},
   options: BackendOptions = {},
 ): Promise<BackendTestApp> {
   const temp = tempDir();
   const backend = await openBackend(configFor(temp.dir, await databaseEnv(kind)), { probeMs: 50, ...options });
   const logs: string[] = [];
+  const { optIn = 'double', ...deps } = overrides;
+  const newsletter = testNewsletter(backend.consentDb, { optIn });
+  await newsletter.lifecycle.recordWordings(newsletter.wordings, Date.now());
   const app = await buildApp({
     store: backend.submissions,
+    newsletter,
     captchaSecret: SECRET,
     clock: overrides.clock ?? systemClock,
     rateLimit: { max: 10_000, windowMs: 60_000 },
     ...(backend.kind === 'postgres' ? { rateLimitStore: backend.rateLimitStore } : {}),
     isReady: () => backend.isReady(),
     logger: loggerOptions('info', { write: (line) => void logs.push(line) }),
-    ...overrides,
+    ...deps,
   });
   await app.ready();
   return {

@@ -12,10 +12,10 @@ import { resolveConfig } from '../../ingest/config.ts';
 import { contactSchema, newsletterSchema, validate } from '../../ingest/contract/schemas.ts';
 import { eraseEmail } from '../../ingest/ops/erase.ts';
 import { csvCell, exportTable } from '../../ingest/ops/export-rows.ts';
-import { parseAge, purgeOlderThan } from '../../ingest/ops/purge.ts';
+import { applyRetention } from '../../ingest/ops/retention.ts';
 import { openBackend, openOpsDatabase } from '../../ingest/store/open-backend.ts';
 import type { OpsDatabase } from '../../ingest/store/ops-database.ts';
-import { BACKENDS, type BackendKind, configFor, contact, databaseEnv, eventually, signup, tempDir } from './fixtures.ts';
+import { BACKENDS, type BackendKind, CONFIRMED, configFor, contact, databaseEnv, eventually, signup, tempDir } from './fixtures.ts';
 
 const BIN = new URL('../../ingest/bin.js', import.meta.url).pathname;
 const run = promisify(execFile);
@@ -32,8 +32,8 @@ async function seeded(kind: BackendKind): Promise<{ dir: string; env: Record<str
   const store = backend.submissions;
   const old = Date.parse('2022-01-01T00:00:00Z');
   const recent = Date.parse('2025-06-01T00:00:00Z');
-  await store.subscribe(valid(newsletterSchema, signup({ name: '=HYPERLINK("http://evil")', email: 'Old@Example.com' })), old);
-  await store.subscribe(valid(newsletterSchema, signup({ name: 'Ana, "la" Pérez', email: 'ana@example.com' })), recent);
+  await store.subscribe(valid(newsletterSchema, signup({ name: '=HYPERLINK("http://evil")', email: 'Old@Example.com' })), old, CONFIRMED);
+  await store.subscribe(valid(newsletterSchema, signup({ name: 'Ana, "la" Pérez', email: 'ana@example.com' })), recent, CONFIRMED);
   const captcha = { token: 't', answer: 0 };
   const nonce = (value: string, expiresAt: number) => ({ value: `nonce-${value}-00000000001`, expiresAt });
   await store.submitContact(valid(contactSchema, contact({ captcha, email: 'ANA@example.com' })), nonce('a', old + 600_000), old);
@@ -161,7 +161,7 @@ describe.each(BACKENDS)('export on %s', (kind) => {
     const csv = await exportTable(db, { table: 'newsletter', format: 'csv' });
     const lines = csv.text.trimEnd().split('\r\n');
     expect(csv.rows).toBe(2);
-    expect(lines[0]).toBe('"id","name","email","email_lower","privacy_consent","marketing_consent","lang","privacy_version","consent_at","created_at"');
+    expect(lines[0]).toBe('"id","name","email","email_lower","privacy_consent","marketing_consent","lang","privacy_version","consent_at","created_at","status","confirmed_at","consent_hash","expires_at","confirm_mails","confirm_mail_day","last_confirm_mail_at"');
     expect(lines[1]).toContain(`"'=HYPERLINK(""http://evil"")"`);
     expect(lines[2]).toContain('"Ana, ""la"" Pérez"');
     const jsonl = await exportTable(db, { table: 'contacts', format: 'jsonl', since: Date.parse('2025-01-01') });
@@ -205,32 +205,35 @@ describe.each(BACKENDS)('erase on %s', (kind) => {
 });
 
 describe.each(BACKENDS)('purge on %s', (kind) => {
-  it('deletes rows older than the age, their outbox rows and expired nonces', async () => {
+  it('applies the retention table: old contacts, old consent events and expired nonces go, confirmed subscriptions stay whatever their age', async () => {
     const { db, count } = await seeded(kind);
     const now = Date.parse('2025-06-02T00:00:00Z');
-    // Nonces b and c expired on 2025-06-01; nonce a was already cleared when b was stored.
-    expect(await purgeOlderThan(db, now - parseAge('730d')!, now)).toEqual({ newsletter: 1, contacts: 1, outbox: 1, captcha_nonces: 2 });
-    expect(await count('newsletter')).toBe(1);
+    // Nonces b and c expired on 2025-06-01; nonce a was already cleared when b was stored. The 2022 subscription's two events are over 3 years old.
+    const expected = { pending_subscriptions: 0, contacts: 1, confirmation_mail_rows: 0, consent_events: 2, captcha_nonces: 2, mail_files: 0 };
+    expect(await applyRetention(db, { now, linkDays: 7, mailDir: null, dryRun: true })).toEqual(expected);
+    expect(await count('contacts')).toBe(3);
+    expect(await applyRetention(db, { now, linkDays: 7, mailDir: null })).toEqual(expected);
+    expect(await count('newsletter')).toBe(2);
     expect(await count('contacts')).toBe(2);
-    expect(await purgeOlderThan(db, now - parseAge('730d')!, now)).toEqual({ newsletter: 0, contacts: 0, outbox: 0, captcha_nonces: 0 });
+    expect(await count('outbox')).toBe(2);
+    expect(await applyRetention(db, { now, linkDays: 7, mailDir: null })).toEqual({ ...expected, contacts: 0, consent_events: 0, captcha_nonces: 0 });
   });
 
-  it('runs `ingest migrate` and `ingest purge` through the real CLI', async () => {
+  it('runs `ingest migrate`, `ingest purge --dry-run` and `ingest purge` through the real CLI', async () => {
     const { env, count } = await seeded(kind);
     const migrate = await ingest(['migrate'], env);
     expect(migrate.code).toBe(0);
     expect(migrate.stderr).toMatch(/is at migration \S+/);
-    const purge = await ingest(['purge', '--older-than', '730d'], env);
+    const dry = await ingest(['purge', '--dry-run'], env);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toMatch(/would delete +1 +contact messages and their sales-mail rows \(kept 730 days after receipt\)/);
+    expect(dry.stdout).toContain('kept: confirmed newsletter subscriptions (until unsubscribe or erase; never by age)');
+    expect(await count('contacts')).toBe(3);
+    const purge = await ingest(['purge'], env);
     expect(purge.code).toBe(0);
-    expect(purge.stdout).toMatch(/newsletter 1, contacts 1, outbox 1/);
+    expect(purge.stdout).toMatch(/deleted +1 +contact messages/);
     expect(await count('contacts')).toBe(2);
-  });
-});
-
-describe('purge', () => {
-  it('parses ages in days only', () => {
-    expect(parseAge('730d')).toBe(730 * 86_400_000);
-    expect(['730', '2y', '-1d', 'd', ''].map(parseAge)).toEqual([null, null, null, null, null]);
+    expect(await count('newsletter')).toBe(2);
   });
 });
 

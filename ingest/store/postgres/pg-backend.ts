@@ -12,6 +12,7 @@ import { type StorageLog, stderrStorageLog } from '../sqlite/storage-health.ts';
 import { openPostgres, raw } from './pg-connection.ts';
 import { PostgresHealth } from './pg-health.ts';
 import { migratePostgres } from './pg-migrate.ts';
+import { postgresOpsOn } from './pg-ops-database.ts';
 import { postgresOutbox } from './pg-outbox-store.ts';
 import { DELETE_EXPIRED_COUNTERS, postgresRateLimitStore } from './pg-rate-limit-store.ts';
 import { sharedSecret } from './pg-shared-secret.ts';
@@ -60,7 +61,8 @@ export async function openPostgresBackend(
   return {
     kind: 'postgres',
     kysely,
-    submissions: postgresSubmissionStore(kysely, health, config.privacyVersion),
+    submissions: postgresSubmissionStore(kysely, health),
+    consentDb: postgresOpsOn(kysely),
     outbox: postgresOutbox(kysely, health),
     rateLimitStore: postgresRateLimitStore(kysely, health),
     sharedCaptchaSecret: () => health.guard(() => sharedSecret(kysely, 'captcha_secret', Date.now())),

@@ -17,6 +17,12 @@ function queriesOn(kysely: Kysely<Tables>): OpsQueries {
  * contact a replica commits meanwhile is either deleted or was not yet there, never half.
  */
 export function postgresOps(db: PostgresDatabase): OpsDatabase {
+  return { ...postgresOpsOn(db.kysely), close: () => db.close() };
+}
+
+/** The same on a pool the caller owns (the service's): `close` leaves the pool open. */
+export function postgresOpsOn(kysely: Kysely<Tables>): OpsDatabase {
+  const db = { kysely };
   return {
     ...queriesOn(db.kysely),
     kysely: db.kysely,
@@ -33,6 +39,6 @@ export function postgresOps(db: PostgresDatabase): OpsDatabase {
       await db.kysely.executeQuery(raw('VACUUM newsletter, contacts, outbox'));
       return null;
     },
-    close: () => db.close(),
+    close: async () => {},
   };
 }

@@ -9,10 +9,10 @@ import { type OutboxStore, countsByStatus } from '../outbox-store.ts';
 import {
   bringForwardQuery,
   claimQuery,
-  contactQuery,
   countsQuery,
   fencedUpdate,
   finishValues,
+  jobFor,
   nextDueQuery,
   releaseStaleQuery,
 } from '../outbox-queries.ts';
@@ -26,12 +26,12 @@ export function postgresOutbox(kysely: Kysely<Tables>, health: PostgresHealth): 
   return {
     claimNext: (now) =>
       health.guard(async () => {
-        // A row erased between its claim and this read went with its contact: claim the next one.
+        // A row erased between its claim and this read went with its contact or subscription: claim the next one.
         for (;;) {
           const claimed = await claimQuery(kysely, now, true).executeTakeFirst();
           if (claimed === undefined) return null;
-          const contact = await contactQuery(kysely, claimed.contact_id).executeTakeFirst();
-          if (contact !== undefined) return { id: claimed.id, attempts: claimed.attempts, queuedAt: Date.parse(claimed.created_at), contact };
+          const job = await jobFor(kysely, claimed, async (query) => (await kysely.executeQuery(query.compile())).rows[0]);
+          if (job !== null) return job;
         }
       }),
     renewLease: (claim, now) => health.guard(async () => (await changed(fencedUpdate(kysely, claim, finishValues.lease(now)))) === 1),

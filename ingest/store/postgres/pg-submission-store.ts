@@ -16,7 +16,7 @@ import type { Tables } from '../tables.ts';
 import type { PostgresHealth } from './pg-health.ts';
 
 /** The PostgreSQL submission store on `kysely`'s pool; every call goes through `health.guard`. */
-export function postgresSubmissionStore(kysely: Kysely<Tables>, health: PostgresHealth, privacyVersion: string): SubmissionStore {
+export function postgresSubmissionStore(kysely: Kysely<Tables>, health: PostgresHealth): SubmissionStore {
   const claimNonce = (db: Kysely<Tables>, nonce: { value: string; expiresAt: number }, now: number) =>
     db
       .insertInto('captcha_nonces')
@@ -29,16 +29,30 @@ export function postgresSubmissionStore(kysely: Kysely<Tables>, health: Postgres
   const deleteExpiredNonces = (db: Kysely<Tables>, now: number) => db.deleteFrom('captcha_nonces').where('expires_at', '<', isoAt(now)).execute();
 
   const store = {
-    subscribe: (signup, now) =>
-      health.guard(async () => {
-        const rows = await kysely
-          .insertInto('newsletter')
-          .values(newsletterRow(signup, now, privacyVersion))
-          .onConflict((conflict) => conflict.column('email_lower').doNothing())
-          .returning('id')
-          .execute();
-        return rows.length === 0 ? 'duplicate' : 'created';
-      }),
+    subscribe: (signup, now, terms) =>
+      health.guard(() =>
+        kysely.transaction().execute(async (trx) => {
+          const row = newsletterRow(signup, now, terms);
+          const inserted = await trx
+            .insertInto('newsletter')
+            .values(row)
+            .onConflict((conflict) => conflict.column('email_lower').doNothing())
+            .returning('id')
+            .executeTakeFirst();
+          if (inserted === undefined) return 'duplicate' as const;
+          const event = { newsletter_id: inserted.id, lang: row.lang, consent_hash: row.consent_hash ?? null, privacy_version: row.privacy_version, at: row.created_at };
+          await trx.insertInto('consent_events').values({ ...event, event: 'subscribed' }).execute();
+          if (terms.status === 'pending') {
+            await trx
+              .insertInto('outbox')
+              .values({ kind: 'newsletter_confirm', newsletter_id: inserted.id, status: 'pending', attempts: 0, next_attempt_at: row.created_at, created_at: row.created_at })
+              .execute();
+          } else {
+            await trx.insertInto('consent_events').values({ ...event, event: 'confirmed' }).execute();
+          }
+          return 'created' as const;
+        }),
+      ),
     submitContact: (contact, nonce, now) =>
       health.guard(() =>
         kysely.transaction().execute(async (trx) => {

@@ -4,6 +4,7 @@ import type { SqliteBackend } from '../backend.ts';
 import type { GroupCommitOptions } from '../group-commit.ts';
 import type { Synchronous } from './connection.ts';
 import { openMigrated } from './open-migrated.ts';
+import { sqliteOps } from './sqlite-ops-database.ts';
 import { sqliteOutbox } from './sqlite-outbox-store.ts';
 import { openSubmissionStore } from './sqlite-submission-store.ts';
 
@@ -20,15 +21,21 @@ export async function openSqliteBackend(
 ): Promise<SqliteBackend> {
   const db = await openMigrated(config, options.synchronous);
   const store = await openSubmissionStore(db, {
-    privacyVersion: config.privacyVersion,
     ...(options.groupCommit === undefined ? {} : { groupCommit: options.groupCommit }),
     ...(options.synchronous === undefined ? {} : { synchronous: options.synchronous }),
   });
+  // On the main connection, beside the outbox's statements. Not a connection of its own: its
+  // transaction would hold the write lock across awaits, and a statement of the outbox worker run
+  // in between would wait for that lock synchronously, blocking the event loop the transaction
+  // needs to finish (for the whole busy timeout). On one connection the worker's statement simply
+  // joins the open transaction; transactions themselves run one at a time (`sqliteOps`).
+  const consentDb = sqliteOps(db);
   return {
     kind: 'sqlite',
     db,
     submissions: store,
     outbox: sqliteOutbox(db),
+    consentDb,
     groupCommitStats: store.groupCommit.stats,
     isReady: () => store.isReady(),
     logTo: (log) => store.logTo(log),

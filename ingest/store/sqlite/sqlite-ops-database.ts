@@ -8,6 +8,7 @@ import type { OpsDatabase, OpsQueries } from '../ops-database.ts';
  * halfway); the command is the connection's only user, so awaiting inside it mixes in nothing.
  */
 export function sqliteOps(db: SqliteDatabase): OpsDatabase {
+  let queue: Promise<unknown> = Promise.resolve();
   const queries: OpsQueries = {
     all: async (query) => db.sql.all(query),
     run: async (query) => db.sql.run(query),
@@ -15,16 +16,21 @@ export function sqliteOps(db: SqliteDatabase): OpsDatabase {
   return {
     ...queries,
     kysely: db.kysely,
-    async transaction(work) {
-      db.raw.exec('BEGIN IMMEDIATE');
-      try {
-        const result = await work(queries);
-        db.raw.exec('COMMIT');
-        return result;
-      } catch (error) {
-        if (db.raw.inTransaction) db.raw.exec('ROLLBACK');
-        throw error;
-      }
+    // One transaction at a time on this connection: a second caller waits for the first to end.
+    transaction(work) {
+      const run = queue.then(async () => {
+        db.raw.exec('BEGIN IMMEDIATE');
+        try {
+          const result = await work(queries);
+          db.raw.exec('COMMIT');
+          return result;
+        } catch (error) {
+          if (db.raw.inTransaction) db.raw.exec('ROLLBACK');
+          throw error;
+        }
+      });
+      queue = run.catch(() => {});
+      return run;
     },
     async columns(table) {
       return (db.raw.pragma(`table_info(${table})`) as Array<{ name: string }>).map((column) => column.name);

@@ -4,10 +4,10 @@ import { type OutboxStore, countsByStatus } from '../outbox-store.ts';
 import {
   bringForwardQuery,
   claimQuery,
-  contactQuery,
   countsQuery,
   fencedUpdate,
   finishValues,
+  jobFor,
   nextDueQuery,
   releaseStaleQuery,
 } from '../outbox-queries.ts';
@@ -19,9 +19,8 @@ export function sqliteOutbox(db: SqliteDatabase): OutboxStore {
     async claimNext(now) {
       const [claimed] = sql.all(claimQuery(kysely, now, false));
       if (claimed === undefined) return null;
-      const [contact] = sql.all(contactQuery(kysely, claimed.contact_id));
-      // The foreign key cascades erasure, so a claimed row always has its contact.
-      return { id: claimed.id, attempts: claimed.attempts, queuedAt: Date.parse(claimed.created_at), contact: contact! };
+      // The foreign keys cascade erasure, so a claimed row always has its contact or subscription.
+      return jobFor(kysely, claimed, async (query) => sql.all(query)[0]);
     },
     async renewLease(claim, now) {
       return sql.run(fencedUpdate(kysely, claim, finishValues.lease(now))) === 1;

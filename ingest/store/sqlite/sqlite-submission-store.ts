@@ -43,9 +43,27 @@ function statements(kysely: Kysely<Tables>) {
     insertSignup: prepare(
       kysely
         .insertInto('newsletter')
-        .values(nameTemplate('name', 'email', 'email_lower', 'privacy_consent', 'marketing_consent', 'lang', 'privacy_version', 'consent_at', 'created_at'))
+        .values(
+          nameTemplate(
+            'name', 'email', 'email_lower', 'privacy_consent', 'marketing_consent', 'lang', 'privacy_version', 'consent_at', 'created_at',
+            'status', 'confirmed_at', 'consent_hash', 'expires_at', 'confirm_mails', 'confirm_mail_day', 'last_confirm_mail_at',
+          ),
+        )
         .onConflict((conflict) => conflict.column('email_lower').doNothing())
         .returning('id'),
+    ),
+    // The subscription just inserted, found by its address (last_insert_rowid() moves with each insert).
+    insertConfirmMail: prepare(
+      kysely.insertInto('outbox').values({
+        ...nameTemplate('kind', 'status', 'attempts', 'next_attempt_at', 'created_at'),
+        newsletter_id: kysely.selectFrom('newsletter').select('id').where('email_lower', '=', 'email_lower' as never),
+      }),
+    ),
+    insertConsentEvent: prepare(
+      kysely.insertInto('consent_events').values({
+        ...nameTemplate('event', 'lang', 'consent_hash', 'privacy_version', 'at'),
+        newsletter_id: kysely.selectFrom('newsletter').select('id').where('email_lower', '=', 'email_lower' as never),
+      }),
     ),
     claimNonce: prepare(
       kysely
@@ -70,9 +88,8 @@ function statements(kysely: Kysely<Tables>) {
   };
 }
 
-/** Options of `openSubmissionStore`; production passes only `privacyVersion`. */
+/** Options of `openSubmissionStore`; production passes none. */
 interface SubmissionStoreOptions {
-  privacyVersion: string;
   groupCommit?: GroupCommitOptions;
   synchronous?: Synchronous;
   /** How often the writer checkpoints and reports its health (ms; see `writer.ts`). */
@@ -145,8 +162,16 @@ export async function openSubmissionStore(
 
   return {
     groupCommit,
-    async subscribe(signup, now) {
-      const stoppedAt = await groupCommit.submit([step('insertSignup', newsletterRow(signup, now, options.privacyVersion), true)]);
+    async subscribe(signup, now, terms) {
+      const row = newsletterRow(signup, now, terms);
+      const event = (kind: 'subscribed' | 'confirmed') => step('insertConsentEvent', { event: kind, lang: row.lang, consent_hash: row.consent_hash, privacy_version: row.privacy_version, at: row.created_at, email_lower: row.email_lower });
+      const stoppedAt = await groupCommit.submit([
+        step('insertSignup', row, true),
+        event('subscribed'),
+        terms.status === 'pending'
+          ? step('insertConfirmMail', { kind: 'newsletter_confirm', status: 'pending', attempts: 0, next_attempt_at: row.created_at, created_at: row.created_at, email_lower: row.email_lower })
+          : event('confirmed'),
+      ]);
       return stoppedAt === 0 ? 'duplicate' : 'created';
     },
     async submitContact(contact, nonce, now) {

@@ -5,16 +5,17 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../../../ingest/clock.ts';
 import { ERROR_CODES } from '../../../ingest/contract/error-codes.ts';
 import { SECURITY_HEADERS } from '../../../ingest/http/security-headers.ts';
-import { contact, count, postJson, signup, solvedCaptcha, type TestApp, testApp } from '../fixtures.ts';
+import { contact, count, postJson, SITE_CONTENT, signup, solvedCaptcha, type TestApp, testApp } from '../fixtures.ts';
 
 let t: TestApp;
 afterEach(async () => {
   await t?.close();
 });
 
+// Single opt-in here: these tests are about storing and duplicates; double opt-in is newsletter-lifecycle.test.ts.
 describe('POST /api/newsletter', () => {
   it('stores a signup with its consent proof and answers 201', async () => {
-    t = await testApp();
+    t = await testApp({ optIn: 'single' });
     const res = await postJson(t.app, '/api/newsletter', signup({ email: '  Ana@Example.COM ', marketingConsent: true }));
     expect(res.statusCode).toBe(201);
     expect(res.json()).toEqual({ ok: true });
@@ -26,14 +27,14 @@ describe('POST /api/newsletter', () => {
       privacy_consent: 1,
       marketing_consent: 1,
       lang: 'es',
-      privacy_version: '2025-01-12',
+      privacy_version: SITE_CONTENT.privacyVersion,
     });
     expect(row.consent_at).toBe(row.created_at);
     expect(Date.parse(row.consent_at as string)).toBeGreaterThan(Date.now() - 60_000);
   });
 
   it('answers 409 already_subscribed for the same address in another case, and stores it once', async () => {
-    t = await testApp();
+    t = await testApp({ optIn: 'single' });
     expect((await postJson(t.app, '/api/newsletter', signup())).statusCode).toBe(201);
     const again = await postJson(t.app, '/api/newsletter', signup({ email: 'ANA@example.com', name: 'Other' }));
     expect(again.statusCode).toBe(409);
@@ -42,7 +43,7 @@ describe('POST /api/newsletter', () => {
   });
 
   it('gives exactly one 201 and one 409 for two concurrent signups of one address', async () => {
-    t = await testApp();
+    t = await testApp({ optIn: 'single' });
     const [a, b] = await Promise.all([
       postJson(t.app, '/api/newsletter', signup({ email: 'race@example.com' })),
       postJson(t.app, '/api/newsletter', signup({ email: 'RACE@example.com' })),
@@ -52,7 +53,7 @@ describe('POST /api/newsletter', () => {
   });
 
   it('keeps the other signups of a batch when one of them is a duplicate', async () => {
-    t = await testApp();
+    t = await testApp({ optIn: 'single' });
     await postJson(t.app, '/api/newsletter', signup({ email: 'dup@example.com' }));
     const emails = ['a@example.com', 'dup@example.com', 'b@example.com', 'c@example.com'];
     const answers = await Promise.all(emails.map((email) => postJson(t.app, '/api/newsletter', signup({ email }))));

@@ -59,7 +59,7 @@ function fillDisk(dir: string): string {
 /** A migrated database in `dir` holding one contact whose sales email is due now. */
 async function oneQueuedContact(dir: string): Promise<SqliteDatabase> {
   const db = await migratedDb(dir);
-  const store = await openSubmissionStore(db, { privacyVersion: 'v1' });
+  const store = await openSubmissionStore(db, {});
   const fields = { firstName: 'Ana', lastName: 'Pérez', email: 'ana@example.com', phone: null, companyName: null, country: 'es', message: 'Hola', captcha: { token: 'unused', answer: 0 }, lang: 'es' as const };
   await store.submitContact(fields, { value: 'nonce-disk-00000001', expiresAt: Date.now() + 60_000 }, Date.now());
   await store.close();

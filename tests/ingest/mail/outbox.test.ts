@@ -83,7 +83,7 @@ describe('outbox delivery', () => {
     const smtp = await peer();
     const dir = folder();
     const db = await migratedDb(dir);
-    const store = await openSubmissionStore(db, { privacyVersion: 'v1' });
+    const store = await openSubmissionStore(db, {});
     await store.submitContact(contactFields(), { value: 'nonce-crash-0000001', expiresAt: Date.now() + 60_000 }, Date.now());
     // What a process killed mid-send leaves behind.
     db.raw.prepare("UPDATE outbox SET status = 'sending', attempts = 1, claimed_at = ?").run(new Date(Date.now() - 10 * 60_000).toISOString());
@@ -99,7 +99,7 @@ describe('outbox delivery', () => {
     const smtp = await peer();
     const dir = folder();
     const db = await migratedDb(dir);
-    const store = await openSubmissionStore(db, { privacyVersion: 'v1' });
+    const store = await openSubmissionStore(db, {});
     for (let i = 0; i < 12; i++) {
       await store.submitContact(contactFields(), { value: `nonce-parallel-${String(i).padStart(6, '0')}`, expiresAt: Date.now() + 60_000 }, Date.now());
     }
@@ -127,7 +127,7 @@ describe('outbox delivery', () => {
     const db = await migratedDb(dir);
     later(() => db.close());
     const clock = manualClock(Date.parse('2025-06-01T00:00:00Z'));
-    const store = await openSubmissionStore(db, { privacyVersion: 'v1' });
+    const store = await openSubmissionStore(db, {});
     await store.submitContact(contactFields(), { value: 'nonce-giveup-000001', expiresAt: clock.now() + 60_000 }, clock.now());
     await store.close();
     const errors: string[] = [];
@@ -231,7 +231,7 @@ describe('the sales email', () => {
     const smtp = await peer();
     const dir = folder();
     const db = await migratedDb(dir);
-    const store = await openSubmissionStore(db, { privacyVersion: 'v1' });
+    const store = await openSubmissionStore(db, {});
     await store.submitContact(
       {
         ...contactFields(),

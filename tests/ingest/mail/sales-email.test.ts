@@ -112,7 +112,7 @@ describe('intent and source page in the store', () => {
     const temp = tempDir();
     const db = await migratedDb(temp.dir);
     cleanups.push(temp.remove, () => db.close());
-    const store = await openSubmissionStore(db, { privacyVersion: 'v1' });
+    const store = await openSubmissionStore(db, {});
     const submit = async (fields: Record<string, unknown>, nonce: string) => {
       const result = validate(contactSchema, contact({ captcha: { token: 't', answer: 0 }, ...fields }));
       if (!result.ok) throw new Error(JSON.stringify(result));

@@ -25,7 +25,7 @@ async function queued(n: number): Promise<SqliteDatabase> {
   later(temp.remove);
   const db = await migratedDb(temp.dir);
   later(() => db.close());
-  const store = await openSubmissionStore(db, { privacyVersion: 'v1' });
+  const store = await openSubmissionStore(db, {});
   for (let i = 0; i < n; i++) {
     const fields = { firstName: `Ana${i}`, lastName: 'Pérez', email: `ana${i}@example.com`, phone: null, companyName: null, country: 'es', message: 'Hola', captcha: { token: 'unused', answer: 0 }, lang: 'es' as const };
     await store.submitContact(fields, { value: `nonce-smtp-fail-${String(i).padStart(4, '0')}`, expiresAt: T0 + 60_000 }, T0);

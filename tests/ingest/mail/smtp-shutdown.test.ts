@@ -40,7 +40,7 @@ async function submit(running: RunningService): Promise<void> {
 async function queuedOne(): Promise<SqliteDatabase> {
   const db = await migratedDb(folder());
   later(() => db.close());
-  const store = await openSubmissionStore(db, { privacyVersion: 'v1' });
+  const store = await openSubmissionStore(db, {});
   const fields = { firstName: 'Ana', lastName: 'Pérez', email: 'ana@example.com', phone: null, companyName: null, country: 'es', message: 'Hola', captcha: { token: 'unused', answer: 0 }, lang: 'es' as const };
   await store.submitContact(fields, { value: 'nonce-hang-00000001', expiresAt: Date.now() + 60_000 }, Date.now());
   await store.close();

@@ -9,7 +9,7 @@ import { csvCell, exportTable } from '../../../ingest/ops/export-rows.ts';
 import { sqliteOps } from '../../../ingest/store/sqlite/sqlite-ops-database.ts';
 import type { SqliteDatabase } from '../../../ingest/store/sqlite/connection.ts';
 import { openSubmissionStore } from '../../../ingest/store/sqlite/sqlite-submission-store.ts';
-import { contact, migratedDb, signup, tempDir } from '../fixtures.ts';
+import { CONFIRMED, contact, migratedDb, signup, tempDir } from '../fixtures.ts';
 
 const cleanups: Array<() => void> = [];
 afterEach(() => {
@@ -27,7 +27,7 @@ async function hostileRows(): Promise<SqliteDatabase> {
   const temp = tempDir();
   const db = await migratedDb(temp.dir);
   cleanups.push(temp.remove, () => db.close());
-  const store = await openSubmissionStore(db, { privacyVersion: '2025-01-12' });
+  const store = await openSubmissionStore(db, {});
   const names = [
     "x;=cmd|' /C calc'!A0",
     'x; =1+1',
@@ -37,7 +37,7 @@ async function hostileRows(): Promise<SqliteDatabase> {
     'x, +1',
     '=HYPERLINK("http://evil")',
   ];
-  for (const [i, name] of names.entries()) await store.subscribe(valid(newsletterSchema, signup({ name, email: `n${i}@example.com` })), Date.now());
+  for (const [i, name] of names.entries()) await store.subscribe(valid(newsletterSchema, signup({ name, email: `n${i}@example.com` })), Date.now(), CONFIRMED);
   const message = "Hello,\n=cmd|' /C calc'!A0\n- first point\n\t@SUM(1)";
   await store.submitContact(
     valid(contactSchema, contact({ captcha: { token: 't', answer: 0 }, companyName: 'Acme;=1+1', phone: '+34 600 000 000', message })),

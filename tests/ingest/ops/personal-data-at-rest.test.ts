@@ -14,7 +14,7 @@ import { sqliteOps } from '../../../ingest/store/sqlite/sqlite-ops-database.ts';
 import { mentionsAddress } from '../../../ingest/ops/erase-mail-files.ts';
 import { startService } from '../../../ingest/server.ts';
 import { openSubmissionStore } from '../../../ingest/store/sqlite/sqlite-submission-store.ts';
-import { configFor, contact, eventually, migratedDb, postJson, signup, solvedCaptcha, tempDir } from '../fixtures.ts';
+import { CONFIRMED, configFor, contact, eventually, migratedDb, postJson, signup, solvedCaptcha, tempDir } from '../fixtures.ts';
 
 const BIN = new URL('../../../ingest/bin.js', import.meta.url).pathname;
 const cleanups: Array<() => unknown> = [];
@@ -46,17 +46,17 @@ describe('ingest erase, at rest', () => {
     const temp = tempDir();
     cleanups.push(temp.remove);
     const db = await migratedDb(temp.dir);
-    const store = await openSubmissionStore(db, { privacyVersion: '2025-01-12' });
+    const store = await openSubmissionStore(db, {});
     cleanups.push(() => db.close(), () => store.close());
     const now = Date.parse('2025-06-01T00:00:00Z');
     const captcha = { token: 't', answer: 0 };
-    await store.subscribe(valid(newsletterSchema, signup({ name: `${PERSON.firstName} ${PERSON.lastName}`, email: PERSON.email })), now);
+    await store.subscribe(valid(newsletterSchema, signup({ name: `${PERSON.firstName} ${PERSON.lastName}`, email: PERSON.email })), now, CONFIRMED);
     // 40 messages of the person between other people's, so freed space sits inside pages that stay in use.
     for (let i = 0; i < 40; i++) {
       const nonce = (n: string) => ({ value: `nonce-${n}-${i}-000000000001`, expiresAt: now + 600_000 });
       await store.submitContact(valid(contactSchema, contact({ ...PERSON, captcha })), nonce('p'), now + i);
       await store.submitContact(valid(contactSchema, contact({ captcha, email: `other${i}@example.com`, lastName: 'Other' })), nonce('o'), now + i);
-      await store.subscribe(valid(newsletterSchema, signup({ email: `reader${i}@example.com` })), now + i);
+      await store.subscribe(valid(newsletterSchema, signup({ email: `reader${i}@example.com` })), now + i, CONFIRMED);
     }
     const path = join(temp.dir, 'ingest.sqlite');
     db.raw.pragma('wal_checkpoint(PASSIVE)'); // some copies in the main file, some still in the WAL

@@ -11,7 +11,7 @@ import type { PostgresBackend } from '../../../../ingest/store/backend.ts';
 import { openBackend } from '../../../../ingest/store/open-backend.ts';
 import { migratePostgres } from '../../../../ingest/store/postgres/pg-migrate.ts';
 import { startPostgresCluster } from '../../../helpers/postgres-cluster.ts';
-import { configFor, contact, freshPostgresUrl, postJson, signup, solvedCaptcha, tempDir } from '../../fixtures.ts';
+import { configFor, contact, freshPostgresUrl, postJson, signup, solvedCaptcha, tempDir, testNewsletter } from '../../fixtures.ts';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -31,6 +31,7 @@ async function replica(url: string, env: Record<string, string> = {}): Promise<P
 async function appOn(backend: PostgresBackend, rateLimit = { max: 10_000, windowMs: 60_000 }) {
   const app = await buildApp({
     store: backend.submissions,
+    newsletter: testNewsletter(backend.consentDb),
     captchaSecret: await backend.sharedCaptchaSecret(),
     rateLimit,
     rateLimitStore: backend.rateLimitStore,

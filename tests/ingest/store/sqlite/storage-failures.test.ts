@@ -13,7 +13,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../../ingest/http/app.ts';
 import { openSqlite } from '../../../../ingest/store/sqlite/connection.ts';
 import { openSubmissionStore } from '../../../../ingest/store/sqlite/sqlite-submission-store.ts';
-import { eventually, migratedDb, postJson, SECRET, signup, tempDir } from '../../fixtures.ts';
+import { eventually, migratedDb, postJson, SECRET, signup, tempDir, testNewsletter } from '../../fixtures.ts';
+import { sqliteOps } from '../../../../ingest/store/sqlite/sqlite-ops-database.ts';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -29,8 +30,8 @@ async function serviceIn(dir: string): Promise<{ app: FastifyInstance; logs: str
   const db = await migratedDb(dir);
   const logs: string[] = [];
   const log = (level: string) => (details: object, message: string) => void logs.push(`${level} ${message} ${JSON.stringify(details)}`);
-  const store = await openSubmissionStore(db, { privacyVersion: '2025-01-12', maintenanceMs: 20, log: { error: log('error'), info: log('info') } });
-  const app = await buildApp({ store, captchaSecret: SECRET, rateLimit: { max: 10_000, windowMs: 60_000 }, logger: false });
+  const store = await openSubmissionStore(db, { maintenanceMs: 20, log: { error: log('error'), info: log('info') } });
+  const app = await buildApp({ store, newsletter: testNewsletter(sqliteOps(db)), captchaSecret: SECRET, rateLimit: { max: 10_000, windowMs: 60_000 }, logger: false });
   await app.ready();
   cleanups.push(() => db.close(), () => store.close(), () => app.close());
   return { app, logs };

@@ -1,0 +1,93 @@
+/**
+ * The signed links of the consent lifecycle: a confirmation link (expires) and an unsubscribe
+ * link (never expires) for one subscription.
+ *
+ * A token is `<purpose>.<lang>.<id>.<expires>.<signature>`: `c` (confirm) or `u` (unsubscribe),
+ * the subscription's language and row id, the expiry in seconds since the epoch (0: none), and an
+ * HMAC-SHA256 over those and the subscription's address and creation time, with a key derived
+ * from the service secret. It carries no address, so a link in a forwarded mail shows nothing
+ * about the person; it only works for the row it was made for (a row deleted and its id reused
+ * by someone else fails the check); nobody without the key can make one. Parsing alone changes
+ * nothing and reads no database: the language it carries picks the page a visitor is sent to.
+ */
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { LANGS, type Lang } from '../contract/schemas.ts';
+import { type ServicePage, servicePagePath } from '../contract/service-pages.ts';
+
+/** What a link does. */
+export type LinkPurpose = 'confirm' | 'unsubscribe';
+
+/** The fields of a subscription a link is bound to. */
+export interface LinkedSubscription {
+  id: number;
+  email_lower: string;
+  created_at: string;
+  lang: string;
+}
+
+/** A token's readable fields, before its signature is checked against the row. */
+export interface ParsedToken {
+  purpose: LinkPurpose;
+  lang: Lang;
+  id: number;
+  /** ms since the epoch, or null for a link that never expires. */
+  expiresAt: number | null;
+  token: string;
+}
+
+/** Whether a token is good for a row at a time. */
+export type TokenCheck = 'valid' | 'forged' | 'expired';
+
+const PURPOSE_CODES: Record<LinkPurpose, string> = { confirm: 'c', unsubscribe: 'u' };
+const TOKEN = /^([cu])\.([a-z]{2})\.(\d{1,15})\.(\d{1,12})\.([\w-]{43})$/;
+
+/** Creates and checks links with a key derived from `secret` (the service secret). */
+export function consentLinks(secret: string) {
+  const key = createHmac('sha256', secret).update('consent-links/v1').digest();
+  const signature = (purpose: LinkPurpose, lang: string, id: number, expires: number, row: LinkedSubscription) =>
+    createHmac('sha256', key).update(`${PURPOSE_CODES[purpose]}|${lang}|${id}|${expires}|${row.email_lower}|${row.created_at}`).digest('base64url');
+
+  return {
+    /** A token for `row`; `expiresAt` in ms, or null for none. */
+    sign(purpose: LinkPurpose, row: LinkedSubscription, expiresAt: number | null): string {
+      const lang = (LANGS as readonly string[]).includes(row.lang) ? row.lang : 'en';
+      const expires = expiresAt === null ? 0 : Math.ceil(expiresAt / 1000);
+      return `${PURPOSE_CODES[purpose]}.${lang}.${row.id}.${expires}.${signature(purpose, lang, row.id, expires, row)}`;
+    },
+    /** Reads a token's fields without trusting them (null when it is not a token of `purpose`). */
+    parse(token: unknown, purpose: LinkPurpose): ParsedToken | null {
+      if (typeof token !== 'string') return null;
+      const match = TOKEN.exec(token);
+      if (match === null || match[1] !== PURPOSE_CODES[purpose] || !(LANGS as readonly string[]).includes(match[2]!)) return null;
+      const expires = Number(match[4]);
+      return { purpose, lang: match[2] as Lang, id: Number(match[3]), expiresAt: expires === 0 ? null : expires * 1000, token };
+    },
+    /** Checks a parsed token against the row it names: forged (wrong row, key or fields) or expired at `now`. */
+    check(parsed: ParsedToken, row: LinkedSubscription, now: number): TokenCheck {
+      const expires = parsed.expiresAt === null ? 0 : parsed.expiresAt / 1000;
+      const expected = Buffer.from(signature(parsed.purpose, parsed.lang, parsed.id, expires, row));
+      const given = Buffer.from(parsed.token.slice(parsed.token.lastIndexOf('.') + 1));
+      if (row.id !== parsed.id || given.length !== expected.length || !timingSafeEqual(given, expected)) return 'forged';
+      return parsed.expiresAt !== null && parsed.expiresAt <= now ? 'expired' : 'valid';
+    },
+  };
+}
+
+/** The links a service makes. */
+export type ConsentLinks = ReturnType<typeof consentLinks>;
+
+/** Where the public reaches the site and the service: `{ siteUrl: 'https://www.example.com', apiUrl: 'https://www.example.com/api' }`. */
+export interface PublicUrls {
+  siteUrl: string;
+  apiUrl: string;
+}
+
+/** The absolute address of a service page, with a token when given: `pageUrl(urls, 'newsletterConfirm', 'de', 'c.de…')`. */
+export function pageUrl(urls: PublicUrls, page: ServicePage, lang: Lang, token?: string): string {
+  return `${urls.siteUrl}${servicePagePath(page, lang)}${token === undefined ? '' : `?token=${encodeURIComponent(token)}`}`;
+}
+
+/** The RFC 8058 one-click unsubscribe address for `List-Unsubscribe`. */
+export function oneClickUrl(urls: PublicUrls, token: string): string {
+  return `${urls.apiUrl}/newsletter/unsubscribe?token=${encodeURIComponent(token)}`;
+}

@@ -1,0 +1,30 @@
+/**
+ * The texts of the mails the ingest service sends to visitors, as they live in the site's
+ * resource files (`content/locales/<lang>.json`, section `mail`): edited like every other text,
+ * checked by `sitegen check` in every language, and read by the service at start-up. The
+ * service fills the `{{placeholders}}` (`brand`, `days`); nothing a visitor typed ever goes into
+ * these mails.
+ */
+import * as z from 'zod/mini';
+
+const text = z.string().check(z.minLength(1), z.maxLength(600));
+
+/** The confirmation mail of a newsletter signup (double opt-in). */
+const confirmMailTextsSchema = z.object({
+  subject: text,
+  preheader: text,
+  heading: text,
+  intro: text,
+  button: text,
+  linkHint: text,
+  expiry: text,
+  ignore: text,
+  unsubscribe: text,
+  signature: text,
+});
+
+/** The `mail` section of a resource file. */
+export const mailTextsSchema = z.object({ confirm: confirmMailTextsSchema });
+
+/** One language's mail texts. */
+export type MailTexts = z.output<typeof mailTextsSchema>;

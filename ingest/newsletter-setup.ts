@@ -1,0 +1,69 @@
+/**
+ * The newsletter's consent parts, put together once from the configuration and the site content:
+ * the signed links, the lifecycle on the consent database, the terms a signup is stored under,
+ * the consent wordings (recorded at start), and the confirmation mail.
+ */
+import type { Selectable } from 'kysely';
+import type { NewsletterSignup } from './contract/schemas.ts';
+import { confirmationEmail } from './mail/confirmation-email.ts';
+import type { OutgoingMail } from './mail/mailer.ts';
+import type { SiteContent } from './site-content.ts';
+import type { OpsDatabase } from './store/ops-database.ts';
+import type { SignupTerms } from './store/submission-store.ts';
+import type { NewsletterTable } from './store/tables.ts';
+import { type ConsentWording, consentWordings } from './consent/consent-wording.ts';
+import { type ConsentLinks, consentLinks, type PublicUrls } from './consent/links.ts';
+import { type SubscriptionLifecycle, subscriptionLifecycle } from './consent/subscriptions.ts';
+
+/** What the newsletter's consent handling is built from. */
+export interface NewsletterSetupOptions {
+  content: SiteContent;
+  /** The service secret the link key is derived from. */
+  secret: string;
+  consentDb: OpsDatabase;
+  optIn: 'double' | 'single';
+  linkDays: number;
+  /** Null: the content's `legal.privacyVersion`. */
+  privacyVersion: string | null;
+  /** Null: the content's `siteUrl`. */
+  siteUrl: string | null;
+  /** Null: `<site URL>/api`. */
+  apiUrl: string | null;
+  /** The mails' sender address. */
+  from: string;
+}
+
+/** The assembled parts. */
+export interface NewsletterSetup {
+  links: ConsentLinks;
+  urls: PublicUrls;
+  lifecycle: SubscriptionLifecycle;
+  wordings: readonly ConsentWording[];
+  termsFor(signup: NewsletterSignup, now: number): SignupTerms;
+  confirmationMail(subscription: Selectable<NewsletterTable>, outboxId: number): OutgoingMail;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Builds the parts; nothing is written until `lifecycle.recordWordings(setup.wordings, now)`. */
+export function newsletterSetup(options: NewsletterSetupOptions): NewsletterSetup {
+  const privacyVersion = options.privacyVersion ?? options.content.privacyVersion;
+  const siteUrl = options.siteUrl ?? options.content.siteUrl;
+  const urls: PublicUrls = { siteUrl, apiUrl: options.apiUrl ?? `${siteUrl}/api` };
+  const links = consentLinks(options.secret);
+  const byLang = consentWordings(options.content, privacyVersion);
+  return {
+    links,
+    urls,
+    lifecycle: subscriptionLifecycle(options.consentDb, links, options.linkDays),
+    wordings: Object.values(byLang),
+    termsFor(signup, now) {
+      const consentHash = byLang[signup.lang].hash;
+      return options.optIn === 'single'
+        ? { status: 'confirmed', consentHash, privacyVersion }
+        : { status: 'pending', consentHash, privacyVersion, expiresAt: now + options.linkDays * DAY_MS };
+    },
+    confirmationMail: (subscription, outboxId) =>
+      confirmationEmail(subscription, outboxId, { content: options.content, links, urls, linkDays: options.linkDays, from: options.from }),
+  };
+}

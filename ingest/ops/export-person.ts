@@ -1,0 +1,60 @@
+/**
+ * `ingest export --email ADDRESS`: everything the service holds about one person, as one JSON
+ * document, for a data-subject access request: the subscription with its consent receipt (the
+ * exact wording agreed to, the policy version, when it was given and confirmed, and the events
+ * since), the contact messages, the outbox rows of mails about them, and the mail files of the
+ * file mail sink that mention the address. The address matches whatever its case.
+ */
+import { mailFilesMentioning } from './erase-mail-files.ts';
+import { normaliseEmail } from '../contract/schemas.ts';
+import type { OpsDatabase } from '../store/ops-database.ts';
+
+/** The export of one person. */
+export interface PersonExport {
+  email: string;
+  exportedAt: string;
+  newsletter: Array<Record<string, unknown>>;
+  consentReceipts: Array<{ hash: string; lang: string; privacyVersion: string; wording: string }>;
+  consentEvents: Array<Record<string, unknown>>;
+  contacts: Array<Record<string, unknown>>;
+  outbox: Array<Record<string, unknown>>;
+  mailFiles: string[];
+}
+
+/** Reads everything about `email`; `mailDir` is the file mail sink's folder. */
+export async function exportPerson(db: OpsDatabase, email: string, mailDir: string, now: number): Promise<PersonExport> {
+  const { kysely } = db;
+  const key = normaliseEmail(email).toLowerCase();
+  const newsletter = await db.all(kysely.selectFrom('newsletter').selectAll().where('email_lower', '=', key).orderBy('id'));
+  const subscriptionIds = newsletter.map((row) => row.id);
+  const contacts = await db.all(kysely.selectFrom('contacts').selectAll().where('email_lower', '=', key).orderBy('id'));
+  const contactIds = contacts.map((row) => row.id);
+  const hashes = newsletter.map((row) => row.consent_hash).filter((hash): hash is string => hash !== null);
+  const receipts = hashes.length === 0 ? [] : await db.all(kysely.selectFrom('consent_texts').selectAll().where('hash', 'in', hashes));
+  const events = subscriptionIds.length === 0 ? [] : await db.all(kysely.selectFrom('consent_events').selectAll().where('newsletter_id', 'in', subscriptionIds).orderBy('id'));
+  const outbox =
+    subscriptionIds.length + contactIds.length === 0
+      ? []
+      : await db.all(
+          kysely
+            .selectFrom('outbox')
+            .selectAll()
+            .where((eb) =>
+              eb.or([
+                ...(contactIds.length === 0 ? [] : [eb('contact_id', 'in', contactIds)]),
+                ...(subscriptionIds.length === 0 ? [] : [eb('newsletter_id', 'in', subscriptionIds)]),
+              ]),
+            )
+            .orderBy('id'),
+        );
+  return {
+    email: normaliseEmail(email),
+    exportedAt: new Date(now).toISOString(),
+    newsletter,
+    consentReceipts: receipts.map((row) => ({ hash: row.hash, lang: row.lang, privacyVersion: row.privacy_version, wording: row.wording })),
+    consentEvents: events,
+    contacts,
+    outbox,
+    mailFiles: mailFilesMentioning(mailDir, normaliseEmail(email)),
+  };
+}

@@ -1,0 +1,144 @@
+/**
+ * The retention table: how long each kind of data is kept, as the privacy policy states it. The
+ * service applies it itself once a day (and at start-up); `ingest purge` applies it on demand and
+ * `ingest purge --dry-run` prints what it would delete. Confirmed subscriptions are never
+ * deleted by age: only an unsubscribe or an erasure removes them.
+ *
+ * | data | kept |
+ * |---|---|
+ * | newsletter signups never confirmed | until their newest confirmation link expires (CONFIRM_LINK_DAYS, 7 days), then deleted with an `expired` consent event |
+ * | confirmed newsletter subscriptions | until the person unsubscribes or asks for erasure; never by age |
+ * | contact messages (and their sales-mail outbox rows) | 730 days after they were received |
+ * | outbox rows of confirmation mails, sent or failed | the link's lifetime after they were queued |
+ * | consent events (no personal data) | 1095 days (3 years), as evidence of how consent was handled |
+ * | used captcha challenges | until the challenge expires (minutes) |
+ * | mail files of the file mail sink (`$DATA_DIR/mail`) | confirmation mails: the link's lifetime; sales mails: 730 days |
+ */
+import { readdirSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { isoAt } from '../clock.ts';
+import type { OpsDatabase } from '../store/ops-database.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Days a contact message is kept after it was received. */
+const CONTACT_RETENTION_DAYS = 730;
+
+/** Days a consent event (without personal data) is kept. */
+const CONSENT_EVENT_RETENTION_DAYS = 1095;
+
+/** One line of the retention table, for people (README, `ingest purge`). */
+export interface RetentionRule {
+  id: RetentionRuleId;
+  what: string;
+  kept: string;
+}
+
+/** The rules that delete something. */
+type RetentionRuleId = 'pending_subscriptions' | 'contacts' | 'confirmation_mail_rows' | 'consent_events' | 'captcha_nonces' | 'mail_files';
+
+/** The retention table, in words; `linkDays` is CONFIRM_LINK_DAYS. */
+export function retentionTable(linkDays: number): RetentionRule[] {
+  return [
+    { id: 'pending_subscriptions', what: 'newsletter signups never confirmed', kept: `until the newest confirmation link expires (${linkDays} days)` },
+    { id: 'contacts', what: 'contact messages and their sales-mail rows', kept: `${CONTACT_RETENTION_DAYS} days after receipt` },
+    { id: 'confirmation_mail_rows', what: 'outbox rows of confirmation mails, sent or failed', kept: `${linkDays} days after queueing` },
+    { id: 'consent_events', what: 'consent events (no personal data)', kept: `${CONSENT_EVENT_RETENTION_DAYS} days` },
+    { id: 'captcha_nonces', what: 'used captcha challenges', kept: 'until they expire' },
+    { id: 'mail_files', what: 'mail files of the file mail sink', kept: `confirmation mails ${linkDays} days, sales mails ${CONTACT_RETENTION_DAYS} days` },
+  ];
+}
+
+/** How many rows (or files) each rule deleted, or would delete. */
+export type RetentionReport = Record<RetentionRuleId, number>;
+
+/** What a purge works on. */
+export interface RetentionOptions {
+  now: number;
+  linkDays: number;
+  /** The file mail sink's folder, or null when there is none to look at. */
+  mailDir: string | null;
+  /** Count only, delete nothing. */
+  dryRun?: boolean;
+}
+
+/**
+ * Applies the retention table in one transaction (and then to the mail files); with `dryRun`,
+ * counts what it would delete and changes nothing.
+ *
+ * @example await applyRetention(db, { now: Date.now(), linkDays: 7, mailDir: '/data/mail', dryRun: true })
+ * // → { pending_subscriptions: 3, contacts: 0, confirmation_mail_rows: 5, consent_events: 0, captcha_nonces: 12, mail_files: 8 }
+ */
+export async function applyRetention(db: OpsDatabase, options: RetentionOptions): Promise<RetentionReport> {
+  const { kysely } = db;
+  const { now, linkDays } = options;
+  const at = isoAt(now);
+  const linkCutoff = isoAt(now - linkDays * DAY_MS);
+  const contactCutoff = isoAt(now - CONTACT_RETENTION_DAYS * DAY_MS);
+  const eventCutoff = isoAt(now - CONSENT_EVENT_RETENTION_DAYS * DAY_MS);
+
+  const expiredPending = kysely.selectFrom('newsletter').where('status', '=', 'pending').where('expires_at', '<=', at);
+  const oldContacts = kysely.selectFrom('contacts').where('created_at', '<', contactCutoff);
+  const doneConfirmMails = kysely
+    .selectFrom('outbox')
+    .where('kind', '=', 'newsletter_confirm')
+    .where('status', 'in', ['sent', 'failed'])
+    .where('created_at', '<', linkCutoff);
+  const oldEvents = kysely.selectFrom('consent_events').where('at', '<', eventCutoff);
+  const usedNonces = kysely.selectFrom('captcha_nonces').where('expires_at', '<', at);
+
+  const first = (rows: ReadonlyArray<{ n: number | string | bigint }>) => Number(rows[0]?.n ?? 0);
+  const rows = await db.transaction(async (tx) => {
+    const counts = {
+      pending_subscriptions: first(await tx.all(expiredPending.select((eb) => eb.fn.countAll<number>().as('n')))),
+      contacts: first(await tx.all(oldContacts.select((eb) => eb.fn.countAll<number>().as('n')))),
+      confirmation_mail_rows: first(await tx.all(doneConfirmMails.select((eb) => eb.fn.countAll<number>().as('n')))),
+      consent_events: first(await tx.all(oldEvents.select((eb) => eb.fn.countAll<number>().as('n')))),
+      captcha_nonces: first(await tx.all(usedNonces.select((eb) => eb.fn.countAll<number>().as('n')))),
+    };
+    if (options.dryRun) return counts;
+    // What the expired signups consented to stays on record, without the person.
+    await tx.run(
+      kysely.insertInto('consent_events').columns(['newsletter_id', 'event', 'lang', 'consent_hash', 'privacy_version', 'at']).expression(
+        expiredPending.select((eb) => [
+          eb.lit(null).as('newsletter_id'),
+          eb.val('expired').as('event'),
+          'lang',
+          'consent_hash',
+          'privacy_version',
+          eb.val(at).as('at'),
+        ]),
+      ),
+    );
+    await tx.run(kysely.deleteFrom('newsletter').where('status', '=', 'pending').where('expires_at', '<=', at));
+    await tx.run(kysely.deleteFrom('contacts').where('created_at', '<', contactCutoff));
+    await tx.run(
+      kysely.deleteFrom('outbox').where('kind', '=', 'newsletter_confirm').where('status', 'in', ['sent', 'failed']).where('created_at', '<', linkCutoff),
+    );
+    await tx.run(kysely.deleteFrom('consent_events').where('at', '<', eventCutoff));
+    await tx.run(kysely.deleteFrom('captcha_nonces').where('expires_at', '<', at));
+    return counts;
+  });
+  const mailFiles = options.mailDir === null ? 0 : purgeMailFiles(options.mailDir, now, linkDays, options.dryRun ?? false);
+  return { ...rows, mail_files: mailFiles };
+}
+
+// The file sink names each file `<time>-<message id>.eml`; the id says which mail it is.
+function purgeMailFiles(dir: string, now: number, linkDays: number, dryRun: boolean): number {
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((name) => name.endsWith('.eml'));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0;
+    throw error;
+  }
+  let removed = 0;
+  for (const name of names) {
+    const days = name.includes('newsletter-') ? linkDays : CONTACT_RETENTION_DAYS;
+    const file = join(dir, name);
+    if (statSync(file).mtimeMs >= now - days * DAY_MS) continue;
+    if (!dryRun) rmSync(file, { force: true });
+    removed += 1;
+  }
+  return removed;
+}
