@@ -1,10 +1,12 @@
 import type { Problem } from '../site/errors.ts';
+import { mailTextProblems } from './mail-texts.ts';
 import { DEFAULT_LANG, LANGUAGES } from '../site/languages.ts';
 import { type LocaleFile, readLocaleFile, translationProblems } from '../site/translation-files.ts';
 
 /**
  * Compares the resource files of all languages: a key missing in a language or present in only
- * one, an empty value, placeholders without a value or left out, and tags that differ from English.
+ * one, an empty value, placeholders without a value or left out, tags that differ from English,
+ * and mail texts the ingest service would refuse.
  */
 export function checkTranslations(contentDir: string, root: string): { problems: Problem[]; keys: number } {
   const problems: Problem[] = [];
@@ -34,6 +36,7 @@ export function checkTranslations(contentDir: string, root: string): { problems:
     }
   }
   for (const locale of locales) {
+    problems.push(...mailTextProblems(locale));
     for (const [key, value] of Object.entries(locale.flat)) {
       if (value.trim() === '') problems.push({ code: 'key_empty', file: locale.file, line: locale.lines.get(key) ?? 1, message: `key "${key}" is empty` });
       const source = english?.flat[key];

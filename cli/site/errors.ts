@@ -36,6 +36,10 @@ export const SITEGEN_ERRORS = {
     title: 'A template uses a translation key that no language file has.',
     hint: 'Add the key to content/locales/en.json and translate it, or fix the key in the template.',
   },
+  mail_text_invalid: {
+    title: 'A text of the mails the ingest service sends (the `mail` section) is missing, too long or uses a placeholder the service does not fill.',
+    hint: 'Every language needs every `mail.confirm.*` key, each at most 600 characters, with only {{brand}} and {{days}} as placeholders; the service refuses to start otherwise.',
+  },
   key_empty: {
     title: 'A translation is empty.',
     hint: 'Write the text; an empty string would show nothing on the page.',

@@ -26,5 +26,8 @@ const confirmMailTextsSchema = z.object({
 /** The `mail` section of a resource file. */
 export const mailTextsSchema = z.object({ confirm: confirmMailTextsSchema });
 
+/** The placeholders the service fills in mail texts. */
+export const MAIL_PLACEHOLDERS = ['brand', 'days'] as const;
+
 /** One language's mail texts. */
 export type MailTexts = z.output<typeof mailTextsSchema>;
