@@ -7,6 +7,8 @@ import { ContactPage } from '../../templates/pages/ContactPage.tsx';
 import { ContentPage } from '../../templates/pages/ContentPage.tsx';
 import { HomePage } from '../../templates/pages/HomePage.tsx';
 import { LegalPage } from '../../templates/pages/LegalPage.tsx';
+import { NewsletterOutcomePage } from '../../templates/pages/NewsletterOutcomePage.tsx';
+import { NewsletterTokenPage } from '../../templates/pages/NewsletterTokenPage.tsx';
 import { NotFoundPage } from '../../templates/pages/NotFoundPage.tsx';
 import { PageProvider, type PageContextValue } from '../../templates/page-context.tsx';
 import { ICONS, SOCIAL_IMAGE } from '../site/asset-paths.ts';
@@ -19,7 +21,7 @@ import { jsonForScript, organizationJsonLd } from './structured-data.ts';
 
 export interface PageToRender {
   context: Omit<PageContextValue, 'islandsOnPage'>;
-  /** The canonical path (for a 404 page: none). */
+  /** The canonical path; none for a page search engines must not index (`noindex`: the 404 and service pages). */
   canonicalPath: string | null;
   /** The site stylesheet's URL, and its parsed rules (the page inlines those its markup uses). */
   stylesheet: string;
@@ -51,6 +53,13 @@ function PageBody({ page, markdown, contentPage }: { page: RoutePageId | 'notFou
     case 'privacy':
       if (!markdown) throw new Error(`page ${page} needs its Markdown text`);
       return <LegalPage document={markdown} />;
+    case 'newsletterConfirm':
+    case 'newsletterUnsubscribe':
+      return <NewsletterTokenPage page={page} />;
+    case 'newsletterConfirmed':
+    case 'newsletterUnsubscribed':
+    case 'linkInvalid':
+      return <NewsletterOutcomePage page={page} />;
     default:
       if (!contentPage) throw new Error(`page ${page} needs its Markdown text`);
       return <ContentPage document={contentPage} />;
@@ -82,7 +91,7 @@ export function renderPage({ context, canonicalPath, stylesheet, cssRules, loade
     description,
     url: canonical,
     image: { url: absoluteUrl(site.siteUrl, socialImage), ...SOCIAL_IMAGE, alt: `${site.brand}: ${t('hero.title')}` },
-    alternateLangs: page === 'notFound' ? [] : routes.alternatesFor(page).map((a) => a.lang),
+    alternateLangs: page === 'notFound' || canonical === null ? [] : routes.alternatesFor(page).map((a) => a.lang),
   });
   const html = renderToStaticMarkup(
     <Document
@@ -90,7 +99,7 @@ export function renderPage({ context, canonicalPath, stylesheet, cssRules, loade
       title={title}
       description={description}
       canonical={canonical}
-      alternates={page === 'notFound' ? [] : hreflangLinks(routes, page, site.siteUrl)}
+      alternates={page === 'notFound' || canonical === null ? [] : hreflangLinks(routes, page, site.siteUrl)}
       social={social}
       jsonLd={page === 'home' ? jsonForScript(organizationJsonLd(site, absoluteUrl(site.siteUrl, ICONS.any512))) : undefined}
       criticalCss={criticalCss(cssRules, new Set([...classesInHtml(body), ...BODY_CLASS.split(' ')]))}

@@ -3,7 +3,7 @@ import { type RenderedContentPage, renderContentPage } from '../site/content-pag
 import { ContentError, type Problem } from '../site/errors.ts';
 import type { Lang } from '../site/languages.ts';
 import { isMarkdownPage, loadMarkdownPage, type RenderedMarkdown } from '../site/markdown.ts';
-import { contentPageId, fileForPath, notFoundPath, type RenderedRoute, type RoutePageId } from '../site/routes.ts';
+import { contentPageId, fileForPath, isIndexed, notFoundPath, type RenderedRoute, type RoutePageId } from '../site/routes.ts';
 import type { OutputDocument } from '../verify/built-output.ts';
 import type { SiteAssets } from './build-assets.ts';
 import type { LoadedContent } from './load-content.ts';
@@ -58,7 +58,8 @@ export function renderPages(content: LoadedContent, assets: SiteAssets, { conten
         problems.push(...error.problems);
         continue;
       }
-      const html = renderPage({ ...shared, context: { ...context, page: route.page }, canonicalPath: route.canonical, markdown: markdown.legal, contentPage: markdown.page });
+      const canonicalPath = isIndexed(route.page) ? route.canonical : null;
+      const html = renderPage({ ...shared, context: { ...context, page: route.page }, canonicalPath, markdown: markdown.legal, contentPage: markdown.page });
       const file = fileForPath(route.path);
       documents.push({ path: route.path, file, html, lang, page: route.page, ...(route.path !== route.canonical ? { aliasOf: route.canonical } : {}) });
     }

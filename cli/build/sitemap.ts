@@ -1,5 +1,5 @@
 import { absoluteUrl, hreflangLinks } from '../site/head.ts';
-import type { RenderedRoute, SiteRoutes } from '../site/routes.ts';
+import { isIndexed, type RenderedRoute, type SiteRoutes } from '../site/routes.ts';
 
 function escapeXml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -7,11 +7,11 @@ function escapeXml(text: string): string {
 
 /**
  * The sitemap of the given routes: one `<url>` per canonical page, each with its `xhtml:link`
- * hreflang alternates (aliases are left out: they are not canonical).
+ * hreflang alternates (aliases are left out: they are not canonical; so are the `noindex` pages).
  */
 export function sitemapXml(routes: readonly RenderedRoute[], table: SiteRoutes, siteUrl: string): string {
   const entries = routes
-    .filter((route) => route.path === route.canonical)
+    .filter((route) => route.path === route.canonical && isIndexed(route.page))
     .map((route) => {
       const links = hreflangLinks(table, route.page, siteUrl)
         .map((l) => `    <xhtml:link rel="alternate" hreflang="${l.hreflang}" href="${escapeXml(l.href)}"/>`)

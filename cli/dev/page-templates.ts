@@ -15,6 +15,11 @@ const PAGE_TEMPLATES: Readonly<Record<string, string>> = {
   cookies: 'pages/LegalPage.tsx',
   legalNotice: 'pages/LegalPage.tsx',
   privacy: 'pages/LegalPage.tsx',
+  newsletterConfirm: 'pages/NewsletterTokenPage.tsx',
+  newsletterUnsubscribe: 'pages/NewsletterTokenPage.tsx',
+  newsletterConfirmed: 'pages/NewsletterOutcomePage.tsx',
+  newsletterUnsubscribed: 'pages/NewsletterOutcomePage.tsx',
+  linkInvalid: 'pages/NewsletterOutcomePage.tsx',
 };
 
 /** The template of the pages added as Markdown files (page ids `content:<name>`). */

@@ -6,7 +6,18 @@ import { DEFAULT_LANG, LANGUAGES, type Lang } from './languages.ts';
  */
 const PAGES = ['home', 'about', 'contact', 'cookies', 'legalNotice', 'privacy'] as const;
 
-export type PageId = (typeof PAGES)[number];
+/**
+ * The pages the ingest service sends people to (the links in its mails, the answers to plain form
+ * posts): the newsletter's confirm and unsubscribe pages with their button, and what follows. Not
+ * for search engines: `noindex`, no canonical or hreflang links, outside the sitemap. Their ids and
+ * paths are those of `SERVICE_PAGES` in `ingest/contract/service-pages.ts`; a test holds the two equal.
+ */
+const SERVICE_PAGES = ['newsletterConfirm', 'newsletterConfirmed', 'newsletterUnsubscribe', 'newsletterUnsubscribed', 'linkInvalid'] as const;
+
+/** A page the ingest service links or redirects to. */
+export type ServicePageId = (typeof SERVICE_PAGES)[number];
+
+export type PageId = (typeof PAGES)[number] | ServicePageId;
 
 /** A page a content maintainer added as `content/pages/<lang>/<name>.md`, by that name: `content:healthcare`. */
 export type ContentPageId = `content:${string}`;
@@ -37,6 +48,11 @@ const ROUTES: Readonly<Record<PageId, Readonly<Record<Lang, string>>>> = {
     it: '/it/privacy',
     nl: '/nl/privacy',
   },
+  newsletterConfirm: localised('/newsletter/confirm'),
+  newsletterConfirmed: localised('/newsletter/confirmed'),
+  newsletterUnsubscribe: localised('/newsletter/unsubscribe'),
+  newsletterUnsubscribed: localised('/newsletter/unsubscribed'),
+  linkInvalid: localised('/newsletter/link-invalid'),
 };
 
 /** Extra URLs that serve a page of the table under another address; their canonical is the table's URL. */
@@ -51,6 +67,14 @@ function localised(slug: string): Record<Lang, string> {
 /** The URL path of `page` in `lang`, e.g. `pathFor('privacy', 'de')` → `/de/datenschutz`. */
 export function pathFor(page: PageId, lang: Lang): string {
   return ROUTES[page][lang];
+}
+
+/**
+ * Whether search engines may index a page: every page but the service pages, which only make
+ * sense to someone who followed a link from a mail.
+ */
+export function isIndexed(page: RoutePageId): boolean {
+  return !(SERVICE_PAGES as readonly string[]).includes(page);
 }
 
 /** A link to a section of the home page: `#id` on the home page itself, `/de#id` elsewhere. */
@@ -96,7 +120,7 @@ export interface RenderedRoute<P extends RoutePageId = RoutePageId> {
 export function allRoutes(langs: readonly Lang[] = LANGUAGES): RenderedRoute<PageId>[] {
   const routes: RenderedRoute<PageId>[] = [];
   for (const lang of langs) {
-    for (const page of PAGES) {
+    for (const page of [...PAGES, ...SERVICE_PAGES]) {
       const path = pathFor(page, lang);
       routes.push({ page, lang, path, canonical: path });
     }

@@ -27,6 +27,7 @@
       };
       for (const type of EVENTS) el.addEventListener(type, start, { passive: true });
     } else {
+      // `load`, or `visible` where IntersectionObserver is missing: now.
       load(el);
     }
   }

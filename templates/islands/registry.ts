@@ -6,7 +6,9 @@ import { fileURLToPath } from 'node:url';
  * and its entries move together) and a hydration trigger:
  * - `interaction`: on the first pointer, touch or focus inside it (menus, plain disclosures until
  *   then; forms, whose fields keep what was typed before);
- * - `visible`: when it scrolls near the viewport.
+ * - `visible`: when it scrolls near the viewport;
+ * - `load`: as soon as the page has rendered (the token form, which must point its form at the
+ *   service before the visitor presses its button; its script is a few hundred bytes, no React).
  * Forms wait for an interaction too: hydrating the contact form as the page loads cost the phone
  * a quarter of a second of blocked main thread (Lighthouse TBT) before the visitor did anything.
  */
@@ -15,6 +17,7 @@ export const ISLANDS = {
   MobileMenu: { entry: new URL('./entries/MobileMenu.tsx', import.meta.url), hydrate: 'interaction' },
   NewsletterForm: { entry: new URL('./entries/NewsletterForm.tsx', import.meta.url), hydrate: 'interaction' },
   ContactForm: { entry: new URL('./entries/ContactForm.tsx', import.meta.url), hydrate: 'interaction' },
+  TokenForm: { entry: new URL('./entries/TokenForm.tsx', import.meta.url), hydrate: 'load' },
 } as const;
 
 export type IslandName = keyof typeof ISLANDS;

@@ -6,7 +6,7 @@ import { LANGUAGES, NATIVE_NAMES } from '../../../cli/site/languages.ts';
 import { loadAllMessages } from '../../../cli/site/locales.ts';
 import { DEFAULT_PATHS } from '../../../cli/paths.ts';
 import { loadContentPages } from '../../../cli/site/content-pages.ts';
-import { allRoutes, fileForPath, notFoundPath, pathFor, siteRoutes } from '../../../cli/site/routes.ts';
+import { allRoutes, fileForPath, isIndexed, notFoundPath, pathFor, siteRoutes } from '../../../cli/site/routes.ts';
 import { loadSiteConfig, placeholderValues } from '../../../cli/site/site-config.ts';
 import { attributeOf, builtSite, normalizeSpace, readBuilt, useBuiltSite, visibleText } from '../../helpers/built-site.ts';
 
@@ -18,14 +18,15 @@ const routes = siteRoutes(loadContentPages(DEFAULT_PATHS.contentDir).pages);
 const built = useBuiltSite();
 
 describe('sitegen build', () => {
-  it('writes all 43 pages of the routes table plus one 404 page per language', async () => {
+  it('writes all 78 pages of the routes table plus one 404 page per language', async () => {
     const { result } = await builtSite();
-    expect(allRoutes()).toHaveLength(43);
+    expect(allRoutes()).toHaveLength(78);
     expect(result.pages).toHaveLength(routes.allRoutes().length + LANGUAGES.length);
     for (const route of allRoutes()) expect(existsSync(join(built.outDir, fileForPath(route.path))), route.path).toBe(true);
   });
 
-  it.each(allRoutes().map((r) => [r.path, r] as const))('%s has the right lang, title, canonical and alternates', (_path, route) => {
+  // The newsletter's service pages are noindex, without canonical or alternates: tests/cli/build/service-pages.test.ts.
+  it.each(allRoutes().filter((r) => isIndexed(r.page)).map((r) => [r.path, r] as const))('%s has the right lang, title, canonical and alternates', (_path, route) => {
     const html = readBuilt(built.outDir, fileForPath(route.path));
     const t = createTranslator(route.lang, messages, placeholderValues(site));
     expect(html).toMatch(new RegExp(`^<!DOCTYPE html><html lang="${route.lang}"`));
@@ -116,7 +117,7 @@ describe('sitegen build', () => {
 
   it('writes a sitemap with every canonical page and its hreflang alternates, and robots.txt', () => {
     const sitemap = readBuilt(built.outDir, 'sitemap.xml');
-    const canonical = routes.allRoutes().filter((r) => r.path === r.canonical);
+    const canonical = routes.allRoutes().filter((r) => r.path === r.canonical && isIndexed(r.page));
     expect(sitemap.match(/<url>/g)).toHaveLength(canonical.length);
     for (const route of canonical) expect(sitemap).toContain(`<loc>${SITE}${route.path}</loc>`);
     expect(sitemap).not.toContain(`<loc>${SITE}/aviso-legal</loc>`);

@@ -6,7 +6,7 @@ import { createTranslator } from '../../../cli/site/i18n.ts';
 import { LANGUAGES, LOCALES } from '../../../cli/site/languages.ts';
 import { loadAllMessages } from '../../../cli/site/locales.ts';
 import { DEFAULT_PATHS } from '../../../cli/paths.ts';
-import { allRoutes, fileForPath, notFoundPath } from '../../../cli/site/routes.ts';
+import { allRoutes, fileForPath, isIndexed, notFoundPath } from '../../../cli/site/routes.ts';
 import { loadSiteConfig, placeholderValues } from '../../../cli/site/site-config.ts';
 import { socialImageSvg, wrapText } from '../../../cli/assets/social-image.ts';
 import { useBuiltSite } from '../../helpers/built-site.ts';
@@ -36,7 +36,8 @@ function metas(html: string): Map<string, string[]> {
 }
 
 describe('sharing previews', () => {
-  it.each(allRoutes().map((r) => [r.path, r] as const))('%s has Open Graph and Twitter tags in its language', (_path, route) => {
+  // The newsletter's noindex service pages have no og:url and no alternates: tests/cli/build/service-pages.test.ts.
+  it.each(allRoutes().filter((r) => isIndexed(r.page)).map((r) => [r.path, r] as const))('%s has Open Graph and Twitter tags in its language', (_path, route) => {
     const html = read(fileForPath(route.path)).toString();
     const meta = metas(html);
     const t = createTranslator(route.lang, messages, placeholderValues(site));

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { mailTextsSchema } from '../../../ingest/contract/mail-texts.ts';
 import { LANGUAGES } from '../../../cli/site/languages.ts';
 import { flatten, loadAllMessages, placeholdersOf } from '../../../cli/site/locales.ts';
 import { DEFAULT_PATHS, PROJECT_ROOT } from '../../../cli/paths.ts';
@@ -42,5 +43,17 @@ describe('translations', () => {
     for (const lang of LANGUAGES) {
       for (const [key, value] of Object.entries(flat.get(lang)!)) expect(value, `${lang}: ${key}`).not.toBe(key);
     }
+  });
+});
+
+describe('the newsletter\'s confirmation texts', () => {
+  it.each(LANGUAGES)('%s has the mail texts the ingest service reads (mail.confirm.*)', (lang) => {
+    expect(mailTextsSchema.safeParse(messages.get(lang)!.mail).success).toBe(true);
+  });
+
+  it.each(LANGUAGES.filter((l) => l !== 'en'))('%s translates every string of the mail, the service pages and the check-inbox panel', (lang) => {
+    const keys = Object.keys(english).filter((key) => /^(mail|servicePages)\.|^newsletter\.checkInbox|^meta\.(newsletter\w+|linkInvalid)\./.test(key));
+    expect(keys.length).toBeGreaterThan(40);
+    for (const key of keys) expect(flat.get(lang)![key], `${lang}: ${key}`).not.toBe(english[key]);
   });
 });

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { TOKEN_FORM_PAGES, type ServicePage } from '../../../ingest/contract/service-pages.ts';
+import { DEFAULT_PATHS } from '../../../cli/paths.ts';
+import { createTranslator } from '../../../cli/site/i18n.ts';
+import { LANGUAGES, type Lang } from '../../../cli/site/languages.ts';
+import { loadAllMessages } from '../../../cli/site/locales.ts';
+import { allRoutes, fileForPath, homeAnchor, isIndexed, pathFor, type ServicePageId } from '../../../cli/site/routes.ts';
+import { loadSiteConfig, placeholderValues } from '../../../cli/site/site-config.ts';
+import { decodeEntities, scanTags } from '../../../cli/verify/html-scan.ts';
+import { normalizeSpace, readBuilt, useBuiltSite, visibleText } from '../../helpers/built-site.ts';
+
+// The newsletter's service pages (ingest/contract/service-pages.ts) as the build writes them.
+
+const site = loadSiteConfig(DEFAULT_PATHS.contentDir);
+const messages = loadAllMessages(DEFAULT_PATHS.contentDir);
+const built = useBuiltSite();
+
+const SERVICE_ROUTES = allRoutes().filter((r) => !isIndexed(r.page)) as { page: ServicePageId; lang: Lang; path: string }[];
+const TOKEN_PAGES = Object.keys(TOKEN_FORM_PAGES) as (keyof typeof TOKEN_FORM_PAGES)[];
+const OTHER_LANGUAGES = LANGUAGES.filter((l) => l !== 'en');
+
+const html = (page: ServicePageId, lang: Lang) => readBuilt(built.outDir, fileForPath(pathFor(page, lang)));
+const main = (page: ServicePageId, lang: Lang) => {
+  const text = html(page, lang);
+  return text.slice(text.indexOf('<main'), text.indexOf('</main>'));
+};
+/** The visible texts of the page's main content, one per element, in order; the privacy address and punctuation left out (they are the same in every language). */
+const mainTexts = (page: ServicePageId, lang: Lang) =>
+  main(page, lang)
+    .replace(/<script[\s\S]*?<\/script>/g, '')
+    .split(/<[^>]+>/)
+    .map((part) => normalizeSpace(visibleText(part)))
+    .filter((text) => /\p{L}/u.test(text) && text !== site.privacyEmail);
+
+describe('the newsletter service pages', () => {
+  it('exist in every language: five pages each', () => {
+    expect(SERVICE_ROUTES).toHaveLength(5 * LANGUAGES.length);
+  });
+
+  it.each(SERVICE_ROUTES.map((r) => [r.path, r] as const))('%s is noindex, with no canonical, hreflang or og:url, one h1 and its title', (_path, route) => {
+    const page = html(route.page, route.lang);
+    const tags = scanTags(page);
+    const t = createTranslator(route.lang, messages, placeholderValues(site));
+    expect(page).toMatch(new RegExp(`^<!DOCTYPE html><html lang="${route.lang}"`));
+    expect(page).toContain('<meta name="robots" content="noindex"/>');
+    expect(tags.filter((tag) => tag.name === 'link' && /canonical|alternate/.test(tag.attrs.rel ?? ''))).toEqual([]);
+    expect(tags.filter((tag) => tag.name === 'meta' && ['og:url', 'og:locale:alternate'].includes(tag.attrs.property ?? ''))).toEqual([]);
+    expect(decodeEntities(/<title>(.*?)<\/title>/.exec(page)?.[1] ?? '')).toBe(t(`meta.${route.page}.title`));
+    expect(tags.filter((tag) => tag.name === 'h1')).toHaveLength(1);
+  });
+
+  it('are not in the sitemap', () => {
+    const sitemap = readBuilt(built.outDir, 'sitemap.xml');
+    expect(sitemap).toContain(`<loc>${site.siteUrl}/de/datenschutz</loc>`);
+    for (const route of SERVICE_ROUTES) expect(sitemap).not.toContain(`${site.siteUrl}${route.path}<`);
+    expect(sitemap).not.toContain('/newsletter/');
+  });
+
+  describe.each(TOKEN_PAGES)('%s', (page) => {
+    it.each(LANGUAGES)('in %s posts to its own URL: method post, no action, a hidden lang and a labelled button', (lang) => {
+      const tags = scanTags(main(page, lang));
+      const forms = tags.filter((tag) => tag.name === 'form');
+      expect(forms).toHaveLength(1);
+      expect(forms[0]!.attrs.method).toBe('post');
+      expect(forms[0]!.attrs).not.toHaveProperty('action');
+      const inputs = tags.filter((tag) => tag.name === 'input');
+      expect(inputs.map((tag) => tag.attrs)).toEqual([{ type: 'hidden', name: 'lang', value: lang }]);
+      const t = createTranslator(lang, messages, placeholderValues(site));
+      const section = page === 'newsletterConfirm' ? 'confirm' : 'unsubscribe';
+      const button = /<button type="submit"[^>]*>(.*?)<\/button>/.exec(main(page, lang));
+      expect(decodeEntities(button?.[1] ?? '')).toBe(t(`servicePages.${section}.button`));
+    });
+
+    it('is the TokenForm island, which receives only the service endpoint', () => {
+      for (const lang of LANGUAGES) {
+        const page_ = html(page, lang);
+        expect(page_).toContain('data-island="TokenForm" data-hydrate="load"');
+        expect(page_).toContain(`<script type="application/json" data-island-props="TokenForm">${JSON.stringify({ endpoint: `${site.ingestUrl}${TOKEN_FORM_PAGES[page]}` })}</script>`);
+      }
+    });
+  });
+
+  it.each(OTHER_LANGUAGES)('show their texts in %s, none of them the English text', (lang) => {
+    for (const page of new Set(SERVICE_ROUTES.map((r) => r.page))) {
+      const english = new Set(mainTexts(page, 'en'));
+      const texts = mainTexts(page, lang);
+      expect(texts.length, page).toBe(english.size);
+      expect(texts.filter((text) => english.has(text)), `${page} ${lang}`).toEqual([]);
+    }
+  });
+
+  it.each(LANGUAGES)('in %s lead home, back to the sign-up form and to the privacy address', (lang) => {
+    const links = (page: ServicePage) => scanTags(main(page, lang)).filter((tag) => tag.name === 'a').map((tag) => tag.attrs.href);
+    const signUp = homeAnchor('linkInvalid', lang, 'newsletter');
+    expect(signUp).toBe(`${pathFor('home', lang)}#newsletter`);
+    expect(links('newsletterConfirmed')).toEqual([pathFor('home', lang)]);
+    expect(links('newsletterUnsubscribed')).toEqual([pathFor('home', lang), signUp]);
+    expect(links('linkInvalid')).toEqual([`mailto:${site.privacyEmail}`, signUp, pathFor('home', lang)]);
+    // Shown by the island instead of the button when the address has no token.
+    expect(links('newsletterConfirm')).toEqual([pathFor('linkInvalid', lang)]);
+  });
+});
