@@ -15,7 +15,7 @@ export interface IngestService {
  * Starts the ingest service as a child process for `npm start` and `sitegen dev`: on
  * `host:port`, trusting the site server on 127.0.0.1 as its proxy (it sets X-Forwarded-For, so
  * rate limits apply per visitor), accepting forms from `siteOrigin` (unless ALLOWED_ORIGINS says
- * otherwise), with SQLite and the file mail sink under `data/` unless the environment configures
+ * otherwise) and linking its mails to it (unless SITE_URL says otherwise), with SQLite and the file mail sink under `data/` unless the environment configures
  * them. `onUnexpectedExit` is called when it exits before `stop()` was asked for.
  */
 export function startIngestService({ host, port, siteOrigin, onUnexpectedExit }: {
@@ -32,6 +32,8 @@ export function startIngestService({ host, port, siteOrigin, onUnexpectedExit }:
       HOST: host,
       TRUST_PROXY: '127.0.0.1',
       ALLOWED_ORIGINS: process.env.ALLOWED_ORIGINS ?? siteOrigin,
+      // The links in its mails and its redirects lead to this local site.
+      SITE_URL: process.env.SITE_URL ?? siteOrigin,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
