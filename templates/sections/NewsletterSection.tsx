@@ -6,7 +6,7 @@ import { usePage } from '../page-context.tsx';
 
 const STRINGS = [
   'name', 'namePlaceholder', 'email', 'emailPlaceholder', 'privacyConsent', 'marketingConsent', 'submit', 'submitting',
-  'successTitle', 'successMessage', 'privacyNote', 'duplicateTitle', 'duplicateMessage', 'errorTitle', 'errorMessage', 'noScript',
+  'successTitle', 'successMessage', 'checkInboxTitle', 'privacyNote', 'duplicateTitle', 'duplicateMessage', 'errorTitle', 'errorMessage', 'noScript',
 ] as const;
 
 /** The newsletter section (anchor `newsletter`) with the sign-up form island. */
@@ -28,7 +28,13 @@ export function NewsletterSection() {
             lang,
             endpoint: `${site.ingestUrl}/newsletter`,
             privacyHref: pathFor('privacy', lang),
-            strings: { ...pick(t, 'newsletter', STRINGS), rateLimited: t('toast.rateLimited'), close: t('toast.close') },
+            strings: {
+              ...pick(t, 'newsletter', STRINGS),
+              // {{email}} is the visitor's address, filled in by the island (not site.json's email).
+              checkInboxMessage: t('newsletter.checkInboxMessage', { email: '{{email}}' }),
+              rateLimited: t('toast.rateLimited'),
+              close: t('toast.close'),
+            },
             validation: validationMessages(t),
           }}
         />

@@ -1,5 +1,6 @@
 import { expect, hydrateForm, rows, test, uniqueEmail, watchConsole } from './support/fixtures.ts';
 import { fillNewsletter } from './support/forms.ts';
+import { confirmSubscription } from './support/newsletter-mail.ts';
 
 test('shows translated field errors before sending anything', async ({ page, url }) => {
   const posts: string[] = [];
@@ -16,7 +17,7 @@ test('shows translated field errors before sending anything', async ({ page, url
   expect(posts).toEqual([]);
 });
 
-test('a signup shows the thank-you panel and stores the row with consent proof', async ({ page, url }) => {
+test('a signup says to check the inbox for the confirmation link and stores the row, pending, with consent proof', async ({ page, url }) => {
   const problems = watchConsole(page);
   const email = uniqueEmail('ada');
   await page.goto(url('/'));
@@ -33,26 +34,46 @@ test('a signup shows the thank-you panel and stores the row with consent proof',
   await expect(form.getByRole('button')).toBeDisabled();
   await expect(form.getByRole('button')).toHaveText('Submitting...');
   release();
-  await expect(page.locator('[data-newsletter=success]')).toContainText('You have successfully subscribed to our newsletter.');
-  const stored = rows<{ name: string; marketing_consent: number; lang: string }>('SELECT * FROM newsletter WHERE email = ?', email);
+  // The service confirms by mail (double opt-in, its default): the panel says so, with the address.
+  const panel = page.locator('[data-newsletter=success]');
+  await expect(panel).toHaveAttribute('data-next', 'confirm_email');
+  await expect(panel.getByRole('heading')).toHaveText('Check your inbox');
+  await expect(panel).toContainText(`We have sent a confirmation link to ${email}. Your subscription starts when you click it. The link is valid for 7 days.`);
+  const stored = rows<{ name: string; marketing_consent: number; lang: string; status: string }>('SELECT * FROM newsletter WHERE email = ?', email);
   expect(stored).toHaveLength(1);
-  expect(stored[0]).toMatchObject({ name: 'Ada Lovelace', lang: 'en' });
+  expect(stored[0]).toMatchObject({ name: 'Ada Lovelace', lang: 'en', status: 'pending' });
   expect(Boolean(stored[0]!.marketing_consent)).toBe(true);
   expect(problems).toEqual([]);
+});
+
+test('a service that answers without `next` (single opt-in) gets the thank-you panel', async ({ page, url }) => {
+  await page.goto(url('/de'));
+  await hydrateForm(page, 'newsletter');
+  const form = await fillNewsletter(page, 'Emmy', uniqueEmail('single'));
+  await page.route('**/api/newsletter', (route) => route.fulfill({ status: 201, contentType: 'application/json', body: '{"ok":true}' }));
+  await form.getByRole('button').click();
+  const panel = page.locator('[data-newsletter=success]');
+  await expect(panel.getByRole('heading')).toHaveText('Vielen Dank für Ihre Anmeldung!');
+  await expect(panel).toContainText('Sie haben unseren Newsletter erfolgreich abonniert.');
+  await expect(panel).not.toHaveAttribute('data-next');
 });
 
 for (const [lang, text] of [
   ['es', 'Este correo electrónico ya está registrado.'],
   ['de', 'Diese E-Mail-Adresse ist bereits registriert.'],
 ] as const) {
-  test(`a duplicate address shows the translated toast in ${lang} and keeps the form`, async ({ page, url }) => {
+  test(`a confirmed address signed up again shows the translated toast in ${lang} and keeps the form`, async ({ page, url }) => {
     const email = uniqueEmail(`dup-${lang}`);
     for (let attempt = 0; attempt < 2; attempt++) {
       await page.goto(url(`/${lang}`));
       await hydrateForm(page, 'newsletter');
       await fillNewsletter(page, 'Grace', email);
       await page.locator('form[data-form=newsletter]').getByRole('button').click();
-      if (attempt === 0) await expect(page.locator('[data-newsletter=success]')).toBeVisible();
+      if (attempt === 0) {
+        await expect(page.locator('[data-newsletter=success]')).toBeVisible();
+        // A pending signup may sign up again (a new mail); a confirmed one is a duplicate.
+        await confirmSubscription(page.request, url('/api/newsletter/confirm'), email);
+      }
     }
     const toast = page.locator('[data-toast=destructive]');
     await expect(toast).toContainText(text);

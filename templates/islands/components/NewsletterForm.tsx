@@ -1,12 +1,12 @@
 import { useSignal } from '@preact/signals-react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useRef, type FormEvent } from 'react';
-import { fieldIssues, HONEYPOT_FIELD, LIMITS, newsletterSchema, type FieldIssues, type Lang } from '../../../ingest/contract/schemas.ts';
+import { fieldIssues, HONEYPOT_FIELD, LIMITS, newsletterSchema, type FieldIssues, type Lang, type SubmitOk } from '../../../ingest/contract/schemas.ts';
 import { Field, INPUT_CLASS } from '../../forms/Field.tsx';
 import { SvgIcon } from '../../ui/Icon.tsx';
 import * as icons from '../../ui/icon-paths.ts';
 import { RichText } from '../../ui/RichText.tsx';
-import { postJson } from './api.ts';
+import { format, postJson } from './api.ts';
 import type { ValidationMessages } from '../../forms/validation-messages.ts';
 import { errorAttributes, focusFirstInvalid, messageFor } from './field-errors.ts';
 import { Toaster } from './Toaster.tsx';
@@ -18,7 +18,7 @@ export interface NewsletterFormProps {
   privacyHref: string;
   strings: Record<
     | 'name' | 'namePlaceholder' | 'email' | 'emailPlaceholder' | 'privacyConsent' | 'marketingConsent' | 'submit'
-    | 'submitting' | 'successTitle' | 'successMessage' | 'privacyNote' | 'duplicateTitle' | 'duplicateMessage'
+    | 'submitting' | 'successTitle' | 'successMessage' | 'checkInboxTitle' | 'checkInboxMessage' | 'privacyNote' | 'duplicateTitle' | 'duplicateMessage'
     | 'errorTitle' | 'errorMessage' | 'rateLimited' | 'close' | 'noScript',
     string
   >;
@@ -29,14 +29,16 @@ const EMPTY = { name: '', email: '', privacyConsent: false, marketingConsent: fa
 
 /**
  * The newsletter sign-up: validates with the shared contract before sending, disables the button
- * while submitting, replaces itself with a thank-you panel on success, and reports a duplicate
- * address or any failure in a toast while keeping what the visitor typed.
+ * while submitting, replaces itself on success with a panel — "check your inbox" when the service
+ * answers that a confirmation mail is on its way (`next: 'confirm_email'`, double opt-in), else
+ * the thank-you — and reports a duplicate address or any failure in a toast while keeping what
+ * the visitor typed.
  */
 export function NewsletterForm({ lang, endpoint, privacyHref, strings: s, validation }: NewsletterFormProps) {
   useSignals();
   const values = useSignal(EMPTY);
   const issues = useSignal<FieldIssues>({});
-  const status = useSignal<'idle' | 'submitting' | 'success'>('idle');
+  const status = useSignal<'idle' | 'submitting' | 'success' | 'confirmEmail'>('idle');
   const formRef = useRef<HTMLFormElement>(null);
   const honeypot = useRef<HTMLInputElement>(null);
 
@@ -56,7 +58,7 @@ export function NewsletterForm({ lang, endpoint, privacyHref, strings: s, valida
     status.value = 'submitting';
     const answer = await postJson(endpoint, body);
     if (answer.kind === 'ok') {
-      status.value = 'success';
+      status.value = (answer.body as Partial<SubmitOk> | null)?.next === 'confirm_email' ? 'confirmEmail' : 'success';
       return;
     }
     status.value = 'idle';
@@ -71,12 +73,13 @@ export function NewsletterForm({ lang, endpoint, privacyHref, strings: s, valida
     }
   }
 
-  if (status.value === 'success') {
+  if (status.value === 'success' || status.value === 'confirmEmail') {
+    const confirm = status.value === 'confirmEmail';
     return (
-      <div role="status" className="rounded-2xl border border-teal-200 bg-teal-50 p-6 sm:p-8" data-newsletter="success">
-        <SvgIcon d={icons.check} className="h-8 w-8 text-teal-700" />
-        <h3 className="mt-3 text-xl font-semibold text-navy-900">{s.successTitle}</h3>
-        <p className="mt-2 text-slate-700">{s.successMessage}</p>
+      <div role="status" className="rounded-2xl border border-teal-200 bg-teal-50 p-6 sm:p-8" data-newsletter="success" data-next={confirm ? 'confirm_email' : undefined}>
+        <SvgIcon d={confirm ? icons.mail : icons.check} className="h-8 w-8 text-teal-700" />
+        <h3 className="mt-3 text-xl font-semibold text-navy-900">{confirm ? s.checkInboxTitle : s.successTitle}</h3>
+        <p className="mt-2 text-slate-700">{confirm ? format(s.checkInboxMessage, { email: values.value.email.trim() }) : s.successMessage}</p>
         <p className="mt-4 text-sm text-slate-600">{s.privacyNote}</p>
       </div>
     );

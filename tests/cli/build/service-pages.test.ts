@@ -100,3 +100,15 @@ describe('the newsletter service pages', () => {
     expect(links('newsletterConfirm')).toEqual([pathFor('linkInvalid', lang)]);
   });
 });
+
+describe('the newsletter form\'s next step', () => {
+  it.each(LANGUAGES)('in %s, its island receives the check-inbox texts with {{email}} left for the visitor\'s address', (lang) => {
+    const home = readBuilt(built.outDir, fileForPath(pathFor('home', lang)));
+    const json = /<script type="application\/json" data-island-props="NewsletterForm">(.*?)<\/script>/.exec(home)?.[1] ?? '{}';
+    const { strings } = JSON.parse(json) as { strings: Record<string, string> };
+    const t = createTranslator(lang, messages, placeholderValues(site));
+    expect(strings.checkInboxTitle).toBe(t('newsletter.checkInboxTitle'));
+    expect(strings.checkInboxMessage).toContain('{{email}}');
+    expect(strings.checkInboxMessage).not.toContain(site.email);
+  });
+});
