@@ -5,6 +5,7 @@ import { Layout } from '../../templates/layout/Layout.tsx';
 import { AboutPage } from '../../templates/pages/AboutPage.tsx';
 import { ContactPage } from '../../templates/pages/ContactPage.tsx';
 import { ContentPage } from '../../templates/pages/ContentPage.tsx';
+import { FormOutcomePage } from '../../templates/pages/FormOutcomePage.tsx';
 import { HomePage } from '../../templates/pages/HomePage.tsx';
 import { LegalPage } from '../../templates/pages/LegalPage.tsx';
 import { NewsletterOutcomePage } from '../../templates/pages/NewsletterOutcomePage.tsx';
@@ -59,11 +60,32 @@ function PageBody({ page, markdown, contentPage }: { page: RoutePageId | 'notFou
     case 'newsletterConfirmed':
     case 'newsletterUnsubscribed':
     case 'linkInvalid':
+    case 'newsletterCheckInbox':
+    case 'newsletterAlreadySubscribed':
       return <NewsletterOutcomePage page={page} />;
+    case 'formNotAcceptedRequired':
+    case 'formNotAcceptedEmail':
+    case 'formNotAcceptedTooLong':
+    case 'formNotAcceptedConsent':
+    case 'formNotAcceptedCountry':
+    case 'formNotAcceptedCaptcha':
+    case 'formNotAcceptedInvalidChars':
+    case 'formNotAcceptedInvisibleChars':
+    case 'tooManyAttempts':
+    case 'formNotStored':
+      return <FormOutcomePage page={page} />;
     default:
       if (!contentPage) throw new Error(`page ${page} needs its Markdown text`);
       return <ContentPage document={contentPage} />;
   }
+}
+
+/**
+ * The key under `meta.` of a page's title and description: its id, but the eight "not accepted"
+ * pages share `meta.formNotAccepted` (they differ only in the reason they give).
+ */
+function metaKeyOf(page: RoutePageId | 'notFound'): string {
+  return page.startsWith('formNotAccepted') ? 'formNotAccepted' : page;
 }
 
 /**
@@ -82,8 +104,8 @@ export function renderPage({ context, canonicalPath, stylesheet, cssRules, loade
     </PageProvider>,
   );
   const canonical = canonicalPath === null ? null : absoluteUrl(site.siteUrl, canonicalPath);
-  const title = contentPage ? `${contentPage.title} — ${site.brand}` : t(`meta.${page}.title`);
-  const description = contentPage ? contentPage.description : t(`meta.${page}.description`);
+  const title = contentPage ? `${contentPage.title} — ${site.brand}` : t(`meta.${metaKeyOf(page)}.title`);
+  const description = contentPage ? contentPage.description : t(`meta.${metaKeyOf(page)}.description`);
   const social = socialMetaTags({
     lang,
     siteName: site.brand,

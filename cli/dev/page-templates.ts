@@ -20,6 +20,18 @@ const PAGE_TEMPLATES: Readonly<Record<string, string>> = {
   newsletterConfirmed: 'pages/NewsletterOutcomePage.tsx',
   newsletterUnsubscribed: 'pages/NewsletterOutcomePage.tsx',
   linkInvalid: 'pages/NewsletterOutcomePage.tsx',
+  newsletterCheckInbox: 'pages/NewsletterOutcomePage.tsx',
+  newsletterAlreadySubscribed: 'pages/NewsletterOutcomePage.tsx',
+  formNotAcceptedRequired: 'pages/FormOutcomePage.tsx',
+  formNotAcceptedEmail: 'pages/FormOutcomePage.tsx',
+  formNotAcceptedTooLong: 'pages/FormOutcomePage.tsx',
+  formNotAcceptedConsent: 'pages/FormOutcomePage.tsx',
+  formNotAcceptedCountry: 'pages/FormOutcomePage.tsx',
+  formNotAcceptedCaptcha: 'pages/FormOutcomePage.tsx',
+  formNotAcceptedInvalidChars: 'pages/FormOutcomePage.tsx',
+  formNotAcceptedInvisibleChars: 'pages/FormOutcomePage.tsx',
+  tooManyAttempts: 'pages/FormOutcomePage.tsx',
+  formNotStored: 'pages/FormOutcomePage.tsx',
 };
 
 /** The template of the pages added as Markdown files (page ids `content:<name>`). */

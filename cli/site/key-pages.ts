@@ -24,7 +24,18 @@ const KEY_PREFIX_PAGES: Readonly<Record<string, string>> = {
   'meta.newsletterUnsubscribe': 'newsletter pages',
   'meta.newsletterUnsubscribed': 'newsletter pages',
   'meta.linkInvalid': 'newsletter pages',
+  'meta.newsletterCheckInbox': 'newsletter pages',
+  'meta.newsletterAlreadySubscribed': 'newsletter pages',
   servicePages: 'newsletter pages',
+  'meta.formNotAccepted': 'form result pages',
+  'meta.tooManyAttempts': 'form result pages',
+  'meta.formNotStored': 'form result pages',
+  'servicePages.notAccepted': 'form result pages',
+  'servicePages.tooManyAttempts': 'form result pages',
+  'servicePages.notStored': 'form result pages',
+  'servicePages.backToNewsletter': 'form result pages',
+  'servicePages.backToContact': 'form result pages',
+  'servicePages.formRefused': 'form refused page (sent by the ingest service)',
   mail: 'confirmation mail',
 };
 

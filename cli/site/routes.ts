@@ -8,11 +8,19 @@ const PAGES = ['home', 'about', 'contact', 'cookies', 'legalNotice', 'privacy'] 
 
 /**
  * The pages the ingest service sends people to (the links in its mails, the answers to plain form
- * posts): the newsletter's confirm and unsubscribe pages with their button, and what follows. Not
- * for search engines: `noindex`, no canonical or hreflang links, outside the sitemap. Their ids and
- * paths are those of `SERVICE_PAGES` in `ingest/contract/service-pages.ts`; a test holds the two equal.
+ * posts): the newsletter's confirm and unsubscribe pages with their button, and what follows; the
+ * results of a form posted without JavaScript (check your inbox, already subscribed, not accepted
+ * with its reason, too many attempts, not stored). Not for search engines: `noindex`, no canonical
+ * or hreflang links, outside the sitemap. Their ids and paths are those of `SERVICE_PAGES` in
+ * `ingest/contract/service-pages.ts`; a test holds the two equal.
  */
-const SERVICE_PAGES = ['newsletterConfirm', 'newsletterConfirmed', 'newsletterUnsubscribe', 'newsletterUnsubscribed', 'linkInvalid'] as const;
+const SERVICE_PAGES = [
+  'newsletterConfirm', 'newsletterConfirmed', 'newsletterUnsubscribe', 'newsletterUnsubscribed', 'linkInvalid',
+  'newsletterCheckInbox', 'newsletterAlreadySubscribed',
+  'formNotAcceptedRequired', 'formNotAcceptedEmail', 'formNotAcceptedTooLong', 'formNotAcceptedConsent',
+  'formNotAcceptedCountry', 'formNotAcceptedCaptcha', 'formNotAcceptedInvalidChars', 'formNotAcceptedInvisibleChars',
+  'tooManyAttempts', 'formNotStored',
+] as const;
 
 /** A page the ingest service links or redirects to. */
 export type ServicePageId = (typeof SERVICE_PAGES)[number];
@@ -53,6 +61,18 @@ const ROUTES: Readonly<Record<PageId, Readonly<Record<Lang, string>>>> = {
   newsletterUnsubscribe: localised('/newsletter/unsubscribe'),
   newsletterUnsubscribed: localised('/newsletter/unsubscribed'),
   linkInvalid: localised('/newsletter/link-invalid'),
+  newsletterCheckInbox: localised('/newsletter/check-inbox'),
+  newsletterAlreadySubscribed: localised('/newsletter/already-subscribed'),
+  formNotAcceptedRequired: localised('/form/not-accepted/required'),
+  formNotAcceptedEmail: localised('/form/not-accepted/email'),
+  formNotAcceptedTooLong: localised('/form/not-accepted/too-long'),
+  formNotAcceptedConsent: localised('/form/not-accepted/consent'),
+  formNotAcceptedCountry: localised('/form/not-accepted/country'),
+  formNotAcceptedCaptcha: localised('/form/not-accepted/captcha'),
+  formNotAcceptedInvalidChars: localised('/form/not-accepted/invalid-characters'),
+  formNotAcceptedInvisibleChars: localised('/form/not-accepted/invisible-characters'),
+  tooManyAttempts: localised('/form/too-many-attempts'),
+  formNotStored: localised('/form/not-stored'),
 };
 
 /** Extra URLs that serve a page of the table under another address; their canonical is the table's URL. */
@@ -71,7 +91,7 @@ export function pathFor(page: PageId, lang: Lang): string {
 
 /**
  * Whether search engines may index a page: every page but the service pages, which only make
- * sense to someone who followed a link from a mail.
+ * sense to someone who followed a link from a mail or just sent a form.
  */
 export function isIndexed(page: RoutePageId): boolean {
   return !(SERVICE_PAGES as readonly string[]).includes(page);

@@ -13,8 +13,16 @@
  * | newsletterUnsubscribe | "Unsubscribe" with a button (`?token=`, the link in every mail) |
  * | newsletterUnsubscribed | the address and its data are gone |
  * | linkInvalid | the link has expired or is not valid; nothing was changed |
+ * | newsletterCheckInbox | a plain form signup was stored: check your inbox for the confirmation link |
+ * | newsletterAlreadySubscribed | a plain form signup of an address already subscribed |
+ * | formNotAccepted… (one per issue code) | a plain form post was refused: the reason (`validation.<code>`) and links back to the forms |
+ * | tooManyAttempts | a plain form post over the rate limit: wait a minute |
+ * | formNotStored | a plain form post the service could not store (database unavailable): nothing was kept, try again later |
+ *
+ * A plain form post from a foreign origin is answered 403 by the service itself, with a short
+ * page in the form's language (texts `servicePages.formRefused.*`).
  */
-import type { Lang } from './schemas.ts';
+import type { IssueCode, Lang } from './schemas.ts';
 
 /** The service pages by id, with their path in English (other languages add `/<lang>` in front). */
 export const SERVICE_PAGES = {
@@ -23,6 +31,18 @@ export const SERVICE_PAGES = {
   newsletterUnsubscribe: '/newsletter/unsubscribe',
   newsletterUnsubscribed: '/newsletter/unsubscribed',
   linkInvalid: '/newsletter/link-invalid',
+  newsletterCheckInbox: '/newsletter/check-inbox',
+  newsletterAlreadySubscribed: '/newsletter/already-subscribed',
+  formNotAcceptedRequired: '/form/not-accepted/required',
+  formNotAcceptedEmail: '/form/not-accepted/email',
+  formNotAcceptedTooLong: '/form/not-accepted/too-long',
+  formNotAcceptedConsent: '/form/not-accepted/consent',
+  formNotAcceptedCountry: '/form/not-accepted/country',
+  formNotAcceptedCaptcha: '/form/not-accepted/captcha',
+  formNotAcceptedInvalidChars: '/form/not-accepted/invalid-characters',
+  formNotAcceptedInvisibleChars: '/form/not-accepted/invisible-characters',
+  tooManyAttempts: '/form/too-many-attempts',
+  formNotStored: '/form/not-stored',
 } as const;
 
 /** One of the service pages. */
@@ -38,6 +58,18 @@ export const TOKEN_FORM_PAGES = {
   newsletterConfirm: '/newsletter/confirm',
   newsletterUnsubscribe: '/newsletter/unsubscribe',
 } as const satisfies Partial<Record<ServicePage, string>>;
+
+/** The "not accepted" page that explains an issue code (the first field's issue of a refused form). */
+export const NOT_ACCEPTED_PAGES: Readonly<Record<IssueCode, ServicePage>> = {
+  required: 'formNotAcceptedRequired',
+  email: 'formNotAcceptedEmail',
+  tooLong: 'formNotAcceptedTooLong',
+  consent: 'formNotAcceptedConsent',
+  country: 'formNotAcceptedCountry',
+  captcha: 'formNotAcceptedCaptcha',
+  invalidChars: 'formNotAcceptedInvalidChars',
+  invisibleChars: 'formNotAcceptedInvisibleChars',
+};
 
 /** The path of a service page in a language: `servicePagePath('newsletterConfirm', 'de')` → `/de/newsletter/confirm`. */
 export function servicePagePath(page: ServicePage, lang: Lang): string {

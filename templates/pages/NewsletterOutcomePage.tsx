@@ -1,28 +1,30 @@
 import type { ReactNode } from 'react';
 import { homeAnchor, pathFor, type ServicePageId } from '../../cli/site/routes.ts';
 import { usePage } from '../page-context.tsx';
-import { Icon } from '../ui/Icon.tsx';
 import { RichText } from '../ui/RichText.tsx';
 import { PageHeader } from './PageHeader.tsx';
+import { ServicePageLinks, type ServicePageLink } from './ServicePageLinks.tsx';
 
-/** A page the service sends a visitor to after a token form's post, or when a link is not valid. */
-export type OutcomePage = Extract<ServicePageId, 'newsletterConfirmed' | 'newsletterUnsubscribed' | 'linkInvalid'>;
+/**
+ * A page the service sends a visitor to after a token form's post, when a link is not valid, or
+ * after a signup sent without JavaScript.
+ */
+export type OutcomePage = Extract<
+  ServicePageId,
+  'newsletterConfirmed' | 'newsletterUnsubscribed' | 'linkInvalid' | 'newsletterCheckInbox' | 'newsletterAlreadySubscribed'
+>;
 
 /** What one of the pages says below its title, and where it leads: the first link is the main way on. */
 interface Outcome {
   section: string;
   more: ReactNode;
-  links: { href: string; label: string }[];
+  links: ServicePageLink[];
 }
 
-const LINK_CLASS = {
-  primary: 'inline-flex items-center gap-2 rounded-lg bg-teal-700 px-5 py-3 font-semibold text-white hover:bg-teal-800',
-  secondary: 'inline-flex items-center rounded-lg px-5 py-3 font-semibold text-navy-900 ring-1 ring-slate-300 hover:bg-slate-50',
-};
-
 /**
- * What happened after a newsletter link: the subscription is active, the address is gone, or the
- * link was not valid (and what to do instead), with the way back to the home page.
+ * What happened after a newsletter link or signup: the subscription is active, the address is
+ * gone, the link was not valid (and what to do instead), a confirmation mail is on its way, or
+ * the address was already subscribed; with the way back to the home page.
  */
 export function NewsletterOutcomePage({ page }: { page: OutcomePage }) {
   const { lang, t, site } = usePage();
@@ -49,6 +51,8 @@ export function NewsletterOutcomePage({ page }: { page: OutcomePage }) {
       ),
       links: [signUp, home],
     },
+    newsletterCheckInbox: { section: 'checkInbox', more: <p>{t('servicePages.checkInbox.notReceived')}</p>, links: [home] },
+    newsletterAlreadySubscribed: { section: 'alreadySubscribed', more: <p>{t('servicePages.alreadySubscribed.unsubscribeHint')}</p>, links: [home] },
   };
   const { section, more, links } = outcomes[page];
   return (
@@ -58,14 +62,7 @@ export function NewsletterOutcomePage({ page }: { page: OutcomePage }) {
       </PageHeader>
       <div className="mx-auto max-w-6xl px-4 py-14 sm:px-6 sm:py-20 lg:px-8">
         <div className="max-w-3xl text-lg leading-relaxed text-slate-700">{more}</div>
-        <div className="mt-8 flex flex-wrap gap-3">
-          {links.map((link, i) => (
-            <a key={link.href} href={link.href} className={i === 0 ? LINK_CLASS.primary : LINK_CLASS.secondary}>
-              {link.label}
-              {i === 0 && <Icon name="arrow" className="h-5 w-5" />}
-            </a>
-          ))}
-        </div>
+        <ServicePageLinks links={links} />
       </div>
     </>
   );

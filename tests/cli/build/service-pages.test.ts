@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { TOKEN_FORM_PAGES, type ServicePage } from '../../../ingest/contract/service-pages.ts';
+import { ISSUE_CODES } from '../../../ingest/contract/schemas.ts';
+import { NOT_ACCEPTED_PAGES, TOKEN_FORM_PAGES, type ServicePage } from '../../../ingest/contract/service-pages.ts';
 import { DEFAULT_PATHS } from '../../../cli/paths.ts';
 import { createTranslator } from '../../../cli/site/i18n.ts';
 import { LANGUAGES, type Lang } from '../../../cli/site/languages.ts';
@@ -9,7 +10,8 @@ import { loadSiteConfig, placeholderValues } from '../../../cli/site/site-config
 import { decodeEntities, scanTags } from '../../../cli/verify/html-scan.ts';
 import { normalizeSpace, readBuilt, useBuiltSite, visibleText } from '../../helpers/built-site.ts';
 
-// The newsletter's service pages (ingest/contract/service-pages.ts) as the build writes them.
+// The service pages (ingest/contract/service-pages.ts) as the build writes them: the newsletter's,
+// and the results of a form sent without JavaScript.
 
 const site = loadSiteConfig(DEFAULT_PATHS.contentDir);
 const messages = loadAllMessages(DEFAULT_PATHS.contentDir);
@@ -24,17 +26,20 @@ const main = (page: ServicePageId, lang: Lang) => {
   const text = html(page, lang);
   return text.slice(text.indexOf('<main'), text.indexOf('</main>'));
 };
-/** The visible texts of the page's main content, one per element, in order; the privacy address and punctuation left out (they are the same in every language). */
+/** The visible texts of the page's main content, one per element, in order; the site's addresses and punctuation left out (they are the same in every language). */
 const mainTexts = (page: ServicePageId, lang: Lang) =>
   main(page, lang)
     .replace(/<script[\s\S]*?<\/script>/g, '')
     .split(/<[^>]+>/)
     .map((part) => normalizeSpace(visibleText(part)))
-    .filter((text) => /\p{L}/u.test(text) && text !== site.privacyEmail);
+    .filter((text) => /\p{L}/u.test(text) && text !== site.privacyEmail && text !== site.email);
+/** The `meta.*` key of a page's title: the "not accepted" pages share one. */
+const metaKey = (page: ServicePageId) => (page.startsWith('formNotAccepted') ? 'formNotAccepted' : page);
+const links = (page: ServicePage, lang: Lang) => scanTags(main(page, lang)).filter((tag) => tag.name === 'a').map((tag) => tag.attrs.href);
 
-describe('the newsletter service pages', () => {
-  it('exist in every language: five pages each', () => {
-    expect(SERVICE_ROUTES).toHaveLength(5 * LANGUAGES.length);
+describe('the service pages', () => {
+  it('exist in every language: seventeen pages each', () => {
+    expect(SERVICE_ROUTES).toHaveLength(17 * LANGUAGES.length);
   });
 
   it.each(SERVICE_ROUTES.map((r) => [r.path, r] as const))('%s is noindex, with no canonical, hreflang or og:url, one h1 and its title', (_path, route) => {
@@ -45,7 +50,7 @@ describe('the newsletter service pages', () => {
     expect(page).toContain('<meta name="robots" content="noindex"/>');
     expect(tags.filter((tag) => tag.name === 'link' && /canonical|alternate/.test(tag.attrs.rel ?? ''))).toEqual([]);
     expect(tags.filter((tag) => tag.name === 'meta' && ['og:url', 'og:locale:alternate'].includes(tag.attrs.property ?? ''))).toEqual([]);
-    expect(decodeEntities(/<title>(.*?)<\/title>/.exec(page)?.[1] ?? '')).toBe(t(`meta.${route.page}.title`));
+    expect(decodeEntities(/<title>(.*?)<\/title>/.exec(page)?.[1] ?? '')).toBe(t(`meta.${metaKey(route.page)}.title`));
     expect(tags.filter((tag) => tag.name === 'h1')).toHaveLength(1);
   });
 
@@ -90,14 +95,43 @@ describe('the newsletter service pages', () => {
   });
 
   it.each(LANGUAGES)('in %s lead home, back to the sign-up form and to the privacy address', (lang) => {
-    const links = (page: ServicePage) => scanTags(main(page, lang)).filter((tag) => tag.name === 'a').map((tag) => tag.attrs.href);
     const signUp = homeAnchor('linkInvalid', lang, 'newsletter');
     expect(signUp).toBe(`${pathFor('home', lang)}#newsletter`);
-    expect(links('newsletterConfirmed')).toEqual([pathFor('home', lang)]);
-    expect(links('newsletterUnsubscribed')).toEqual([pathFor('home', lang), signUp]);
-    expect(links('linkInvalid')).toEqual([`mailto:${site.privacyEmail}`, signUp, pathFor('home', lang)]);
+    expect(links('newsletterConfirmed', lang)).toEqual([pathFor('home', lang)]);
+    expect(links('newsletterUnsubscribed', lang)).toEqual([pathFor('home', lang), signUp]);
+    expect(links('linkInvalid', lang)).toEqual([`mailto:${site.privacyEmail}`, signUp, pathFor('home', lang)]);
+    expect(links('newsletterCheckInbox', lang)).toEqual([pathFor('home', lang)]);
+    expect(links('newsletterAlreadySubscribed', lang)).toEqual([pathFor('home', lang)]);
     // Shown by the island instead of the button when the address has no token.
-    expect(links('newsletterConfirm')).toEqual([pathFor('linkInvalid', lang)]);
+    expect(links('newsletterConfirm', lang)).toEqual([pathFor('linkInvalid', lang)]);
+  });
+});
+
+describe('the results of a form sent without JavaScript', () => {
+  const FORM_PAGES = [...ISSUE_CODES.map((code) => NOT_ACCEPTED_PAGES[code]), 'tooManyAttempts', 'formNotStored'] as const;
+
+  it.each(LANGUAGES)('in %s, each "not accepted" page gives the reason the form itself shows for that issue, and what to do', (lang) => {
+    const t = createTranslator(lang, messages, placeholderValues(site));
+    for (const code of ISSUE_CODES) {
+      const page = NOT_ACCEPTED_PAGES[code];
+      expect(normalizeSpace(visibleText(/<h1[^>]*>(.*?)<\/h1>/.exec(main(page, lang))?.[1] ?? '')), page).toBe(t('servicePages.notAccepted.title'));
+      // validation.tooLong names the field's limit ({{max}}), which the page cannot know.
+      const reason = code === 'tooLong' ? t('servicePages.notAccepted.tooLong') : t(`validation.${code}`);
+      expect(mainTexts(page, lang), page).toEqual([t('servicePages.notAccepted.title'), reason, t('servicePages.notAccepted.correct'), t('servicePages.backToNewsletter'), t('servicePages.backToContact')]);
+    }
+  });
+
+  it.each(LANGUAGES)('in %s say to wait a minute after too many attempts, and to try again or write when nothing was stored', (lang) => {
+    const t = createTranslator(lang, messages, placeholderValues(site));
+    expect(mainTexts('tooManyAttempts', lang).slice(0, 3)).toEqual(['title', 'text', 'wait'].map((key) => t(`servicePages.tooManyAttempts.${key}`)));
+    // The contact address is a link inside the sentence.
+    expect(decodeEntities(main('formNotStored', lang).replace(/<[^>]+>/g, ''))).toContain(t('servicePages.notStored.tryAgain').replace(/<\/?mail>/g, ''));
+  });
+
+  it.each(LANGUAGES)('in %s lead back to the newsletter sign-up and to the contact form, since either may have sent it', (lang) => {
+    const back = [homeAnchor('formNotStored', lang, 'newsletter'), `${pathFor('contact', lang)}#contact-form`];
+    expect(back[0]).toBe(`${pathFor('home', lang)}#newsletter`);
+    for (const page of FORM_PAGES) expect(links(page, lang), page).toEqual(page === 'formNotStored' ? [`mailto:${site.email}`, ...back] : back);
   });
 });
 
