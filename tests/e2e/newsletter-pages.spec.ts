@@ -1,5 +1,5 @@
 import { axeViolations, expect, rows, test, uniqueEmail, watchConsole } from './support/fixtures.ts';
-import { confirmationMail, servePublicSiteLocally } from './support/newsletter-mail.ts';
+import { confirmationMail } from './support/newsletter-mail.ts';
 
 // The newsletter's service pages with the real ingest service: the mail's links open the confirm
 // and unsubscribe pages, whose button posts the token; the service answers with the next page.
@@ -16,7 +16,6 @@ test('the confirm link of the mail opens the German page; its button confirms th
   await signUp(page.request, url('/api/newsletter'), email, 'de');
   const { confirm } = await confirmationMail(email);
   expect(confirm).toMatch(/^\/de\/newsletter\/confirm\?token=/);
-  await servePublicSiteLocally(page, url);
 
   await page.goto(url(confirm));
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Bestätigen Sie Ihre Anmeldung');
@@ -41,7 +40,6 @@ test.describe('without JavaScript', () => {
     const email = uniqueEmail('unsubscribe-fr');
     await signUp(page.request, url('/api/newsletter'), email, 'fr');
     const { unsubscribe } = await confirmationMail(email);
-    await servePublicSiteLocally(page, url);
 
     await page.goto(url(unsubscribe));
     const form = page.locator('form[data-form=token]');
@@ -57,7 +55,6 @@ test.describe('without JavaScript', () => {
 });
 
 test('a forged token leads to the "link not valid" page, with the way to sign up again', async ({ page, url }) => {
-  await servePublicSiteLocally(page, url);
   await page.goto(url('/it/newsletter/confirm?token=c.it.1.9999999999.forgedforgedforgedforgedforgedforgedforgedf'));
   await page.getByRole('button', { name: "Confermo l'iscrizione" }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Link scaduto o non valido');

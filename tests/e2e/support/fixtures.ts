@@ -5,7 +5,8 @@ import { test as base, expect, type Page } from '@playwright/test';
 import Database from 'better-sqlite3';
 import type { E2EState } from './global-setup.ts';
 
-function state(): E2EState {
+/** What global setup started: the servers' origins, the ingest service's data and mail folders. */
+export function state(): E2EState {
   return JSON.parse(readFileSync(process.env.E2E_STATE ?? '', 'utf8')) as E2EState;
 }
 

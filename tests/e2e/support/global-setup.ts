@@ -16,8 +16,12 @@ export interface E2EState {
   nginxURL: string | null;
   /** The built folder both servers serve. */
   outDir: string;
+  /** The ingest service's `DATA_DIR` (its SQLite file, its generated `captcha-secret`). */
+  dataDir: string;
   databaseFile: string;
   mailDir: string;
+  /** The ingest service's `SITE_URL`, the origin its mail links and redirects lead to: `baseURL`. */
+  siteUrl: string;
 }
 
 async function waitForHealthy(url: string, timeoutMs = 20_000): Promise<void> {
@@ -36,7 +40,8 @@ async function waitForHealthy(url: string, timeoutMs = 20_000): Promise<void> {
 /**
  * Starts the whole stack for the browser tests: the built site (served by the local static
  * server, and by Debian's nginx with the generated config), the real ingest service on a
- * temporary SQLite file, and a real SMTP peer receiving the sales emails. Returns the teardown.
+ * temporary SQLite file (its SITE_URL the static server, so mail links lead to the site under
+ * test), and a real SMTP peer receiving the sales and confirmation mails. Returns the teardown.
  */
 export default async function globalSetup() {
   const work = mkdtempSync(join(tmpdir(), 'e2e-'));
@@ -50,6 +55,12 @@ export default async function globalSetup() {
   // The specs run in other processes, so each accepted message is handed over as a file `N.eml`.
   const smtp = await smtpPeer({ onMessage: (raw) => writeFileSync(join(mailDir, `${++delivered}.eml`), raw) });
   const ingestPort = 20_000 + Math.floor(Math.random() * 20_000);
+  // The static server only needs the ingest port, so it listens first: its origin is the
+  // service's SITE_URL, and the links in the mails lead to the site under test.
+  const server = createStaticServer({ root: outDir, apiTarget: `http://127.0.0.1:${ingestPort}` });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
   const dataDir = join(work, 'data');
   const ingest = spawn(process.execPath, [INGEST_BIN, 'serve'], {
     cwd: work,
@@ -58,6 +69,7 @@ export default async function globalSetup() {
       PORT: String(ingestPort),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
+      SITE_URL: baseURL,
       SMTP_URL: smtp.url,
       SALES_EMAIL: 'sales@example.com',
       RATE_LIMIT_MAX: '1000',
@@ -68,18 +80,16 @@ export default async function globalSetup() {
   });
   await waitForHealthy(`http://127.0.0.1:${ingestPort}/readyz`);
 
-  const server = createStaticServer({ root: outDir, apiTarget: `http://127.0.0.1:${ingestPort}` });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-
   const nginx = nginxAvailable() ? await startNginx(outDir, ingestPort, join(work, 'nginx')) : null;
 
   const state: E2EState = {
-    baseURL: `http://127.0.0.1:${port}`,
+    baseURL,
     nginxURL: nginx?.baseURL ?? null,
     outDir,
+    dataDir,
     databaseFile: join(dataDir, 'ingest.sqlite'),
     mailDir,
+    siteUrl: baseURL,
   };
   const stateFile = join(work, 'state.json');
   writeFileSync(stateFile, JSON.stringify(state));

@@ -1,20 +1,56 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
-import { loadSiteConfig } from '../../../cli/site/site-config.ts';
-import { DEFAULT_PATHS } from '../../../cli/paths.ts';
-import { receivedMail } from './fixtures.ts';
+import { state } from './fixtures.ts';
+import { firstMailTo, type Mail } from './mailbox.ts';
 
-/** The public site URL the ingest service builds its links and redirects from (site.json: the e2e stack sets no SITE_URL). */
-const SITE_URL = loadSiteConfig(DEFAULT_PATHS.contentDir).siteUrl;
+// The newsletter's confirmation mail as the stack sends it: the ingest service's SITE_URL is the
+// local static server (global setup), so its links and redirects lead to the site under test.
 
-/** A raw message with folded header lines joined and quoted-printable soft breaks and escapes undone. */
-const decoded = (raw: string) =>
-  Buffer.from(
-    raw
-      .replace(/\r?\n[ \t]+/g, ' ')
-      .replace(/=\r?\n/g, '')
-      .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))),
-    'latin1',
-  ).toString('utf8');
+/** The links of a confirmation mail, as absolute URLs. */
+export interface ConfirmationLinks {
+  /** The visible confirmation link: the site's confirm page with `?token=`. */
+  confirm: URL;
+  /** The visible unsubscribe link: the site's unsubscribe page with `?token=`. */
+  unsubscribe: URL;
+  /** The `List-Unsubscribe` address that mail programs post to (RFC 8058). */
+  oneClick: URL;
+}
+
+/** The links a confirmation mail carries in its text body and its `List-Unsubscribe` header. */
+export function confirmationLinks(mail: Mail): ConfirmationLinks {
+  const urls = [...mail.text.matchAll(/https?:\/\/\S+/g)].map(([url]) => new URL(url));
+  const find = (path: RegExp) => {
+    const found = urls.find((url) => path.test(url.pathname) && url.searchParams.has('token'));
+    if (found === undefined) throw new Error(`no ${path} link in ${mail.file}:\n${mail.text}`);
+    return found;
+  };
+  const listUnsubscribe = /^<([^>]+)>$/.exec(mail.header('list-unsubscribe') ?? '');
+  if (listUnsubscribe === null) throw new Error(`no List-Unsubscribe <URL> in ${mail.file}`);
+  return { confirm: find(/\/newsletter\/confirm$/), unsubscribe: find(/\/newsletter\/unsubscribe$/), oneClick: new URL(listUnsubscribe[1]!) };
+}
+
+/** `url` on another origin (another host of the same site): `onOrigin(new URL('http://a/de/x?token=t'), 'http://b')` → `http://b/de/x?token=t`. */
+export function onOrigin(url: URL, origin: string): string {
+  return `${origin}${url.pathname}${url.search}`;
+}
+
+/**
+ * Makes the service's redirects after a form post on `page` lead to the same path on `origin`
+ * (another host of the same site, such as nginx) instead of the service's SITE_URL, as if the
+ * service were configured with that host's address: the pages' CSP (`form-action 'self'`) has the
+ * browser refuse a form post's redirect to another origin. The POST still goes through the host;
+ * only the answer's `location` is changed.
+ */
+export async function redirectsStayOn(page: Page, origin: string): Promise<void> {
+  const { siteUrl } = state();
+  if (origin === siteUrl) return;
+  await page.route(`${origin}/**`, async (route) => {
+    if (route.request().method() !== 'POST') return route.fallback();
+    const response = await route.fetch({ maxRedirects: 0 });
+    const location = response.headers().location ?? '';
+    const headers = location.startsWith(`${siteUrl}/`) ? { ...response.headers(), location: origin + location.slice(siteUrl.length) } : response.headers();
+    await route.fulfill({ response, headers });
+  });
+}
 
 /** The two links of a confirmation mail, as paths of the site: `/de/newsletter/confirm?token=…`. */
 export interface MailLinks {
@@ -26,17 +62,8 @@ export interface MailLinks {
 
 /** Waits for the confirmation mail to `email` and returns its links as paths of the site. */
 export async function confirmationMail(email: string): Promise<MailLinks> {
-  let mail = '';
-  await expect
-    .poll(() => (mail = receivedMail().map(decoded).find((raw) => raw.includes(email) && raw.includes('/newsletter/confirm?token=')) ?? ''), { timeout: 20_000 })
-    .not.toBe('');
-  const link = (page: string) => {
-    const found = new RegExp(`${SITE_URL.replace(/[.]/g, '\\.')}((?:/[a-z]{2})?/newsletter/${page}\\?token=[\\w.%-]+)`).exec(mail);
-    if (!found) throw new Error(`no ${page} link in the mail to ${email}`);
-    return found[1]!;
-  };
-  const confirm = link('confirm');
-  return { confirm, unsubscribe: link('unsubscribe'), confirmToken: decodeURIComponent(new URL(confirm, SITE_URL).searchParams.get('token')!) };
+  const { confirm, unsubscribe } = confirmationLinks(await firstMailTo(email));
+  return { confirm: confirm.pathname + confirm.search, unsubscribe: unsubscribe.pathname + unsubscribe.search, confirmToken: confirm.searchParams.get('token')! };
 }
 
 /** Confirms the subscription of `email` through the service, as the confirm page's button does. */
@@ -45,20 +72,4 @@ export async function confirmSubscription(request: APIRequestContext, apiUrl: st
   const response = await request.post(apiUrl, { form: { token: confirmToken }, maxRedirects: 0 });
   expect(response.status()).toBe(303);
   expect(response.headers().location).toMatch(/\/newsletter\/confirmed$/);
-}
-
-/**
- * Makes the service's redirects to the public site (`303` to `https://www.maskwise.io/de/newsletter/confirmed`)
- * lead to the same path of the local server under test, as if the stack ran at that address: the
- * answers to the page's POSTs have their `location` rewritten (a route handler never sees the
- * request a redirect leads to, so the redirect itself is changed).
- */
-export async function servePublicSiteLocally(page: Page, url: (path: string) => string): Promise<void> {
-  await page.route(url('/**'), async (route) => {
-    if (route.request().method() !== 'POST') return route.fallback();
-    const response = await route.fetch({ maxRedirects: 0 });
-    const location = response.headers().location;
-    const headers = location?.startsWith(`${SITE_URL}/`) ? { ...response.headers(), location: url(location.slice(SITE_URL.length)) } : response.headers();
-    await route.fulfill({ response, headers });
-  });
 }
