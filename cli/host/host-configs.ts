@@ -25,8 +25,8 @@ export interface HostConfigInput {
  */
 export function hostConfigs(input: HostConfigInput): Record<string, string> {
   const ingest = /^https?:\/\//.test(input.ingestUrl) ? new URL(input.ingestUrl).origin : null;
-  const connectOrigins = ingest && ingest !== new URL(input.siteUrl).origin ? [ingest] : [];
-  const headers = securityHeaders(contentSecurityPolicy({ ...inlineHashes(input.html), connectOrigins }));
+  const serviceOrigins = ingest && ingest !== new URL(input.siteUrl).origin ? [ingest] : [];
+  const headers = securityHeaders(contentSecurityPolicy({ ...inlineHashes(input.html), serviceOrigins }));
   const pages = input.routes.map((r) => ({ path: r.path, file: fileForPath(r.path) }));
   const notFoundPages = input.langs.map((lang) => {
     const path = notFoundPath(lang);

@@ -39,18 +39,22 @@ export interface PolicyNeeds {
   scriptHashes: readonly string[];
   /** Hash sources of every inline `<style>` element. */
   styleHashes: readonly string[];
-  /** Origins the pages fetch from besides their own (the ingest service when it lives elsewhere). */
-  connectOrigins: readonly string[];
+  /**
+   * Origins besides their own that the pages fetch from and post forms to: the ingest service
+   * when it lives elsewhere (the islands send JSON to it; without JavaScript the forms post there).
+   */
+  serviceOrigins: readonly string[];
 }
 
 /**
  * The Content-Security-Policy of the site: everything from its own origin, inline scripts and
- * styles only by hash (no `unsafe-inline`), no plugins, no framing, forms posting only home.
+ * styles only by hash (no `unsafe-inline`), no plugins, no framing, forms posting only home or to
+ * the ingest service.
  *
- * @example contentSecurityPolicy({ scriptHashes: ["'sha256-abc='"], styleHashes: [], connectOrigins: [] })
+ * @example contentSecurityPolicy({ scriptHashes: ["'sha256-abc='"], styleHashes: [], serviceOrigins: [] })
  * // "default-src 'self'; script-src 'self' 'sha256-abc='; style-src 'self'; …"
  */
-export function contentSecurityPolicy({ scriptHashes, styleHashes, connectOrigins }: PolicyNeeds): string {
+export function contentSecurityPolicy({ scriptHashes, styleHashes, serviceOrigins }: PolicyNeeds): string {
   const sorted = (list: readonly string[]) => [...new Set(list)].sort();
   return [
     "default-src 'self'",
@@ -58,11 +62,11 @@ export function contentSecurityPolicy({ scriptHashes, styleHashes, connectOrigin
     ["style-src 'self'", ...sorted(styleHashes)].join(' '),
     "img-src 'self' data:",
     "font-src 'self'",
-    ["connect-src 'self'", ...sorted(connectOrigins)].join(' '),
+    ["connect-src 'self'", ...sorted(serviceOrigins)].join(' '),
     "manifest-src 'self'",
     "object-src 'none'",
     "base-uri 'self'",
-    "form-action 'self'",
+    ["form-action 'self'", ...sorted(serviceOrigins)].join(' '),
     "frame-ancestors 'none'",
   ].join('; ');
 }

@@ -6,10 +6,13 @@ import { usePage } from '../page-context.tsx';
 
 const STRINGS = [
   'name', 'namePlaceholder', 'email', 'emailPlaceholder', 'privacyConsent', 'marketingConsent', 'submit', 'submitting',
-  'successTitle', 'successMessage', 'checkInboxTitle', 'privacyNote', 'duplicateTitle', 'duplicateMessage', 'errorTitle', 'errorMessage', 'noScript',
+  'successTitle', 'successMessage', 'checkInboxTitle', 'privacyNote', 'duplicateTitle', 'duplicateMessage', 'errorTitle', 'errorMessage',
 ] as const;
 
-/** The newsletter section (anchor `newsletter`) with the sign-up form island. */
+/**
+ * The newsletter section (anchor `newsletter`) with the sign-up form island, which is a plain
+ * HTML form posting to the service until its script runs.
+ */
 export function NewsletterSection() {
   const { lang, t, site } = usePage();
   return (

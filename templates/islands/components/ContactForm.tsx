@@ -195,7 +195,13 @@ export function ContactForm({ lang, endpoint, captchaEndpoint, privacyHref, coun
               {...errorAttributes('contact-answer', refused.value ?? error('answer'))} aria-describedby="contact-answer-hint contact-answer-error" />
           </Field>
         ) : (
-          <p className="text-sm text-slate-700">{hydrated.value ? s.captchaLoading : s.captchaNoScript}</p>
+          // Before the script runs only visitors without JavaScript see a note (in <noscript>); the
+          // line keeps its height, so the loading text that follows moves nothing. With scripts on,
+          // the browser keeps a <noscript>'s content as raw text, character references undecoded
+          // (`all&#x27;indirizzo`), which hydration would report as a text mismatch.
+          <p className="min-h-5 text-sm text-slate-700">
+            {hydrated.value ? s.captchaLoading : <noscript suppressHydrationWarning>{s.captchaNoScript}</noscript>}
+          </p>
         )}
       </div>
       <p className="mt-4 text-sm text-slate-600">

@@ -1,6 +1,6 @@
 import { useSignal } from '@preact/signals-react';
 import { useSignals } from '@preact/signals-react/runtime';
-import { useRef, type FormEvent } from 'react';
+import { useEffect, useRef, type FormEvent } from 'react';
 import { fieldIssues, HONEYPOT_FIELD, LIMITS, newsletterSchema, type FieldIssues, type Lang, type SubmitOk } from '../../../ingest/contract/schemas.ts';
 import { Field, INPUT_CLASS } from '../../forms/Field.tsx';
 import { SvgIcon } from '../../ui/Icon.tsx';
@@ -14,12 +14,13 @@ import { showToast } from './toast-store.ts';
 
 export interface NewsletterFormProps {
   lang: Lang;
+  /** The service's signup endpoint (`/api/newsletter`): the island posts JSON to it, the plain form (no JavaScript) its fields. */
   endpoint: string;
   privacyHref: string;
   strings: Record<
     | 'name' | 'namePlaceholder' | 'email' | 'emailPlaceholder' | 'privacyConsent' | 'marketingConsent' | 'submit'
     | 'submitting' | 'successTitle' | 'successMessage' | 'checkInboxTitle' | 'checkInboxMessage' | 'privacyNote' | 'duplicateTitle' | 'duplicateMessage'
-    | 'errorTitle' | 'errorMessage' | 'rateLimited' | 'close' | 'noScript',
+    | 'errorTitle' | 'errorMessage' | 'rateLimited' | 'close',
     string
   >;
   validation: ValidationMessages;
@@ -33,6 +34,12 @@ const EMPTY = { name: '', email: '', privacyConsent: false, marketingConsent: fa
  * answers that a confirmation mail is on its way (`next: 'confirm_email'`, double opt-in), else
  * the thank-you — and reports a duplicate address or any failure in a toast while keeping what
  * the visitor typed.
+ *
+ * Without JavaScript it is a plain HTML form that works on its own: it posts its fields (named as
+ * the JSON contract, checkboxes `true`, a hidden `lang`) to the service, which answers with a
+ * result page of the site, and the browser checks `required`, `type` and `maxlength` first. Once
+ * hydrated the island takes over: it turns the browser's checks off (`noValidate`) for its own
+ * translated messages and sends JSON instead.
  */
 export function NewsletterForm({ lang, endpoint, privacyHref, strings: s, validation }: NewsletterFormProps) {
   useSignals();
@@ -41,6 +48,11 @@ export function NewsletterForm({ lang, endpoint, privacyHref, strings: s, valida
   const status = useSignal<'idle' | 'submitting' | 'success' | 'confirmEmail'>('idle');
   const formRef = useRef<HTMLFormElement>(null);
   const honeypot = useRef<HTMLInputElement>(null);
+  // False on the server and in the first client render, which must match the server's HTML.
+  const hydrated = useSignal(false);
+  useEffect(() => {
+    hydrated.value = true;
+  }, []);
 
   const set = (patch: Partial<typeof EMPTY>) => {
     values.value = { ...values.value, ...patch };
@@ -91,7 +103,7 @@ export function NewsletterForm({ lang, endpoint, privacyHref, strings: s, valida
   const submitting = status.value === 'submitting';
   return (
     <>
-    <form ref={formRef} method="post" onSubmit={submit} noValidate data-form="newsletter"
+    <form ref={formRef} method="post" action={endpoint} onSubmit={submit} noValidate={hydrated.value} data-form="newsletter"
       className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
       <div className="grid gap-x-4 sm:grid-cols-2">
         <Field id="newsletter-name" label={s.name} error={error('name')}>
@@ -105,13 +117,14 @@ export function NewsletterForm({ lang, endpoint, privacyHref, strings: s, valida
             onChange={(e) => set({ email: e.target.value })} {...errorAttributes('newsletter-email', error('email'))} />
         </Field>
       </div>
+      <input type="hidden" name="lang" value={lang} />
       <div className="hidden" aria-hidden="true">
         <input ref={honeypot} name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
       </div>
       <div className="space-y-1">
         <div>
           <label className="flex items-start gap-3 text-sm text-slate-700">
-            <input name="privacyConsent" type="checkbox" required className="mt-0.5 h-5 w-5 shrink-0 accent-teal-700"
+            <input name="privacyConsent" type="checkbox" value="true" required className="mt-0.5 h-5 w-5 shrink-0 accent-teal-700"
               checked={values.value.privacyConsent} onChange={(e) => set({ privacyConsent: e.target.checked })}
               {...errorAttributes('newsletter-privacyConsent', error('privacyConsent'))} />
             <span><RichText text={s.privacyConsent} tags={{ privacy: privacyLink }} /></span>
@@ -121,14 +134,11 @@ export function NewsletterForm({ lang, endpoint, privacyHref, strings: s, valida
           </p>
         </div>
         <label className="flex items-start gap-3 text-sm text-slate-700">
-          <input name="marketingConsent" type="checkbox" className="mt-0.5 h-5 w-5 shrink-0 accent-teal-700"
+          <input name="marketingConsent" type="checkbox" value="true" className="mt-0.5 h-5 w-5 shrink-0 accent-teal-700"
             checked={values.value.marketingConsent} onChange={(e) => set({ marketingConsent: e.target.checked })} />
           <span>{s.marketingConsent}</span>
         </label>
       </div>
-      <noscript>
-        <p className="mt-4 rounded-lg bg-amber-50 p-3 text-sm text-amber-900">{s.noScript}</p>
-      </noscript>
       <button type="submit" disabled={submitting}
         className="mt-6 w-full rounded-lg bg-teal-700 px-5 py-3 font-semibold text-white shadow-sm hover:bg-teal-800 disabled:cursor-not-allowed disabled:opacity-70">
         {submitting ? s.submitting : s.submit}

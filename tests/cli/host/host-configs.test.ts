@@ -9,6 +9,7 @@ import { LANGUAGES } from '../../../cli/site/languages.ts';
 import { resolveUrl } from '../../../cli/site/resolve-url.ts';
 import { allRoutes, fileForPath, notFoundPath } from '../../../cli/site/routes.ts';
 import { hashSource } from '../../../cli/host/security-headers.ts';
+import { hostConfigs } from '../../../cli/host/host-configs.ts';
 import { builtSite, readBuilt } from '../../helpers/built-site.ts';
 
 const routes = allRoutes();
@@ -94,6 +95,20 @@ describe('host configuration files of the real build', () => {
     const allowed = csp.match(/script-src ([^;]*)/)![1]!.split(' ').filter((s) => s.startsWith("'sha256-"));
     expect(allowed.sort()).toEqual([...needed].sort());
     expect(needed.size).toBe(2); // the island loader and the 404 pages' redirect
+  });
+
+  it('lets the pages fetch from and post forms to the ingest service when it lives on another origin, and only then', () => {
+    const csp = (ingestUrl: string) => {
+      const files = hostConfigs({ siteUrl: 'https://www.example.org', ingestUrl, routes: allRoutes(['en']), langs: ['en'], html: [] });
+      return headersForPath(parseHeadersFile(files._headers!), '/')['content-security-policy'] ?? '';
+    };
+    expect(csp('https://forms.example.org/api')).toContain("connect-src 'self' https://forms.example.org;");
+    // Without JavaScript the newsletter form posts there itself.
+    expect(csp('https://forms.example.org/api')).toContain("form-action 'self' https://forms.example.org;");
+    for (const sameOrigin of ['/api', 'https://www.example.org/api']) {
+      expect(csp(sameOrigin)).toContain("connect-src 'self';");
+      expect(csp(sameOrigin)).toContain("form-action 'self';");
+    }
   });
 
   it('serves no inline style attributes, so style-src needs no unsafe-inline either', () => {

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { HONEYPOT_FIELD, LIMITS, newsletterSchema } from '../../../ingest/contract/schemas.ts';
+import { DEFAULT_PATHS } from '../../../cli/paths.ts';
+import { createTranslator } from '../../../cli/site/i18n.ts';
+import { LANGUAGES } from '../../../cli/site/languages.ts';
+import { loadAllMessages } from '../../../cli/site/locales.ts';
+import { fileForPath, pathFor } from '../../../cli/site/routes.ts';
+import { loadSiteConfig, placeholderValues } from '../../../cli/site/site-config.ts';
+import { decodeEntities, scanTags } from '../../../cli/verify/html-scan.ts';
+import { readBuilt, useBuiltSite } from '../../helpers/built-site.ts';
+
+// The forms as the build writes them, which is what a visitor without JavaScript gets.
+
+const site = loadSiteConfig(DEFAULT_PATHS.contentDir);
+const messages = loadAllMessages(DEFAULT_PATHS.contentDir);
+const built = useBuiltSite();
+
+/** The markup of the first `<form data-form="…">` of a page, up to its end. */
+function formOf(html: string, name: string): string {
+  const start = html.indexOf(`<form`, html.indexOf(`data-form="${name}"`) - 200);
+  return html.slice(start, html.indexOf('</form>', start));
+}
+
+describe('the newsletter form without JavaScript', () => {
+  it.each(LANGUAGES)('in %s posts its fields to the service: method post, action ingestUrl + /newsletter, the browser checks them', (lang) => {
+    const form = formOf(readBuilt(built.outDir, fileForPath(pathFor('home', lang))), 'newsletter');
+    const tags = scanTags(form);
+    expect(tags[0]!.attrs).toMatchObject({ method: 'post', action: `${site.ingestUrl}/newsletter`, 'data-form': 'newsletter' });
+    // The island switches the browser's checks off once it has hydrated, not before.
+    expect(tags[0]!.attrs).not.toHaveProperty('novalidate');
+    const fields = tags.filter((tag) => tag.name === 'input').map(({ attrs }) => ({
+      name: attrs.name,
+      type: attrs.type,
+      required: 'required' in attrs,
+      ...(attrs.maxlength ? { maxlength: Number(attrs.maxlength) } : {}),
+      ...(attrs.type === 'checkbox' || attrs.type === 'hidden' ? { value: attrs.value } : {}),
+    }));
+    expect(fields).toEqual([
+      { name: 'name', type: 'text', required: true, maxlength: LIMITS.name },
+      { name: 'email', type: 'email', required: true, maxlength: LIMITS.email },
+      { name: 'lang', type: 'hidden', required: false, value: lang },
+      { name: HONEYPOT_FIELD, type: 'text', required: false },
+      { name: 'privacyConsent', type: 'checkbox', required: true, value: 'true' },
+      { name: 'marketingConsent', type: 'checkbox', required: false, value: 'true' },
+    ]);
+    // Exactly the fields of the JSON contract, which the service reads from the form post too.
+    expect(fields.map((field) => field.name).sort()).toEqual(Object.keys(newsletterSchema.shape).sort());
+    expect(tags.filter((tag) => tag.name === 'button').map((tag) => tag.attrs.type)).toEqual(['submit']);
+  });
+
+  it('no longer says that signing up needs JavaScript', () => {
+    for (const lang of LANGUAGES) {
+      const form = formOf(readBuilt(built.outDir, fileForPath(pathFor('home', lang))), 'newsletter');
+      expect(form).not.toContain('<noscript');
+      expect(form).not.toContain('JavaScript');
+    }
+  });
+});
+
+describe('the contact form without JavaScript', () => {
+  it.each(LANGUAGES)('in %s says the security check needs JavaScript only inside <noscript>, which visitors with JavaScript never see', (lang) => {
+    const form = decodeEntities(formOf(readBuilt(built.outDir, fileForPath(pathFor('contact', lang))), 'contact'));
+    const t = createTranslator(lang, messages, placeholderValues(site));
+    const note = t('contact.captchaNoScript', { email: site.email });
+    expect(form).toContain(`<noscript>${note}</noscript>`);
+    expect(form.split(note)).toHaveLength(2);
+    expect(form).not.toContain(t('contact.captchaLoading'));
+  });
+});
