@@ -46,8 +46,8 @@ describe('translations', () => {
   });
 });
 
-describe('the newsletter\'s confirmation texts', () => {
-  it.each(LANGUAGES)('%s has the mail texts the ingest service reads (mail.confirm.*)', (lang) => {
+describe('the confirmation texts (newsletter, contact form without JavaScript)', () => {
+  it.each(LANGUAGES)('%s has the mail texts the ingest service reads (mail.confirm.*, mail.contactConfirm.*)', (lang) => {
     expect(mailTextsSchema.safeParse(messages.get(lang)!.mail).success).toBe(true);
   });
 
