@@ -23,8 +23,9 @@ import type { RetryPolicy } from './mail/retry-policy.ts';
 import type { StoreBackend } from './store/backend.ts';
 import { type BackendOptions, openBackend } from './store/open-backend.ts';
 import { OperatorError } from './operator-errors.ts';
-import { newsletterSetup } from './newsletter-setup.ts';
+import { consentSetup } from './consent-setup.ts';
 import { applyRetention } from './ops/retention.ts';
+import { serviceMetrics } from './http/metrics.ts';
 import { loadSiteContent } from './site-content.ts';
 
 /** Knobs tests and the bench turn; production passes none. */
@@ -61,7 +62,7 @@ export async function startService(config: IngestConfig, overrides: ServiceOverr
   let worker: OutboxWorker | undefined;
   let draining = false;
   const secret = await captchaSecretFor(config, backend);
-  const newsletter = newsletterSetup({
+  const newsletter = consentSetup({
     content,
     secret,
     consentDb: backend.consentDb,
@@ -73,7 +74,9 @@ export async function startService(config: IngestConfig, overrides: ServiceOverr
     from: config.mailFrom,
   });
   await newsletter.lifecycle.recordWordings(newsletter.wordings, clock.now());
+  const metrics = serviceMetrics(backend.outbox, () => clock.now());
   const app = await buildApp({
+    metrics,
     store,
     newsletter: { ...newsletter, onMailQueued: () => worker?.notify() },
     captchaSecret: secret,
@@ -88,12 +91,21 @@ export async function startService(config: IngestConfig, overrides: ServiceOverr
     isDraining: () => draining,
     logger: loggerOptions(config.logLevel, overrides.logStream),
   });
-  backend.logTo(app.log); // storage failures (checkpoint, write, file moved, PostgreSQL down) go to the service log
+  // Storage failures (checkpoint, write, file moved, PostgreSQL down) go to the service log, and are counted.
+  backend.logTo({
+    error: (details, message) => {
+      metrics.recordDatabaseError();
+      app.log.error(details, message);
+    },
+    info: (details, message) => app.log.info(details, message),
+  });
   worker = outboxWorker({
     outbox: backend.outbox,
     mailer,
     envelope: { from: config.mailFrom, to: config.salesEmail, timeZone: config.salesTimeZone },
     confirmationMail: newsletter.confirmationMail,
+    contactConfirmationMail: newsletter.contactConfirmationMail,
+    onOutcome: metrics.recordSend,
     clock,
     log: app.log,
     ...(overrides.retryPolicy === undefined ? {} : { policy: overrides.retryPolicy }),

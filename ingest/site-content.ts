@@ -22,6 +22,7 @@ const siteSchema = z.object({
 const localeSchema = z.object({
   newsletter: z.object({ privacyConsent: z.string().min(1), marketingConsent: z.string().min(1) }),
   mail: mailTextsSchema,
+  servicePages: z.object({ formRefused: z.object({ title: z.string().min(1), text: z.string().min(1), back: z.string().min(1) }) }),
 });
 
 /** One language's texts the service uses. */
@@ -29,6 +30,8 @@ interface LanguageTexts {
   mail: MailTexts;
   /** The consent checkbox labels as the form shows them (placeholders filled, markup removed). */
   consentLabels: { privacy: string; marketing: string };
+  /** The 403 page for a form posted from another website. */
+  formRefused: { title: string; text: string; back: string };
 }
 
 /** The site content the service uses. */
@@ -78,7 +81,7 @@ export function loadSiteContent(contentDir: string): SiteContent {
         privacy: displayedText(locale.newsletter.privacyConsent, values),
         marketing: displayedText(locale.newsletter.marketingConsent, values),
       };
-      return [lang, { mail: locale.mail, consentLabels }];
+      return [lang, { mail: locale.mail, consentLabels, formRefused: locale.servicePages.formRefused }];
     }),
   ) as Record<Lang, LanguageTexts>;
   return {

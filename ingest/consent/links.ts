@@ -1,9 +1,10 @@
 /**
  * The signed links of the consent lifecycle: a confirmation link (expires) and an unsubscribe
- * link (never expires) for one subscription.
+ * link (never expires) for one subscription, and the confirmation link (expires) of a contact
+ * message sent without JavaScript.
  *
- * A token is `<purpose>.<lang>.<id>.<expires>.<signature>`: `c` (confirm) or `u` (unsubscribe),
- * the subscription's language and row id, the expiry in seconds since the epoch (0: none), and an
+ * A token is `<purpose>.<lang>.<id>.<expires>.<signature>`: `c` (confirm), `u` (unsubscribe) or
+ * `k` (contact), the row's language and id, the expiry in seconds since the epoch (0: none), and an
  * HMAC-SHA256 over those and the subscription's address and creation time, with a key derived
  * from the service secret. It carries no address, so a link in a forwarded mail shows nothing
  * about the person; it only works for the row it was made for (a row deleted and its id reused
@@ -14,10 +15,10 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { LANGS, type Lang } from '../contract/schemas.ts';
 import { type ServicePage, servicePagePath } from '../contract/service-pages.ts';
 
-/** What a link does. */
-export type LinkPurpose = 'confirm' | 'unsubscribe';
+/** What a link does: confirm a subscription, unsubscribe, or confirm a contact message's sender. */
+export type LinkPurpose = 'confirm' | 'unsubscribe' | 'contact';
 
-/** The fields of a subscription a link is bound to. */
+/** The fields of a row (subscription or contact) a link is bound to. */
 export interface LinkedSubscription {
   id: number;
   email_lower: string;
@@ -38,8 +39,8 @@ export interface ParsedToken {
 /** Whether a token is good for a row at a time. */
 export type TokenCheck = 'valid' | 'forged' | 'expired';
 
-const PURPOSE_CODES: Record<LinkPurpose, string> = { confirm: 'c', unsubscribe: 'u' };
-const TOKEN = /^([cu])\.([a-z]{2})\.(\d{1,15})\.(\d{1,12})\.([\w-]{43})$/;
+const PURPOSE_CODES: Record<LinkPurpose, string> = { confirm: 'c', unsubscribe: 'u', contact: 'k' };
+const TOKEN = /^([cuk])\.([a-z]{2})\.(\d{1,15})\.(\d{1,12})\.([\w-]{43})$/;
 
 /** Creates and checks links with a key derived from `secret` (the service secret). */
 export function consentLinks(secret: string) {

@@ -23,8 +23,11 @@ const confirmMailTextsSchema = z.object({
   signature: text,
 });
 
+/** The confirmation mail of a contact message sent without JavaScript (no captcha): the sender confirms the address; no unsubscribe link (no subscription). */
+const contactConfirmMailTextsSchema = z.omit(confirmMailTextsSchema, { unsubscribe: true });
+
 /** The `mail` section of a resource file. */
-export const mailTextsSchema = z.object({ confirm: confirmMailTextsSchema });
+export const mailTextsSchema = z.object({ confirm: confirmMailTextsSchema, contactConfirm: contactConfirmMailTextsSchema });
 
 /** The placeholders the service fills in mail texts. */
 export const MAIL_PLACEHOLDERS = ['brand', 'days'] as const;

@@ -198,6 +198,9 @@ export const contactSchema = z.strictObject({
 /** A validated, normalised contact message. */
 export type ContactSubmission = z.output<typeof contactSchema>;
 
+/** The contact form posted as plain HTML (JavaScript off): the same fields without the captcha; its sender confirms by mail instead. */
+export const plainContactSchema = z.omit(contactSchema, { captcha: true });
+
 /** The outcome of `validate`: the normalised data, or the per-field issues and the names of unexpected fields. */
 export type Validation<T> =
   | { ok: true; data: T }

@@ -18,6 +18,10 @@
  * | formNotAccepted… (one per issue code) | a plain form post was refused: the reason (`validation.<code>`) and links back to the forms |
  * | tooManyAttempts | a plain form post over the rate limit: wait a minute |
  * | formNotStored | a plain form post the service could not store (database unavailable): nothing was kept, try again later |
+ * | contactCheckInbox | a plain form contact was stored unverified: confirm your address with the link we sent |
+ * | contactConfirm | "Confirm and send your message" with a button (the contact mail's link; `?token=`) |
+ * | contactConfirmed | the message has gone to the team |
+ * | contactLinkInvalid | the contact link has expired or is not valid; nothing was sent |
  *
  * A plain form post from a foreign origin is answered 403 by the service itself, with a short
  * page in the form's language (texts `servicePages.formRefused.*`).
@@ -43,6 +47,10 @@ export const SERVICE_PAGES = {
   formNotAcceptedInvisibleChars: '/form/not-accepted/invisible-characters',
   tooManyAttempts: '/form/too-many-attempts',
   formNotStored: '/form/not-stored',
+  contactCheckInbox: '/contact/check-inbox',
+  contactConfirm: '/contact/confirm',
+  contactConfirmed: '/contact/confirmed',
+  contactLinkInvalid: '/contact/link-invalid',
 } as const;
 
 /** One of the service pages. */
@@ -57,6 +65,7 @@ export type ServicePage = keyof typeof SERVICE_PAGES;
 export const TOKEN_FORM_PAGES = {
   newsletterConfirm: '/newsletter/confirm',
   newsletterUnsubscribe: '/newsletter/unsubscribe',
+  contactConfirm: '/contact/confirm',
 } as const satisfies Partial<Record<ServicePage, string>>;
 
 /** The "not accepted" page that explains an issue code (the first field's issue of a refused form). */

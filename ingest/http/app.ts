@@ -12,19 +12,23 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import type { CaptchaRandom } from './captcha.ts';
 import { DEFAULT_TIMEOUTS, type ServerTimeouts, timeoutOptions } from './client-timeouts.ts';
 import { type Clock, systemClock } from '../clock.ts';
-import { contactRoute } from './contact-route.ts';
+import { type ContactRouteDeps, contactRoute } from './contact-route.ts';
 import { LIMITS } from '../contract/schemas.ts';
 import { healthRoute } from './health-route.ts';
+import type { ServiceMetrics } from './metrics.ts';
 import { httpErrorsPlugin } from './errors.ts';
 import { jsonBodyPlugin } from './json-body.ts';
 import { type LoggerOptions, loggerOptions } from './logger.ts';
 import { type NewsletterLinksRouteDeps, newsletterLinksRoute } from './newsletter-links-route.ts';
 import { type NewsletterRouteDeps, newsletterRoute } from './newsletter-route.ts';
+import type { PlainFormDeps } from './plain-form-posts.ts';
 import { securityHeadersPlugin } from './security-headers.ts';
 import type { SubmissionStore } from '../store/submission-store.ts';
 
 /** What the newsletter's routes need besides the store: the lifecycle, the links, and how a signup is recorded. */
-export type NewsletterDeps = Omit<NewsletterRouteDeps, 'store' | 'clock'> & Omit<NewsletterLinksRouteDeps, 'clock' | 'rateLimit'>;
+export type NewsletterDeps = Omit<NewsletterRouteDeps, 'store' | 'clock' | 'plainForms'> &
+  Omit<NewsletterLinksRouteDeps, 'clock' | 'rateLimit'> &
+  Pick<ContactRouteDeps, 'verification' | 'linkDays'> & { content: PlainFormDeps['content'] };
 
 /** Everything the app depends on; only `store`, `newsletter` and `captchaSecret` have no default. */
 export interface AppDeps {
@@ -49,6 +53,8 @@ export interface AppDeps {
   isReady?: () => boolean;
   /** True while the service drains before it closes: every answer then carries `Connection: close`. */
   isDraining?: () => boolean;
+  /** The service's metrics (`GET /metrics` and the latency hook); none when absent. */
+  metrics?: ServiceMetrics;
   /** Logger options (see `logger.ts`), or false for no logs. Default: info to standard output. */
   logger?: LoggerOptions | false;
 }
@@ -103,8 +109,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
   });
 
+  deps.metrics?.register(app);
   await app.register(healthRoute, { isReady: () => !closing && !isDraining() && isReady() });
-  await app.register(newsletterRoute, { ...deps.newsletter, store: deps.store, clock });
+  const plainForms: PlainFormDeps = { urls: deps.newsletter.urls, allowedOrigins: deps.allowedOrigins ?? [], content: deps.newsletter.content };
+  await app.register(newsletterRoute, { ...deps.newsletter, store: deps.store, clock, plainForms });
   await app.register(newsletterLinksRoute, { ...deps.newsletter, clock, rateLimit: { max: limit.max * 10, timeWindow: limit.windowMs } });
   await app.register(contactRoute, {
     store: deps.store,
@@ -112,6 +120,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     captchaSecret: deps.captchaSecret,
     ...(deps.captchaRandom === undefined ? {} : { captchaRandom: deps.captchaRandom }),
     captchaRateLimit: { max: limit.max * 3, timeWindow: limit.windowMs },
+    verification: deps.newsletter.verification,
+    links: deps.newsletter.links,
+    linkDays: deps.newsletter.linkDays,
+    plainForms,
     onContactStored: deps.onContactStored ?? (() => {}),
   });
   return app;

@@ -21,3 +21,10 @@ export function acceptFormBodies(app: FastifyInstance): void {
 export function isFormPost(contentType: string | undefined): boolean {
   return (contentType ?? '').split(';')[0]!.trim().toLowerCase() === 'application/x-www-form-urlencoded';
 }
+
+/** A text field of a body or query (form or JSON), at most 200 characters; else undefined. */
+export function textField(source: unknown, name: string): string | undefined {
+  if (source === null || typeof source !== 'object') return undefined;
+  const value = (source as Record<string, unknown>)[name];
+  return typeof value === 'string' && value.length <= 200 ? value : undefined;
+}

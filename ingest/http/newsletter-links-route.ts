@@ -25,7 +25,7 @@ import type { SubscriptionLifecycle } from '../consent/subscriptions.ts';
 import { LANGS, type Lang } from '../contract/schemas.ts';
 import type { ServicePage } from '../contract/service-pages.ts';
 import { sendError } from './errors.ts';
-import { acceptFormBodies, isFormPost } from './form-body.ts';
+import { acceptFormBodies, isFormPost, textField } from './form-body.ts';
 
 /** What the routes need. */
 export interface NewsletterLinksRouteDeps {
@@ -39,19 +39,14 @@ export interface NewsletterLinksRouteDeps {
 
 const isLang = (value: unknown): value is Lang => typeof value === 'string' && (LANGS as readonly string[]).includes(value);
 
-function field(source: unknown, name: string): string | undefined {
-  if (source === null || typeof source !== 'object') return undefined;
-  const value = (source as Record<string, unknown>)[name];
-  return typeof value === 'string' && value.length <= 200 ? value : undefined;
-}
 
 /** Registers the link routes on `app`. */
 export async function newsletterLinksRoute(app: FastifyInstance, deps: NewsletterLinksRouteDeps): Promise<void> {
   acceptFormBodies(app);
   const config = { rateLimit: deps.rateLimit };
-  const tokenOf = (request: FastifyRequest) => field(request.body, 'token') ?? field(request.query, 'token');
+  const tokenOf = (request: FastifyRequest) => textField(request.body, 'token') ?? textField(request.query, 'token');
   const langOf = (request: FastifyRequest, purpose: 'confirm' | 'unsubscribe'): Lang => {
-    const given = field(request.body, 'lang');
+    const given = textField(request.body, 'lang');
     if (isLang(given)) return given;
     return deps.links.parse(tokenOf(request), purpose)?.lang ?? 'en';
   };
@@ -62,7 +57,7 @@ export async function newsletterLinksRoute(app: FastifyInstance, deps: Newslette
   for (const purpose of ['confirm', 'unsubscribe'] as const) {
     const page: ServicePage = purpose === 'confirm' ? 'newsletterConfirm' : 'newsletterUnsubscribe';
     app.get(`/api/newsletter/${purpose}`, { config }, async (request, reply) => {
-      const parsed = deps.links.parse(field(request.query, 'token'), purpose);
+      const parsed = deps.links.parse(textField(request.query, 'token'), purpose);
       return parsed === null ? toPage(reply, 'linkInvalid', 'en') : toPage(reply, page, parsed.lang, parsed.token);
     });
   }
@@ -79,7 +74,7 @@ export async function newsletterLinksRoute(app: FastifyInstance, deps: Newslette
 
   app.post('/api/newsletter/unsubscribe', { config }, async (request, reply) => {
     const outcome = await deps.lifecycle.unsubscribe(tokenOf(request), deps.clock.now());
-    const oneClick = field(request.body, 'List-Unsubscribe') === 'One-Click';
+    const oneClick = textField(request.body, 'List-Unsubscribe') === 'One-Click';
     if (!oneClick && (isFormPost(request.headers['content-type']) || request.body === undefined)) {
       return toPage(reply, outcome === 'unsubscribed' ? 'newsletterUnsubscribed' : 'linkInvalid', langOf(request, 'unsubscribe'));
     }

@@ -14,6 +14,7 @@ import { type ConsentLinks, oneClickUrl, pageUrl, type PublicUrls } from '../con
 import { LANGS, type Lang } from '../contract/schemas.ts';
 import type { SiteContent } from '../site-content.ts';
 import type { NewsletterTable } from '../store/tables.ts';
+import { type ConfirmationLayout, confirmationHtml, confirmationText } from './confirmation-layout.ts';
 import { escapeHtml } from './escape-html.ts';
 import type { OutgoingMail } from './mailer.ts';
 
@@ -44,39 +45,20 @@ export function confirmationEmail(subscription: Selectable<NewsletterTable>, out
   const unsubscribeUrl = pageUrl(deps.urls, 'newsletterUnsubscribe', lang, unsubscribeToken);
   const footer = `${deps.content.company.legalName} · ${deps.content.company.address}`;
 
-  const text = [
-    t.heading,
-    '',
-    t.intro,
-    '',
-    `${t.button}: ${confirmUrl}`,
-    '',
-    t.expiry,
-    '',
-    t.ignore,
-    '',
-    t.signature,
-    '',
-    '--',
-    `${t.unsubscribe}: ${unsubscribeUrl}`,
-    footer,
-  ].join('\n');
-  const html = [
-    `<!doctype html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><title>${escapeHtml(t.subject)}</title></head>`,
-    '<body style="margin:0;padding:24px;background:#f4f6f8;font-family:Arial,Helvetica,sans-serif;color:#1f2933;line-height:1.5">',
-    `<div style="display:none;max-height:0;overflow:hidden">${escapeHtml(t.preheader)}</div>`,
-    '<div style="max-width:560px;margin:0 auto;background:#ffffff;border-radius:8px;padding:32px">',
-    `<h1 style="font-size:22px;margin:0 0 16px">${escapeHtml(t.heading)}</h1>`,
-    `<p>${escapeHtml(t.intro)}</p>`,
-    `<p style="margin:28px 0"><a href="${escapeHtml(confirmUrl)}" style="background:#1d4ed8;color:#ffffff;text-decoration:none;padding:12px 20px;border-radius:6px;display:inline-block;font-weight:bold">${escapeHtml(t.button)}</a></p>`,
-    `<p style="font-size:14px;color:#52606d">${escapeHtml(t.linkHint)}<br><a href="${escapeHtml(confirmUrl)}" style="color:#1d4ed8;word-break:break-all">${escapeHtml(confirmUrl)}</a></p>`,
-    `<p>${escapeHtml(t.expiry)}</p>`,
-    `<p>${escapeHtml(t.ignore)}</p>`,
-    `<p>${escapeHtml(t.signature)}</p>`,
-    '</div>',
-    `<p style="max-width:560px;margin:16px auto 0;font-size:12px;color:#52606d;text-align:center"><a href="${escapeHtml(unsubscribeUrl)}" style="color:#52606d">${escapeHtml(t.unsubscribe)}</a> · ${escapeHtml(footer)}</p>`,
-    '</body></html>',
-  ].join('\n');
+  const layout: ConfirmationLayout = {
+    lang,
+    subject: t.subject,
+    preheader: t.preheader,
+    heading: t.heading,
+    intro: t.intro,
+    button: t.button,
+    url: confirmUrl,
+    linkHint: t.linkHint,
+    paragraphs: [t.expiry, t.ignore, t.signature],
+    footerHtml: `<a href="${escapeHtml(unsubscribeUrl)}" style="color:#52606d">${escapeHtml(t.unsubscribe)}</a> · ${escapeHtml(footer)}`,
+  };
+  const text = confirmationText(layout, [`${t.unsubscribe}: ${unsubscribeUrl}`, footer]);
+  const html = confirmationHtml(layout);
   return {
     from: deps.from,
     to: subscription.email,

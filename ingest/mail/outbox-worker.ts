@@ -21,7 +21,7 @@ import type { Clock } from '../clock.ts';
 import { contactEmail, type SalesEnvelope } from './contact-email.ts';
 import type { Mailer, OutgoingMail } from './mailer.ts';
 import type { Selectable } from 'kysely';
-import type { NewsletterTable } from '../store/tables.ts';
+import type { ContactsTable, NewsletterTable, OutboxKind } from '../store/tables.ts';
 import type { OutboxJob, OutboxStore } from '../store/outbox-store.ts';
 import {
   DEFAULT_PASS_BACKOFF,
@@ -33,6 +33,9 @@ import {
   type RetryPolicy,
 } from './retry-policy.ts';
 
+/** What became of one send: delivered, to be retried, failed for good, or cut off by a shutdown. */
+export type SendOutcome = 'sent' | 'retried' | 'failed' | 'abandoned';
+
 /** Everything the worker touches, passed in so tests can use a manual clock and short delays. */
 export interface OutboxWorkerDeps {
   outbox: OutboxStore;
@@ -41,6 +44,8 @@ export interface OutboxWorkerDeps {
   envelope: SalesEnvelope;
   /** Renders a subscription's confirmation mail (queued as outbox row `outboxId`); rows of that kind fail without it. */
   confirmationMail?: (subscription: Selectable<NewsletterTable>, outboxId: number) => OutgoingMail;
+  /** Renders the confirmation mail of a contact sent without JavaScript, to its sender; rows of that kind fail without it. */
+  contactConfirmationMail?: (contact: Selectable<ContactsTable>, outboxId: number) => OutgoingMail;
   clock: Clock;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
   policy?: RetryPolicy;
@@ -49,6 +54,8 @@ export interface OutboxWorkerDeps {
   pollMs?: number;
   /** How long a claim lasts unless renewed (renewed every third of it while sending; default 60 s). */
   leaseMs?: number;
+  /** Told each send's outcome, by the kind of mail (for the service's metrics). */
+  onOutcome?: (kind: OutboxKind, outcome: SendOutcome) => void;
   /** The wait after a pass that failed (default 1 s doubling to 30 s). */
   passBackoff?: PassBackoff;
 }
@@ -146,6 +153,10 @@ export function outboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
 
   const render = (job: OutboxJob): OutgoingMail => {
     if (job.kind === 'sales') return contactEmail(job.contact, { ...deps.envelope, outboxId: job.id });
+    if (job.kind === 'contact_confirm') {
+      if (deps.contactConfirmationMail === undefined) throw new Error('this worker has no contact confirmation mail composer');
+      return deps.contactConfirmationMail(job.contact, job.id);
+    }
     if (deps.confirmationMail === undefined) throw new Error('this worker has no confirmation mail composer');
     return deps.confirmationMail(job.subscription, job.id);
   };
@@ -163,12 +174,14 @@ export function outboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
       // The server may have the message already; the stable Message-ID lets it drop the copy.
       fenced(await deps.outbox.reschedule(job, now, `abandoned at shutdown: ${reason}`), job, 'abandoned');
       result.abandoned += 1;
+      deps.onOutcome?.(job.kind, 'abandoned');
       deps.log.warn(log, 'sales email abandoned at shutdown, due again at the next start');
       return;
     }
     if (isPermanentRejection(error)) {
       fenced(await deps.outbox.markFailed(job, reason), job, 'rejected');
       result.failed += 1;
+      deps.onOutcome?.(job.kind, 'failed');
       const { responseCode } = error as { responseCode: number };
       deps.log.error({ ...log, responseCode }, 'sales email rejected by the SMTP server, not retried; see the outbox row');
       return;
@@ -178,10 +191,12 @@ export function outboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
     if (decision.action === 'retry') {
       fenced(await deps.outbox.reschedule(job, decision.at, reason), job, 'retry');
       result.retried += 1;
+      deps.onOutcome?.(job.kind, 'retried');
       deps.log.warn({ ...log, retryInMs: decision.at - now }, 'sales email failed, will retry');
     } else {
       fenced(await deps.outbox.markFailed(job, reason), job, 'given up');
       result.failed += 1;
+      deps.onOutcome?.(job.kind, 'failed');
       deps.log.error(log, 'sales email given up after 48 h; see the outbox row');
     }
   }
@@ -202,6 +217,7 @@ export function outboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
     await lease.stop();
     fenced(await deps.outbox.markSent(job, deps.clock.now()), job, 'sent');
     result.sent += 1;
+    deps.onOutcome?.(job.kind, 'sent');
     deps.log.info({ outboxId: job.id, attempts: job.attempts }, 'sales email sent');
     if (outageSuspected || job.attempts > 1) {
       outageSuspected = false;

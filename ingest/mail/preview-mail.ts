@@ -28,6 +28,8 @@ const SAMPLE_CONTACT: Selectable<ContactsTable> = {
   created_at: '2026-11-23T08:41:07.512Z',
   intent: 'demo',
   source_page: '/es',
+  verified_at: '2026-11-23T08:41:07.512Z',
+  expires_at: null,
 };
 
 /** One sample: the file name (without extension) and the message. */

@@ -9,10 +9,11 @@
  * | newsletter signups never confirmed | until their newest confirmation link expires (CONFIRM_LINK_DAYS, 7 days), then deleted with an `expired` consent event |
  * | confirmed newsletter subscriptions | until the person unsubscribes or asks for erasure; never by age |
  * | contact messages (and their sales-mail outbox rows) | 730 days after they were received |
+ * | contact messages sent without JavaScript and never confirmed by their sender | until their confirmation link expires (CONFIRM_LINK_DAYS) |
  * | outbox rows of confirmation mails, sent or failed | the link's lifetime after they were queued |
  * | consent events (no personal data) | 1095 days (3 years), as evidence of how consent was handled |
  * | used captcha challenges | until the challenge expires (minutes) |
- * | mail files of the file mail sink (`$DATA_DIR/mail`) | confirmation mails: the link's lifetime; sales mails: 730 days |
+ * | mail files of the file mail sink (`$DATA_DIR/mail`) | confirmation mails (newsletter and contact): the link's lifetime; sales mails: 730 days |
  */
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -35,12 +36,13 @@ export interface RetentionRule {
 }
 
 /** The rules that delete something. */
-type RetentionRuleId = 'pending_subscriptions' | 'contacts' | 'confirmation_mail_rows' | 'consent_events' | 'captcha_nonces' | 'mail_files';
+type RetentionRuleId = 'pending_subscriptions' | 'unverified_contacts' | 'contacts' | 'confirmation_mail_rows' | 'consent_events' | 'captcha_nonces' | 'mail_files';
 
 /** The retention table, in words; `linkDays` is CONFIRM_LINK_DAYS. */
 export function retentionTable(linkDays: number): RetentionRule[] {
   return [
     { id: 'pending_subscriptions', what: 'newsletter signups never confirmed', kept: `until the newest confirmation link expires (${linkDays} days)` },
+    { id: 'unverified_contacts', what: 'contact messages whose sender never confirmed the address', kept: `until the confirmation link expires (${linkDays} days)` },
     { id: 'contacts', what: 'contact messages and their sales-mail rows', kept: `${CONTACT_RETENTION_DAYS} days after receipt` },
     { id: 'confirmation_mail_rows', what: 'outbox rows of confirmation mails, sent or failed', kept: `${linkDays} days after queueing` },
     { id: 'consent_events', what: 'consent events (no personal data)', kept: `${CONSENT_EVENT_RETENTION_DAYS} days` },
@@ -78,6 +80,7 @@ export async function applyRetention(db: OpsDatabase, options: RetentionOptions)
   const eventCutoff = isoAt(now - CONSENT_EVENT_RETENTION_DAYS * DAY_MS);
 
   const expiredPending = kysely.selectFrom('newsletter').where('status', '=', 'pending').where('expires_at', '<=', at);
+  const unverifiedContacts = kysely.selectFrom('contacts').where('verified_at', 'is', null).where('expires_at', '<=', at);
   const oldContacts = kysely.selectFrom('contacts').where('created_at', '<', contactCutoff);
   const doneConfirmMails = kysely
     .selectFrom('outbox')
@@ -91,6 +94,7 @@ export async function applyRetention(db: OpsDatabase, options: RetentionOptions)
   const rows = await db.transaction(async (tx) => {
     const counts = {
       pending_subscriptions: first(await tx.all(expiredPending.select((eb) => eb.fn.countAll<number>().as('n')))),
+      unverified_contacts: first(await tx.all(unverifiedContacts.select((eb) => eb.fn.countAll<number>().as('n')))),
       contacts: first(await tx.all(oldContacts.select((eb) => eb.fn.countAll<number>().as('n')))),
       confirmation_mail_rows: first(await tx.all(doneConfirmMails.select((eb) => eb.fn.countAll<number>().as('n')))),
       consent_events: first(await tx.all(oldEvents.select((eb) => eb.fn.countAll<number>().as('n')))),
@@ -111,6 +115,7 @@ export async function applyRetention(db: OpsDatabase, options: RetentionOptions)
       ),
     );
     await tx.run(kysely.deleteFrom('newsletter').where('status', '=', 'pending').where('expires_at', '<=', at));
+    await tx.run(kysely.deleteFrom('contacts').where('verified_at', 'is', null).where('expires_at', '<=', at));
     await tx.run(kysely.deleteFrom('contacts').where('created_at', '<', contactCutoff));
     await tx.run(
       kysely.deleteFrom('outbox').where('kind', '=', 'newsletter_confirm').where('status', 'in', ['sent', 'failed']).where('created_at', '<', linkCutoff),
@@ -134,7 +139,7 @@ function purgeMailFiles(dir: string, now: number, linkDays: number, dryRun: bool
   }
   let removed = 0;
   for (const name of names) {
-    const days = name.includes('newsletter-') ? linkDays : CONTACT_RETENTION_DAYS;
+    const days = name.includes('newsletter-') || name.includes('contact-confirm-') ? linkDays : CONTACT_RETENTION_DAYS;
     const file = join(dir, name);
     if (statSync(file).mtimeMs >= now - days * DAY_MS) continue;
     if (!dryRun) rmSync(file, { force: true });

@@ -211,12 +211,24 @@ const consentLifecycle: Migration = {
   },
 };
 
+// Contacts sent without JavaScript carry no captcha: they wait for their sender to confirm the
+// address (`verified_at` null until then; `expires_at` says when an unconfirmed one is deleted).
+// Rows from before were all verified by their captcha, when they were received.
+const contactVerification: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('contacts').addColumn('verified_at', 'text').execute();
+    await db.schema.alterTable('contacts').addColumn('expires_at', 'text').execute();
+    await sql`update contacts set verified_at = created_at`.execute(db);
+  },
+};
+
 /** Every migration by name; names sort in the order they apply. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '2025-01-12-001-initial': initial,
   '2026-11-24-002-contact-intent-source': contactIntentAndSource,
   '2026-11-25-003-replica-shared-state': replicaSharedState,
   '2026-11-26-004-consent-lifecycle': consentLifecycle,
+  '2026-11-27-005-contact-verification': contactVerification,
 };
 
 /**

@@ -48,7 +48,8 @@ export async function jobFor(kysely: Kysely<Tables>, claimed: ClaimedRow, first:
   }
   if (claimed.contact_id === null) return null;
   const contact = await first(kysely.selectFrom('contacts').selectAll().where('id', '=', claimed.contact_id));
-  return contact === undefined ? null : { ...base, kind: 'sales', contact };
+  if (contact === undefined) return null;
+  return claimed.kind === 'contact_confirm' ? { ...base, kind: 'contact_confirm', contact } : { ...base, kind: 'sales', contact };
 }
 
 /** Changes a row only while `claim` is still the row's current claim (fenced by its attempt number). */

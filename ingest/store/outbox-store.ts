@@ -25,6 +25,7 @@ export interface OutboxClaim {
 /** One claimed outbox row with the row it is about: a contact (sales mail) or a subscription (its confirmation mail). */
 export type OutboxJob = OutboxClaim & { queuedAt: number } & (
   | { kind: 'sales'; contact: Selectable<ContactsTable> }
+  | { kind: 'contact_confirm'; contact: Selectable<ContactsTable> }
   | { kind: 'newsletter_confirm'; subscription: Selectable<NewsletterTable> }
 );
 

@@ -28,6 +28,8 @@ export interface SubmissionStore {
   /** Stores a new subscription with its `subscribed` consent event (and `confirmed`, or its confirmation mail); `duplicate` when the address exists. */
   subscribe(signup: NewsletterSignup, now: number, terms: SignupTerms): Promise<SubscribeOutcome>;
   submitContact(contact: ContactSubmission, nonce: { value: string; expiresAt: number }, now: number): Promise<ContactOutcome>;
+  /** Stores a contact sent without a captcha (a plain form post), unverified until `expiresAt`, with its confirmation mail to the sender queued. */
+  submitUnverifiedContact(contact: UnverifiedContact, now: number, expiresAt: number): Promise<void>;
   /** True when the database answers and its schema is current. */
   isReady(): boolean;
   /** Commits what is queued, refuses new writes and stops the writer. */
@@ -58,9 +60,14 @@ export function newsletterRow(signup: NewsletterSignup, now: number, terms: Sign
   };
 }
 
-/** The contacts row for a validated contact submission. */
-export function contactRow(contact: ContactSubmission, now: number): Insertable<ContactsTable> {
+/** A contact without its captcha (a plain HTML form post). */
+export type UnverifiedContact = Omit<ContactSubmission, 'captcha'>;
+
+/** The contacts row for a validated contact submission: verified now (by its captcha), or unverified until `expiresAt`. */
+export function contactRow(contact: UnverifiedContact, now: number, expiresAt: number | null = null): Insertable<ContactsTable> {
   return {
+    verified_at: expiresAt === null ? isoAt(now) : null,
+    expires_at: expiresAt === null ? null : isoAt(expiresAt),
     first_name: contact.firstName,
     last_name: contact.lastName,
     email: contact.email,

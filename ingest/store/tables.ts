@@ -56,19 +56,23 @@ export interface ContactsTable {
   intent: Generated<string>;
   /** The path of the site page the visitor came from (`/de/about`), or null when unknown. */
   source_page: string | null;
+  /** When the sender was verified (by the captcha, or by confirming a plain form post's mail); null until then. */
+  verified_at: string | null;
+  /** Unverified rows only: when the confirmation link expires and the row is deleted. */
+  expires_at: string | null;
 }
 
 /** Where an outbox row is in its life: `pending` → `sending` → `sent`, or back to `pending` for a retry, or `failed` after 48 h. */
 export type OutboxStatus = 'pending' | 'sending' | 'sent' | 'failed';
 
-/** What an outbox row sends: `sales` (a contact, to sales) or `newsletter_confirm` (the confirmation link, to a subscriber). */
-export type OutboxKind = 'sales' | 'newsletter_confirm';
+/** What an outbox row sends: `sales` (a contact, to sales), `newsletter_confirm` (the confirmation link, to a subscriber) or `contact_confirm` (the confirmation link, to a contact's sender). */
+export type OutboxKind = 'sales' | 'newsletter_confirm' | 'contact_confirm';
 
 /** One email to send; the text is rendered from its subject row (a contact or a subscription) at send time. */
 interface OutboxTable {
   id: Generated<number>;
   kind: Generated<OutboxKind>;
-  /** Set for `sales` rows; exactly one of `contact_id` and `newsletter_id` is set. */
+  /** Set for `sales` and `contact_confirm` rows; exactly one of `contact_id` and `newsletter_id` is set. */
   contact_id: number | null;
   newsletter_id: number | null;
   status: OutboxStatus;

@@ -21,7 +21,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify from 'fastify';
-import { newsletterSetup } from '../../ingest/newsletter-setup.ts';
+import { consentSetup } from '../../ingest/consent-setup.ts';
 import { loadSiteContent } from '../../ingest/site-content.ts';
 import { buildApp } from '../../ingest/http/app.ts';
 import { LIMITS, newsletterSchema, validate } from '../../ingest/contract/schemas.ts';
@@ -91,13 +91,19 @@ async function serveScenario(name: ScenarioName): Promise<void> {
   }
   if (scenario.kind === 'noop-store') {
     // Everything the service does per request (plugins, hooks, validation, logging setup) except storing.
-    const store = { subscribe: async () => 'created' as const, submitContact: async () => 'created' as const, isReady: () => true, close: async () => {} };
+    const store = {
+      subscribe: async () => 'created' as const,
+      submitContact: async () => 'created' as const,
+      submitUnverifiedContact: async () => {},
+      isReady: () => true,
+      close: async () => {},
+    };
     // Every signup is new here, so the consent database (used for repeats and links) is never reached.
     const unused = () => {
       throw new Error('the noop-store scenario never reaches the consent database');
     };
     const consentDb = { kysely: undefined as never, all: unused, run: unused, transaction: unused, columns: unused, scrubDeleted: unused, close: async () => {} };
-    const setup = newsletterSetup({
+    const setup = consentSetup({
       content: loadSiteContent('content'),
       secret: 'x'.repeat(64),
       consentDb,

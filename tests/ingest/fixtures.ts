@@ -12,7 +12,7 @@ import { CompiledQuery } from 'kysely';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { type AppDeps, buildApp, type NewsletterDeps } from '../../ingest/http/app.ts';
-import { newsletterSetup, type NewsletterSetupOptions } from '../../ingest/newsletter-setup.ts';
+import { consentSetup, type ConsentSetupOptions } from '../../ingest/consent-setup.ts';
 import { loadSiteContent, type SiteContent } from '../../ingest/site-content.ts';
 import type { OpsDatabase } from '../../ingest/store/ops-database.ts';
 import { sqliteOps } from '../../ingest/store/sqlite/sqlite-ops-database.ts';
@@ -62,8 +62,8 @@ export const SITE_CONTENT: SiteContent = loadSiteContent(new URL('../../content'
 export const TEST_SITE_URL = 'https://site.test';
 
 /** The newsletter's consent parts on `consentDb` (double opt-in unless `options` say otherwise), for `buildApp` and tests. */
-export function testNewsletter(consentDb: OpsDatabase, options: Partial<NewsletterSetupOptions> = {}): ReturnType<typeof newsletterSetup> & NewsletterDeps {
-  const setup = newsletterSetup({
+export function testNewsletter(consentDb: OpsDatabase, options: Partial<ConsentSetupOptions> = {}): ReturnType<typeof consentSetup> & NewsletterDeps {
+  const setup = consentSetup({
     content: SITE_CONTENT,
     secret: SECRET,
     consentDb,

@@ -64,6 +64,14 @@ export function postgresSubmissionStore(kysely: Kysely<Tables>, health: Postgres
           return 'created' as const;
         }),
       ),
+    submitUnverifiedContact: (contact, now, expiresAt) =>
+      health.guard(() =>
+        kysely.transaction().execute(async (trx) => {
+          const { id } = await trx.insertInto('contacts').values(contactRow(contact, now, expiresAt)).returning('id').executeTakeFirstOrThrow();
+          const at = isoAt(now);
+          await trx.insertInto('outbox').values({ kind: 'contact_confirm', contact_id: id, status: 'pending', attempts: 0, next_attempt_at: at, created_at: at }).execute();
+        }),
+      ),
     spendNonce: (nonce: { value: string; expiresAt: number }, now: number) =>
       health.guard(async () => {
         await kysely.transaction().execute(async (trx) => {

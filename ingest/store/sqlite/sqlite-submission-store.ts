@@ -75,13 +75,18 @@ function statements(kysely: Kysely<Tables>) {
     insertContact: prepare(
       kysely
         .insertInto('contacts')
-        .values(nameTemplate('first_name', 'last_name', 'email', 'email_lower', 'phone', 'company_name', 'country', 'message', 'lang', 'created_at', 'intent', 'source_page')),
+        .values(
+          nameTemplate(
+            'first_name', 'last_name', 'email', 'email_lower', 'phone', 'company_name', 'country', 'message', 'lang', 'created_at', 'intent', 'source_page',
+            'verified_at', 'expires_at',
+          ),
+        ),
     ),
     // Runs right after insertContact in the same savepoint, so last_insert_rowid() is that contact.
     insertOutbox: prepare(
       kysely
         .insertInto('outbox')
-        .values({ ...nameTemplate('status', 'attempts', 'next_attempt_at', 'created_at'), contact_id: sql<number>`last_insert_rowid()` }),
+        .values({ ...nameTemplate('kind', 'status', 'attempts', 'next_attempt_at', 'created_at'), contact_id: sql<number>`last_insert_rowid()` }),
     ),
     // Expired nonces can never verify again, so their rows have done their job.
     deleteExpiredNonces: prepare(kysely.deleteFrom('captcha_nonces').where('expires_at', '<', 'now')),
@@ -179,10 +184,17 @@ export async function openSubmissionStore(
       const stoppedAt = await groupCommit.submit([
         step('claimNonce', { nonce: nonce.value, expires_at: isoAt(nonce.expiresAt), used_at: at }, true),
         step('insertContact', contactRow(contact, now)),
-        step('insertOutbox', { status: 'pending', attempts: 0, next_attempt_at: at, created_at: at }),
+        step('insertOutbox', { kind: 'sales', status: 'pending', attempts: 0, next_attempt_at: at, created_at: at }),
         step('deleteExpiredNonces', { now: at }),
       ]);
       return stoppedAt === 0 ? 'captcha_reused' : 'created';
+    },
+    async submitUnverifiedContact(contact, now, expiresAt) {
+      const at = isoAt(now);
+      await groupCommit.submit([
+        step('insertContact', contactRow(contact, now, expiresAt)),
+        step('insertOutbox', { kind: 'contact_confirm', status: 'pending', attempts: 0, next_attempt_at: at, created_at: at }),
+      ]);
     },
     isReady: () => writer.alive && checkFiles() === null && health.problem() === null && schemaIsCurrent(db),
     logTo: (log) => health.logTo(log),

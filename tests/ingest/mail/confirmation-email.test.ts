@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { confirmationEmail } from '../../../ingest/mail/confirmation-email.ts';
+import { contactConfirmationEmail } from '../../../ingest/mail/contact-confirmation-email.ts';
 import { consentLinks } from '../../../ingest/consent/links.ts';
 import { LANGS } from '../../../ingest/contract/schemas.ts';
 import { SECRET, SITE_CONTENT } from '../fixtures.ts';
@@ -73,5 +74,36 @@ describe('the confirmation mail', () => {
     expect(mail.replyTo).toBeUndefined();
     expect(JSON.stringify(mail)).not.toMatch(/pills|evil\.example/);
     expect(mail.messageId).toBe('<newsletter-7.outbox-99@ingest.invalid>');
+  });
+});
+
+describe('the contact confirmation mail (a contact sent without JavaScript)', () => {
+  const contactRow = {
+    id: 12,
+    first_name: 'Buy',
+    last_name: 'cheap pills',
+    email: 'lena@example.de',
+    email_lower: 'lena@example.de',
+    phone: null,
+    company_name: 'evil.example',
+    country: 'de',
+    message: 'Visit evil.example for cheap pills',
+    lang: 'nl',
+    created_at: '2026-11-23T09:00:00.000Z',
+    intent: 'general',
+    source_page: null,
+    verified_at: null,
+    expires_at: '2026-11-30T09:00:00.000Z',
+  };
+
+  it('is in the message language, links to the contact confirm page with an expiring token, and holds nothing the sender typed but the address', () => {
+    const mail = contactConfirmationEmail(contactRow, 5, { content: SITE_CONTENT, links, urls, linkDays: 7, from: 'news@example.com' });
+    expect(mail.subject).toBe(SITE_CONTENT.texts.nl.mail.contactConfirm.subject.replace('{{brand}}', SITE_CONTENT.brand));
+    expect(mail.to).toBe('lena@example.de');
+    expect(JSON.stringify(mail)).not.toMatch(/pills|evil\.example/);
+    const url = new URL(/https:\/\/www\.example\.com\/nl\/contact\/confirm\?token=\S+/.exec(mail.text)![0]);
+    const parsed = links.parse(url.searchParams.get('token'), 'contact')!;
+    expect(links.check(parsed, contactRow, Date.parse('2026-11-29T09:00:00.000Z'))).toBe('valid');
+    expect(links.check(parsed, contactRow, Date.parse('2026-11-30T09:00:00.000Z'))).toBe('expired');
   });
 });

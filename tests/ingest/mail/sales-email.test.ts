@@ -22,6 +22,8 @@ afterEach(async () => {
 function row(overrides: Partial<Selectable<ContactsTable>> = {}): Selectable<ContactsTable> {
   return {
     id: 7,
+    verified_at: '2026-11-23T08:00:00.000Z',
+    expires_at: null,
     first_name: 'Ana',
     last_name: 'Pérez',
     email: 'ana@example.com',

@@ -1,22 +1,25 @@
 /**
- * The newsletter's consent parts, put together once from the configuration and the site content:
- * the signed links, the lifecycle on the consent database, the terms a signup is stored under,
- * the consent wordings (recorded at start), and the confirmation mail.
+ * The consent parts, put together once from the configuration and the site content: the signed
+ * links, the newsletter's lifecycle and the contacts' verification on the consent database, the
+ * terms a signup is stored under, the consent wordings (recorded at start), and the two
+ * confirmation mails (newsletter signup, contact sent without JavaScript).
  */
 import type { Selectable } from 'kysely';
 import type { NewsletterSignup } from './contract/schemas.ts';
 import { confirmationEmail } from './mail/confirmation-email.ts';
+import { contactConfirmationEmail } from './mail/contact-confirmation-email.ts';
+import { type ContactVerification, contactVerification } from './consent/contact-verification.ts';
 import type { OutgoingMail } from './mail/mailer.ts';
 import type { SiteContent } from './site-content.ts';
 import type { OpsDatabase } from './store/ops-database.ts';
 import type { SignupTerms } from './store/submission-store.ts';
-import type { NewsletterTable } from './store/tables.ts';
+import type { ContactsTable, NewsletterTable } from './store/tables.ts';
 import { type ConsentWording, consentWordings } from './consent/consent-wording.ts';
 import { type ConsentLinks, consentLinks, type PublicUrls } from './consent/links.ts';
 import { type SubscriptionLifecycle, subscriptionLifecycle } from './consent/subscriptions.ts';
 
 /** What the newsletter's consent handling is built from. */
-export interface NewsletterSetupOptions {
+export interface ConsentSetupOptions {
   content: SiteContent;
   /** The service secret the link key is derived from. */
   secret: string;
@@ -34,28 +37,36 @@ export interface NewsletterSetupOptions {
 }
 
 /** The assembled parts. */
-export interface NewsletterSetup {
+export interface ConsentSetup {
+  content: SiteContent;
   links: ConsentLinks;
   urls: PublicUrls;
   lifecycle: SubscriptionLifecycle;
+  verification: ContactVerification;
+  /** How long a confirmation link works, in days. */
+  linkDays: number;
   wordings: readonly ConsentWording[];
   termsFor(signup: NewsletterSignup, now: number): SignupTerms;
   confirmationMail(subscription: Selectable<NewsletterTable>, outboxId: number): OutgoingMail;
+  contactConfirmationMail(contact: Selectable<ContactsTable>, outboxId: number): OutgoingMail;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Builds the parts; nothing is written until `lifecycle.recordWordings(setup.wordings, now)`. */
-export function newsletterSetup(options: NewsletterSetupOptions): NewsletterSetup {
+export function consentSetup(options: ConsentSetupOptions): ConsentSetup {
   const privacyVersion = options.privacyVersion ?? options.content.privacyVersion;
   const siteUrl = options.siteUrl ?? options.content.siteUrl;
   const urls: PublicUrls = { siteUrl, apiUrl: options.apiUrl ?? `${siteUrl}/api` };
   const links = consentLinks(options.secret);
   const byLang = consentWordings(options.content, privacyVersion);
   return {
+    content: options.content,
     links,
     urls,
     lifecycle: subscriptionLifecycle(options.consentDb, links, options.linkDays),
+    verification: contactVerification(options.consentDb, links),
+    linkDays: options.linkDays,
     wordings: Object.values(byLang),
     termsFor(signup, now) {
       const consentHash = byLang[signup.lang].hash;
@@ -65,5 +76,7 @@ export function newsletterSetup(options: NewsletterSetupOptions): NewsletterSetu
     },
     confirmationMail: (subscription, outboxId) =>
       confirmationEmail(subscription, outboxId, { content: options.content, links, urls, linkDays: options.linkDays, from: options.from }),
+    contactConfirmationMail: (contact, outboxId) =>
+      contactConfirmationEmail(contact, outboxId, { content: options.content, links, urls, linkDays: options.linkDays, from: options.from }),
   };
 }

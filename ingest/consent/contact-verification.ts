@@ -1,0 +1,41 @@
+/**
+ * A contact message sent without JavaScript waits for its sender to confirm the address: the
+ * confirmation link (signed, expiring) marks it verified and only then queues the sales mail.
+ * Written once on `OpsDatabase`, one transaction, for SQLite and PostgreSQL alike.
+ */
+import { isoAt } from '../clock.ts';
+import type { OpsDatabase } from '../store/ops-database.ts';
+import type { ConsentLinks } from './links.ts';
+
+/** What a contact's confirmation link did. */
+export type ContactConfirmOutcome = 'confirmed' | 'already_confirmed' | 'expired' | 'invalid';
+
+/** The verification of unverified contacts on `db`. */
+export function contactVerification(db: OpsDatabase, links: ConsentLinks) {
+  const { kysely } = db;
+  return {
+    /** Verifies the contact the token names and queues its sales mail; nothing changes unless the token is valid and unexpired. */
+    confirmContact(token: unknown, now: number): Promise<ContactConfirmOutcome> {
+      const parsed = links.parse(token, 'contact');
+      if (parsed === null) return Promise.resolve('invalid');
+      return db.transaction(async (tx) => {
+        const [row] = await tx.all(kysely.selectFrom('contacts').selectAll().where('id', '=', parsed.id));
+        if (row === undefined) return 'invalid';
+        const check = links.check(parsed, row, now);
+        if (check === 'forged') return 'invalid';
+        if (row.verified_at !== null) return 'already_confirmed';
+        if (check === 'expired') return 'expired';
+        const at = isoAt(now);
+        await tx.run(kysely.updateTable('contacts').set({ verified_at: at, expires_at: null }).where('id', '=', row.id));
+        await tx.run(kysely.deleteFrom('outbox').where('contact_id', '=', row.id).where('kind', '=', 'contact_confirm').where('status', '=', 'pending'));
+        await tx.run(
+          kysely.insertInto('outbox').values({ kind: 'sales', contact_id: row.id, status: 'pending', attempts: 0, next_attempt_at: at, created_at: at }),
+        );
+        return 'confirmed';
+      });
+    },
+  };
+}
+
+/** The verification a service runs. */
+export type ContactVerification = ReturnType<typeof contactVerification>;

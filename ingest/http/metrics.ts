@@ -1,0 +1,82 @@
+/**
+ * `GET /metrics`: the service's metrics in Prometheus text format (prom-client), on the service's
+ * own port. It is not under `/api/`, so the shipped nginx config never forwards it (and refuses
+ * any `/api/metrics…` outright): scrape each replica directly.
+ *
+ * | metric | what |
+ * |---|---|
+ * | `ingest_submissions_total{form, status}` | form posts by form (`newsletter`, `contact`) and answer status (201, 303, 400, 409, 422, 429, …) |
+ * | `ingest_http_request_duration_seconds{route, method, status}` | request latency (histogram) |
+ * | `ingest_outbox_rows{status}` | outbox rows by status: the backlog is `pending`, `failed` rows need a look |
+ * | `ingest_outbox_oldest_due_age_seconds` | how long the oldest due row has been waiting (0 when none) |
+ * | `ingest_mail_sends_total{kind, outcome}` | sends by kind of mail (`sales`, `newsletter_confirm`, `contact_confirm`) and outcome (`sent`, `retried`, `failed`, `abandoned`) |
+ * | `ingest_database_errors_total` | storage errors the database layer reported (write failures, PostgreSQL unreachable, …) |
+ * | `ingest_process_*`, `ingest_nodejs_*` | prom-client's process and runtime metrics |
+ */
+import type { FastifyInstance } from 'fastify';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { SendOutcome } from '../mail/outbox-worker.ts';
+import type { OutboxStore } from '../store/outbox-store.ts';
+import type { OutboxKind } from '../store/tables.ts';
+
+const FORM_ROUTES: Readonly<Record<string, string>> = { '/api/newsletter': 'newsletter', '/api/contact': 'contact' };
+
+/** The service's metrics; one registry per service (tests run several). */
+export function serviceMetrics(outbox: Pick<OutboxStore, 'counts' | 'nextDueAt'>, now: () => number) {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'ingest_' });
+  const submissions = new Counter({ name: 'ingest_submissions_total', help: 'Form posts by form and answer status.', labelNames: ['form', 'status'], registers: [registry] });
+  const latency = new Histogram({
+    name: 'ingest_http_request_duration_seconds',
+    help: 'Request latency by route, method and status.',
+    labelNames: ['route', 'method', 'status'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  const sends = new Counter({ name: 'ingest_mail_sends_total', help: 'Mail sends by kind of mail and outcome.', labelNames: ['kind', 'outcome'], registers: [registry] });
+  const databaseErrors = new Counter({ name: 'ingest_database_errors_total', help: 'Storage errors reported by the database layer.', registers: [registry] });
+  new Gauge({
+    name: 'ingest_outbox_rows',
+    help: 'Outbox rows by status (pending is the backlog; failed rows need a look).',
+    labelNames: ['status'],
+    registers: [registry],
+    async collect() {
+      const counts = await outbox.counts();
+      for (const [status, n] of Object.entries(counts)) this.set({ status }, n);
+    },
+  });
+  new Gauge({
+    name: 'ingest_outbox_oldest_due_age_seconds',
+    help: 'How long the oldest due outbox row has been waiting, in seconds (0 when none is due).',
+    registers: [registry],
+    async collect() {
+      const due = await outbox.nextDueAt();
+      this.set(due === null ? 0 : Math.max(0, (now() - due) / 1000));
+    },
+  });
+
+  return {
+    registry,
+    /** Counts a send's outcome (the outbox worker's `onOutcome`). */
+    recordSend: (kind: OutboxKind, outcome: SendOutcome) => sends.inc({ kind, outcome }),
+    /** Counts a storage error (wraps the storage log's `error`). */
+    recordDatabaseError: () => databaseErrors.inc(),
+    /** Registers the timing hook and `GET /metrics` on `app`. */
+    register(app: FastifyInstance): void {
+      app.addHook('onResponse', async (request, reply) => {
+        const route = request.routeOptions.url ?? 'unmatched';
+        const status = String(reply.statusCode);
+        latency.observe({ route, method: request.method, status }, reply.elapsedTime / 1000);
+        const form = FORM_ROUTES[route];
+        if (form !== undefined && request.method === 'POST') submissions.inc({ form, status });
+      });
+      app.get('/metrics', { config: { rateLimit: false } }, async (_request, reply) => {
+        const text = await registry.metrics();
+        return reply.header('content-type', registry.contentType).header('cache-control', 'no-store').send(text);
+      });
+    },
+  };
+}
+
+/** The metrics a service keeps. */
+export type ServiceMetrics = ReturnType<typeof serviceMetrics>;

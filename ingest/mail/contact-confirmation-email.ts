@@ -1,0 +1,58 @@
+/**
+ * The confirmation mail of a contact message sent without JavaScript (a plain HTML form post has
+ * no captcha): it asks the sender to confirm the address before the message goes to sales. In the
+ * message's language, with texts from the site's content (`mail.contactConfirm`), to the address
+ * only, and with nothing else the sender typed — not the name, not the message — so the form
+ * cannot be used to send someone else a text of the sender's choosing.
+ */
+import type { Selectable } from 'kysely';
+import { type ConsentLinks, pageUrl, type PublicUrls } from '../consent/links.ts';
+import { LANGS, type Lang } from '../contract/schemas.ts';
+import type { SiteContent } from '../site-content.ts';
+import type { ContactsTable } from '../store/tables.ts';
+import { type ConfirmationLayout, confirmationHtml, confirmationText } from './confirmation-layout.ts';
+import { escapeHtml } from './escape-html.ts';
+import type { OutgoingMail } from './mailer.ts';
+
+/** What the mail needs besides the contact. */
+export interface ContactConfirmationMailDeps {
+  content: SiteContent;
+  links: ConsentLinks;
+  urls: PublicUrls;
+  linkDays: number;
+  from: string;
+}
+
+/** Renders the confirmation mail for `contact`, queued as outbox row `outboxId`. */
+export function contactConfirmationEmail(contact: Selectable<ContactsTable>, outboxId: number, deps: ContactConfirmationMailDeps): OutgoingMail {
+  const lang: Lang = (LANGS as readonly string[]).includes(contact.lang) ? (contact.lang as Lang) : 'en';
+  const values: Record<string, string> = { brand: deps.content.brand, days: String(deps.linkDays) };
+  const texts = deps.content.texts[lang].mail.contactConfirm;
+  const t = (key: keyof typeof texts) => texts[key].replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => values[name] ?? whole);
+  const expiresAt = contact.expires_at === null ? null : Date.parse(contact.expires_at);
+  const confirmUrl = pageUrl(deps.urls, 'contactConfirm', lang, deps.links.sign('contact', contact, expiresAt));
+  const footer = `${deps.content.company.legalName} · ${deps.content.company.address}`;
+  const layout: ConfirmationLayout = {
+    lang,
+    subject: t('subject'),
+    preheader: t('preheader'),
+    heading: t('heading'),
+    intro: t('intro'),
+    button: t('button'),
+    url: confirmUrl,
+    linkHint: t('linkHint'),
+    paragraphs: [t('expiry'), t('ignore'), t('signature')],
+    footerHtml: escapeHtml(footer),
+  };
+  const text = confirmationText(layout, [footer]);
+  const html = confirmationHtml(layout);
+  return {
+    from: deps.from,
+    to: contact.email,
+    subject: t('subject'),
+    text,
+    html,
+    messageId: `<contact-confirm-${contact.id}.outbox-${outboxId}@ingest.invalid>`,
+    date: new Date(contact.created_at),
+  };
+}
