@@ -38,7 +38,7 @@ export const SITEGEN_ERRORS = {
   },
   mail_text_invalid: {
     title: 'A text of the mails the ingest service sends (the `mail` section) is missing, too long or uses a placeholder the service does not fill.',
-    hint: 'Every language needs every `mail.confirm.*` key, each at most 600 characters, with only {{brand}} and {{days}} as placeholders; the service refuses to start otherwise.',
+    hint: 'Every language needs every `mail.confirm.*` and `mail.contactConfirm.*` key, each at most 600 characters, with only {{brand}} and {{days}} as placeholders; the service refuses to start otherwise.',
   },
   key_empty: {
     title: 'A translation is empty.',
