@@ -3,14 +3,15 @@ import { BodyEnd } from '../../templates/layout/BodyEnd.tsx';
 import { BODY_CLASS, Document } from '../../templates/layout/Document.tsx';
 import { Layout } from '../../templates/layout/Layout.tsx';
 import { AboutPage } from '../../templates/pages/AboutPage.tsx';
+import { ContactOutcomePage } from '../../templates/pages/ContactOutcomePage.tsx';
 import { ContactPage } from '../../templates/pages/ContactPage.tsx';
 import { ContentPage } from '../../templates/pages/ContentPage.tsx';
 import { FormOutcomePage } from '../../templates/pages/FormOutcomePage.tsx';
 import { HomePage } from '../../templates/pages/HomePage.tsx';
 import { LegalPage } from '../../templates/pages/LegalPage.tsx';
 import { NewsletterOutcomePage } from '../../templates/pages/NewsletterOutcomePage.tsx';
-import { NewsletterTokenPage } from '../../templates/pages/NewsletterTokenPage.tsx';
 import { NotFoundPage } from '../../templates/pages/NotFoundPage.tsx';
+import { TokenFormPage } from '../../templates/pages/TokenFormPage.tsx';
 import { PageProvider, type PageContextValue } from '../../templates/page-context.tsx';
 import { ICONS, SOCIAL_IMAGE } from '../site/asset-paths.ts';
 import type { RenderedContentPage } from '../site/content-pages.ts';
@@ -56,7 +57,8 @@ function PageBody({ page, markdown, contentPage }: { page: RoutePageId | 'notFou
       return <LegalPage document={markdown} />;
     case 'newsletterConfirm':
     case 'newsletterUnsubscribe':
-      return <NewsletterTokenPage page={page} />;
+    case 'contactConfirm':
+      return <TokenFormPage page={page} />;
     case 'newsletterConfirmed':
     case 'newsletterUnsubscribed':
     case 'linkInvalid':
@@ -74,6 +76,10 @@ function PageBody({ page, markdown, contentPage }: { page: RoutePageId | 'notFou
     case 'tooManyAttempts':
     case 'formNotStored':
       return <FormOutcomePage page={page} />;
+    case 'contactCheckInbox':
+    case 'contactConfirmed':
+    case 'contactLinkInvalid':
+      return <ContactOutcomePage page={page} />;
     default:
       if (!contentPage) throw new Error(`page ${page} needs its Markdown text`);
       return <ContentPage document={contentPage} />;

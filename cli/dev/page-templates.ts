@@ -15,8 +15,8 @@ const PAGE_TEMPLATES: Readonly<Record<string, string>> = {
   cookies: 'pages/LegalPage.tsx',
   legalNotice: 'pages/LegalPage.tsx',
   privacy: 'pages/LegalPage.tsx',
-  newsletterConfirm: 'pages/NewsletterTokenPage.tsx',
-  newsletterUnsubscribe: 'pages/NewsletterTokenPage.tsx',
+  newsletterConfirm: 'pages/TokenFormPage.tsx',
+  newsletterUnsubscribe: 'pages/TokenFormPage.tsx',
   newsletterConfirmed: 'pages/NewsletterOutcomePage.tsx',
   newsletterUnsubscribed: 'pages/NewsletterOutcomePage.tsx',
   linkInvalid: 'pages/NewsletterOutcomePage.tsx',
@@ -32,6 +32,10 @@ const PAGE_TEMPLATES: Readonly<Record<string, string>> = {
   formNotAcceptedInvisibleChars: 'pages/FormOutcomePage.tsx',
   tooManyAttempts: 'pages/FormOutcomePage.tsx',
   formNotStored: 'pages/FormOutcomePage.tsx',
+  contactCheckInbox: 'pages/ContactOutcomePage.tsx',
+  contactConfirm: 'pages/TokenFormPage.tsx',
+  contactConfirmed: 'pages/ContactOutcomePage.tsx',
+  contactLinkInvalid: 'pages/ContactOutcomePage.tsx',
 };
 
 /** The template of the pages added as Markdown files (page ids `content:<name>`). */

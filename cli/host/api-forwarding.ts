@@ -18,7 +18,7 @@ const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'
  * map); group 1 is the page's path without the language. Letter case counts, as it does for every
  * page URL.
  *
- * @example TOKEN_FORM_PATH // '(?:/(?:es|pt|fr|de|it|nl))?(/newsletter/confirm|/newsletter/unsubscribe)'
+ * @example TOKEN_FORM_PATH // '(?:/(?:es|pt|fr|de|it|nl))?(/newsletter/confirm|/newsletter/unsubscribe|/contact/confirm)'
  */
 export const TOKEN_FORM_PATH = `(?:/(?:${LANGUAGES.filter((l) => l !== DEFAULT_LANG).join('|')}))?(${Object.values(TOKEN_FORM_PAGES)
   .map(escapeRegex)

@@ -64,7 +64,7 @@ function pageLocation(page: { path: string; file: string }): string {
  * spelling, each language's 404 page with status 404, immutable caching for hashed assets and
  * revalidation for the rest, gzip (and the `.gz` files written beside each text file), the
  * security headers, and `/api/` proxied to the ingest service, together with the POSTs of the
- * newsletter's confirm and unsubscribe pages (to their endpoint under `/api`) and never
+ * token form pages (`TOKEN_FORM_PAGES`, to their endpoint under `/api`) and never
  * `/api/metrics`.
  */
 export function nginxConfig(site: NginxSite): string {
@@ -98,8 +98,8 @@ export function nginxConfig(site: NginxSite): string {
     `    ${quote(EMPTY_SEGMENT_PATTERN)} 1;`,
     '}',
     '',
-    '# The newsletter\'s confirm and unsubscribe pages (TOKEN_FORM_PAGES in ingest/contract/service-pages.ts)',
-    '# hold a form without action: without JavaScript the browser POSTs to the page\'s own URL, ?token=',
+    '# The newsletter\'s confirm and unsubscribe pages and the contact message\'s confirm page (TOKEN_FORM_PAGES',
+    '# in ingest/contract/service-pages.ts) hold a form without action: without JavaScript the browser POSTs to the page\'s own URL, ?token=',
     '# included. Exactly those POSTs (the path as the visitor sent it, in any language) go to the service\'s',
     '# endpoint of the same name, without the language: POST /de/newsletter/confirm?token=… →',
     `# POST ${API_BASE}/newsletter/confirm?token=…. GET and HEAD of the pages are the static pages.`,

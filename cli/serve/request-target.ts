@@ -45,8 +45,9 @@ function isApiPath(path: string): boolean {
 /**
  * Where on the ingest service a request goes (path and query), or null when the site answers it
  * itself: `/api/…` as it came, except the private paths (`/api/metrics`, which get the site's
- * 404), and a POST to a token form page (the newsletter's confirm and unsubscribe pages, whose
- * form has no action) to the endpoint of the same name, with the page's query.
+ * 404), and a POST to a token form page (the newsletter's confirm and unsubscribe pages, the
+ * contact message's confirm page, whose form has no action) to the endpoint of the same name,
+ * with the page's query.
  *
  * @example ingestTarget('GET', '/api/captcha', '?lang=de')               // '/api/captcha?lang=de'
  * @example ingestTarget('POST', '/de/newsletter/confirm', '?token=abc')  // '/api/newsletter/confirm?token=abc'

@@ -58,7 +58,7 @@ function precompressed(root: string, file: string, acceptEncoding: string): { fi
  * A small static server for the built site, as production hosts serve it: clean URLs,
  * case redirects, language 404 pages, the security headers of the build's `_headers` file,
  * long caching for hashed assets, the precompressed `.br`/`.gz` copies, and, when `apiTarget` is
- * set, `/api` (but `/api/metrics`) and the POSTs of the newsletter's confirm and unsubscribe pages
+ * set, `/api` (but `/api/metrics`) and the POSTs of the token form pages (`TOKEN_FORM_PAGES`)
  * forwarded to the ingest service (`ingestTarget`) — only to that origin, with a path and the
  * request's query. Requests get bounded time (`timeouts`), targets a bounded length (414 past it).
  */

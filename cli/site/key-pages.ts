@@ -36,7 +36,13 @@ const KEY_PREFIX_PAGES: Readonly<Record<string, string>> = {
   'servicePages.backToNewsletter': 'form result pages',
   'servicePages.backToContact': 'form result pages',
   'servicePages.formRefused': 'form refused page (sent by the ingest service)',
+  'meta.contactCheckInbox': 'contact pages',
+  'meta.contactConfirm': 'contact pages',
+  'meta.contactConfirmed': 'contact pages',
+  'meta.contactLinkInvalid': 'contact pages',
+  'servicePages.contact': 'contact pages',
   mail: 'confirmation mail',
+  'mail.contactConfirm': 'contact confirmation mail',
 };
 
 /** The name of the strings shown on every page. */

@@ -10,9 +10,10 @@ const PAGES = ['home', 'about', 'contact', 'cookies', 'legalNotice', 'privacy'] 
  * The pages the ingest service sends people to (the links in its mails, the answers to plain form
  * posts): the newsletter's confirm and unsubscribe pages with their button, and what follows; the
  * results of a form posted without JavaScript (check your inbox, already subscribed, not accepted
- * with its reason, too many attempts, not stored). Not for search engines: `noindex`, no canonical
- * or hreflang links, outside the sitemap. Their ids and paths are those of `SERVICE_PAGES` in
- * `ingest/contract/service-pages.ts`; a test holds the two equal.
+ * with its reason, too many attempts, not stored); those of a contact message sent without
+ * JavaScript (check your inbox, the confirm page with its button, sent, link not valid). Not for
+ * search engines: `noindex`, no canonical or hreflang links, outside the sitemap. Their ids and
+ * paths are those of `SERVICE_PAGES` in `ingest/contract/service-pages.ts`; a test holds the two equal.
  */
 const SERVICE_PAGES = [
   'newsletterConfirm', 'newsletterConfirmed', 'newsletterUnsubscribe', 'newsletterUnsubscribed', 'linkInvalid',
@@ -20,6 +21,7 @@ const SERVICE_PAGES = [
   'formNotAcceptedRequired', 'formNotAcceptedEmail', 'formNotAcceptedTooLong', 'formNotAcceptedConsent',
   'formNotAcceptedCountry', 'formNotAcceptedCaptcha', 'formNotAcceptedInvalidChars', 'formNotAcceptedInvisibleChars',
   'tooManyAttempts', 'formNotStored',
+  'contactCheckInbox', 'contactConfirm', 'contactConfirmed', 'contactLinkInvalid',
 ] as const;
 
 /** A page the ingest service links or redirects to. */
@@ -73,6 +75,10 @@ const ROUTES: Readonly<Record<PageId, Readonly<Record<Lang, string>>>> = {
   formNotAcceptedInvisibleChars: localised('/form/not-accepted/invisible-characters'),
   tooManyAttempts: localised('/form/too-many-attempts'),
   formNotStored: localised('/form/not-stored'),
+  contactCheckInbox: localised('/contact/check-inbox'),
+  contactConfirm: localised('/contact/confirm'),
+  contactConfirmed: localised('/contact/confirmed'),
+  contactLinkInvalid: localised('/contact/link-invalid'),
 };
 
 /** Extra URLs that serve a page of the table under another address; their canonical is the table's URL. */

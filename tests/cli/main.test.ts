@@ -29,7 +29,7 @@ describe('sitegen CLI', () => {
     const out = mkdtempSync(join(tmpdir(), 'sg-'));
     const run = sitegen('build', '--lang', 'es', '--out', out, '--site-url', 'https://staging.example.org');
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('built 26 pages in 1 language(s)'); // 6 fixed pages, 17 service pages, /aviso-legal, /es/sanidad (content/pages/es/healthcare.md), 404
+    expect(run.stdout).toContain('built 30 pages in 1 language(s)'); // 6 fixed pages, 21 service pages, /aviso-legal, /es/sanidad (content/pages/es/healthcare.md), 404
     expect(readdirSync(out).sort()).toEqual([
       '.sitegen-output', '_deploy', '_headers', '_redirects', 'apple-touch-icon.png', 'assets',
       'aviso-legal.html', 'aviso-legal.html.br', 'aviso-legal.html.gz', 'es', 'es.html', 'es.html.br', 'es.html.gz',

@@ -1,6 +1,9 @@
 import type { Lang } from '../../../ingest/contract/schemas.ts';
 
-/** What the form of a token page (the newsletter's confirm and unsubscribe pages) shows and where it posts. */
+/**
+ * What the form of a token page (the newsletter's confirm and unsubscribe pages, the contact
+ * message's confirm page) shows and where it posts.
+ */
 export interface TokenFormProps {
   lang: Lang;
   /**

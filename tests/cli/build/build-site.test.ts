@@ -18,14 +18,14 @@ const routes = siteRoutes(loadContentPages(DEFAULT_PATHS.contentDir).pages);
 const built = useBuiltSite();
 
 describe('sitegen build', () => {
-  it('writes all 162 pages of the routes table plus one 404 page per language', async () => {
+  it('writes all 190 pages of the routes table plus one 404 page per language', async () => {
     const { result } = await builtSite();
-    expect(allRoutes()).toHaveLength(162);
+    expect(allRoutes()).toHaveLength(190);
     expect(result.pages).toHaveLength(routes.allRoutes().length + LANGUAGES.length);
     for (const route of allRoutes()) expect(existsSync(join(built.outDir, fileForPath(route.path))), route.path).toBe(true);
   });
 
-  // The service pages (the newsletter's, a plain form's results) are noindex, without canonical or alternates: tests/cli/build/service-pages.test.ts.
+  // The service pages (the newsletter's, a plain form's results, a plain contact message's) are noindex, without canonical or alternates: tests/cli/build/service-pages.test.ts.
   it.each(allRoutes().filter((r) => isIndexed(r.page)).map((r) => [r.path, r] as const))('%s has the right lang, title, canonical and alternates', (_path, route) => {
     const html = readBuilt(built.outDir, fileForPath(route.path));
     const t = createTranslator(route.lang, messages, placeholderValues(site));

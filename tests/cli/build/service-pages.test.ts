@@ -11,7 +11,7 @@ import { decodeEntities, scanTags } from '../../../cli/verify/html-scan.ts';
 import { normalizeSpace, readBuilt, useBuiltSite, visibleText } from '../../helpers/built-site.ts';
 
 // The service pages (ingest/contract/service-pages.ts) as the build writes them: the newsletter's,
-// and the results of a form sent without JavaScript.
+// the results of a form sent without JavaScript, and those of a contact message sent without it.
 
 const site = loadSiteConfig(DEFAULT_PATHS.contentDir);
 const messages = loadAllMessages(DEFAULT_PATHS.contentDir);
@@ -38,8 +38,8 @@ const metaKey = (page: ServicePageId) => (page.startsWith('formNotAccepted') ? '
 const links = (page: ServicePage, lang: Lang) => scanTags(main(page, lang)).filter((tag) => tag.name === 'a').map((tag) => tag.attrs.href);
 
 describe('the service pages', () => {
-  it('exist in every language: seventeen pages each', () => {
-    expect(SERVICE_ROUTES).toHaveLength(17 * LANGUAGES.length);
+  it('exist in every language: twenty-one pages each', () => {
+    expect(SERVICE_ROUTES).toHaveLength(21 * LANGUAGES.length);
   });
 
   it.each(SERVICE_ROUTES.map((r) => [r.path, r] as const))('%s is noindex, with no canonical, hreflang or og:url, one h1 and its title', (_path, route) => {
@@ -59,6 +59,7 @@ describe('the service pages', () => {
     expect(sitemap).toContain(`<loc>${site.siteUrl}/de/datenschutz</loc>`);
     for (const route of SERVICE_ROUTES) expect(sitemap).not.toContain(`${site.siteUrl}${route.path}<`);
     expect(sitemap).not.toContain('/newsletter/');
+    expect(sitemap).not.toContain('/contact/');
   });
 
   describe.each(TOKEN_PAGES)('%s', (page) => {
@@ -71,9 +72,9 @@ describe('the service pages', () => {
       const inputs = tags.filter((tag) => tag.name === 'input');
       expect(inputs.map((tag) => tag.attrs)).toEqual([{ type: 'hidden', name: 'lang', value: lang }]);
       const t = createTranslator(lang, messages, placeholderValues(site));
-      const section = page === 'newsletterConfirm' ? 'confirm' : 'unsubscribe';
+      const texts = { newsletterConfirm: 'servicePages.confirm', newsletterUnsubscribe: 'servicePages.unsubscribe', contactConfirm: 'servicePages.contact.confirm' }[page];
       const button = /<button type="submit"[^>]*>(.*?)<\/button>/.exec(main(page, lang));
-      expect(decodeEntities(button?.[1] ?? '')).toBe(t(`servicePages.${section}.button`));
+      expect(decodeEntities(button?.[1] ?? '')).toBe(t(`${texts}.button`));
     });
 
     it('is the TokenForm island, which receives only the service endpoint', () => {
@@ -104,6 +105,45 @@ describe('the service pages', () => {
     expect(links('newsletterAlreadySubscribed', lang)).toEqual([pathFor('home', lang)]);
     // Shown by the island instead of the button when the address has no token.
     expect(links('newsletterConfirm', lang)).toEqual([pathFor('linkInvalid', lang)]);
+  });
+});
+
+describe('the pages of a contact message sent without JavaScript', () => {
+  const contactForm = (lang: Lang) => `${pathFor('contact', lang)}#contact-form`;
+  /** The page's main text with its tags dropped (not replaced by spaces), so a sentence with a link in it reads as written. */
+  const sentences = (page: ServicePageId, lang: Lang) => normalizeSpace(decodeEntities(main(page, lang).replace(/<[^>]+>/g, '')));
+  /** A text with a `<mail>` tag as the page shows it. */
+  const shown = (text: string) => normalizeSpace(text.replace(/<\/?mail>/g, ''));
+
+  it.each(LANGUAGES)('in %s say to check the inbox (confirmation link, valid 7 days, unconfirmed messages deleted), then lead home and to the form', (lang) => {
+    const t = createTranslator(lang, messages, placeholderValues(site));
+    expect(mainTexts('contactCheckInbox', lang).slice(0, 3)).toEqual(['title', 'text', 'expiry'].map((key) => t(`servicePages.contact.checkInbox.${key}`)));
+    expect(sentences('contactCheckInbox', lang)).toContain(shown(t('servicePages.contact.checkInbox.notReceived')));
+    expect(t('servicePages.contact.checkInbox.expiry')).toMatch(/\b7\b/);
+    expect(links('contactCheckInbox', lang)).toEqual([`mailto:${site.email}`, pathFor('home', lang), contactForm(lang)]);
+  });
+
+  it.each(LANGUAGES)('in %s ask to confirm with a button, and without a token point to the contact\'s "link not valid" page', (lang) => {
+    const t = createTranslator(lang, messages, placeholderValues(site));
+    expect(mainTexts('contactConfirm', lang)).toEqual([
+      ...['title', 'text', 'button', 'ignore'].map((key) => t(`servicePages.contact.confirm.${key}`)),
+      t('servicePages.contact.linkInvalid.text'),
+      t('servicePages.contact.linkInvalid.whatToDo'),
+    ]);
+    expect(links('contactConfirm', lang)).toEqual([pathFor('contactLinkInvalid', lang)]);
+  });
+
+  it.each(LANGUAGES)('in %s say the confirmed message has gone to the team, with the answer time, and lead home', (lang) => {
+    const t = createTranslator(lang, messages, placeholderValues(site));
+    expect(mainTexts('contactConfirmed', lang)).toEqual([...['title', 'text', 'reply'].map((key) => t(`servicePages.contact.confirmed.${key}`)), t('servicePages.backHome')]);
+    expect(links('contactConfirmed', lang)).toEqual([pathFor('home', lang)]);
+  });
+
+  it.each(LANGUAGES)('in %s say an invalid link sent nothing, and lead to the form again, the contact address and home', (lang) => {
+    const t = createTranslator(lang, messages, placeholderValues(site));
+    expect(mainTexts('contactLinkInvalid', lang).slice(0, 3)).toEqual(['title', 'text', 'whatToDo'].map((key) => t(`servicePages.contact.linkInvalid.${key}`)));
+    expect(sentences('contactLinkInvalid', lang)).toContain(shown(t('servicePages.contact.linkInvalid.help')));
+    expect(links('contactLinkInvalid', lang)).toEqual([`mailto:${site.email}`, contactForm(lang), pathFor('home', lang)]);
   });
 });
 

@@ -5,9 +5,10 @@ import { METRICS_PATHS, NOT_TOKEN_FORM_POSTS, TOKEN_FORM_CASES } from '../serve/
 
 describe('which POSTs a host forwards to the ingest service', () => {
   it('every token form page of the contract, in all seven languages, to its endpoint without the language', () => {
-    expect(TOKEN_FORM_CASES).toHaveLength(14);
+    expect(TOKEN_FORM_CASES).toHaveLength(21);
     for (const { path, endpoint } of TOKEN_FORM_CASES) expect(tokenFormEndpoint(path), path).toBe(endpoint);
     expect(tokenFormEndpoint('/de/newsletter/unsubscribe')).toBe('/api/newsletter/unsubscribe');
+    expect(tokenFormEndpoint('/fr/contact/confirm')).toBe('/api/contact/confirm');
   });
 
   it('nothing else: other service pages, other spellings, other languages', () => {

@@ -29,6 +29,10 @@ export const NOT_TOKEN_FORM_POSTS: readonly string[] = [
   '/api-newsletter/confirm',
   '/newsletter',
   '/de/about',
+  '/de/contact/confirmed?token=abc',
+  '/contact/link-invalid',
+  '/de/contact',
+  '/contact',
 ];
 
 /** The HTML a fixture page holds: its language and path, so a test can tell which one it got. */
