@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { buildSite } from '../../../cli/build/build-site.ts';
 import { DEFAULT_PATHS, INGEST_BIN, PROJECT_ROOT } from '../../../cli/paths.ts';
 import { createStaticServer } from '../../../cli/serve/static-server.ts';
+import { freePort } from '../../helpers/ports.ts';
 import { smtpPeer } from '../../helpers/smtp-peer.ts';
 import { nginxAvailable, startNginx } from './nginx-server.ts';
 
@@ -20,7 +21,10 @@ export interface E2EState {
   dataDir: string;
   databaseFile: string;
   mailDir: string;
-  /** The ingest service's `SITE_URL`, the origin its mail links and redirects lead to: `baseURL`. */
+  /**
+   * The ingest service's `SITE_URL`, the origin its mail links and redirects lead to: `baseURL`.
+   * Its `ALLOWED_ORIGINS` is `nginxURL` (when nginx runs), so plain form posts through nginx are accepted.
+   */
   siteUrl: string;
 }
 
@@ -61,6 +65,12 @@ export default async function globalSetup() {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
+  // nginx serves the same site on another origin: its port is chosen now, so the service can be
+  // told that origin among its ALLOWED_ORIGINS (a plain HTML form posted through nginx carries it),
+  // as an operator lists each host name the site is served on. SITE_URL stays the static server.
+  const nginxPort = nginxAvailable() ? await freePort() : null;
+  const nginxOrigin = nginxPort === null ? null : `http://127.0.0.1:${nginxPort}`;
+
   const dataDir = join(work, 'data');
   const ingest = spawn(process.execPath, [INGEST_BIN, 'serve'], {
     cwd: work,
@@ -70,6 +80,7 @@ export default async function globalSetup() {
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
       SITE_URL: baseURL,
+      ...(nginxOrigin === null ? {} : { ALLOWED_ORIGINS: nginxOrigin }),
       SMTP_URL: smtp.url,
       SALES_EMAIL: 'sales@example.com',
       RATE_LIMIT_MAX: '1000',
@@ -80,7 +91,7 @@ export default async function globalSetup() {
   });
   await waitForHealthy(`http://127.0.0.1:${ingestPort}/readyz`);
 
-  const nginx = nginxAvailable() ? await startNginx(outDir, ingestPort, join(work, 'nginx')) : null;
+  const nginx = nginxPort === null ? null : await startNginx(outDir, ingestPort, join(work, 'nginx'), nginxPort);
 
   const state: E2EState = {
     baseURL,

@@ -29,11 +29,13 @@ function deployedServerBlock(siteDir: string, port: number, ingestPort: number):
 
 /**
  * Starts Debian's nginx in the foreground with the built site's server block included in a
- * minimal main configuration whose pid, logs and temp folders live in `workDir`.
+ * minimal main configuration whose pid, logs and temp folders live in `workDir`. It listens on
+ * `port` when given (chosen beforehand, so the ingest service can be told nginx's origin), else
+ * on a free one.
  */
-export async function startNginx(siteDir: string, ingestPort: number, workDir: string): Promise<{ baseURL: string; stop: () => Promise<void> }> {
+export async function startNginx(siteDir: string, ingestPort: number, workDir: string, port?: number): Promise<{ baseURL: string; stop: () => Promise<void> }> {
   mkdirSync(join(workDir, 'logs'), { recursive: true });
-  const port = await freePort();
+  port ??= await freePort();
   writeFileSync(join(workDir, 'site.conf'), deployedServerBlock(siteDir, port, ingestPort));
   const temp = (name: string) => `${name}_temp_path ${join(workDir, `${name}-temp`)};`;
   const main = [
