@@ -35,7 +35,7 @@ export function ContactForm() {
             ...pick(t, 'contact', STRINGS),
             // Interpolated on the client with the question's digits.
             captchaLabel: t('contact.captchaLabel', { a: '{{a}}', b: '{{b}}' }),
-            captchaNoScript: t('contact.captchaNoScript', { email: site.email }),
+            captchaNoScript: t('contact.captchaNoScript'),
             rateLimited: t('toast.rateLimited'),
             close: t('toast.close'),
           },

@@ -14,6 +14,7 @@ import { showToast } from './toast-store.ts';
 
 export interface ContactFormProps {
   lang: Lang;
+  /** The service's contact endpoint (`/api/contact`): the island posts JSON to it, the plain form (no JavaScript) its fields. */
   endpoint: string;
   captchaEndpoint: string;
   privacyHref: string;
@@ -40,6 +41,14 @@ type Values = typeof EMPTY;
  * The reason for writing is preselected from the link's `?intent=` (unless the visitor chose one
  * before the script ran), and the page the visitor came from is sent along (`sourcePageOf`). A
  * message sent replaces the form with a confirmation saying what happens next, besides the toast.
+ *
+ * Without JavaScript it is a plain HTML form that works on its own: it posts its fields (named as
+ * the JSON contract, a hidden `lang`, the honeypot) to the service after the browser's own checks
+ * (`required`, `type="email"`, `maxlength`). It has no captcha then (the question exists only in
+ * the island), so the service stores the message unverified and mails the sender a confirmation
+ * link, as the note in `<noscript>` says. Once hydrated the island takes over: it turns the
+ * browser's checks off (`noValidate`) for its own translated messages, asks the question and
+ * sends JSON instead.
  */
 export function ContactForm({ lang, endpoint, captchaEndpoint, privacyHref, countries, strings: s, validation }: ContactFormProps) {
   useSignals();
@@ -153,7 +162,7 @@ export function ContactForm({ lang, endpoint, captchaEndpoint, privacyHref, coun
         </button>
       </div>
     )}
-    <form ref={formRef} method="post" onSubmit={submit} noValidate data-form="contact" hidden={sent.value}
+    <form ref={formRef} method="post" action={endpoint} onSubmit={submit} noValidate={hydrated.value} data-form="contact" hidden={sent.value}
       className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
       <Field id="contact-intent" label={s.reason} error={error('intent')}>
         <select id="contact-intent" name="intent" className={INPUT_CLASS} value={values.value.intent}
@@ -184,6 +193,7 @@ export function ContactForm({ lang, endpoint, captchaEndpoint, privacyHref, coun
           className={`${INPUT_CLASS} min-h-[150px]`} value={values.value.message} onChange={(e) => set('message', e.target.value)}
           {...errorAttributes('contact-message', error('message'))} />
       </Field>
+      <input type="hidden" name="lang" value={lang} />
       <div className="hidden" aria-hidden="true">
         <input ref={honeypot} name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
       </div>

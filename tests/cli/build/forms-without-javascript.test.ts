@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { HONEYPOT_FIELD, LIMITS, newsletterSchema } from '../../../ingest/contract/schemas.ts';
+import { CONTACT_INTENTS, HONEYPOT_FIELD, LIMITS, newsletterSchema, plainContactSchema } from '../../../ingest/contract/schemas.ts';
 import { DEFAULT_PATHS } from '../../../cli/paths.ts';
 import { createTranslator } from '../../../cli/site/i18n.ts';
 import { LANGUAGES } from '../../../cli/site/languages.ts';
@@ -58,12 +58,63 @@ describe('the newsletter form without JavaScript', () => {
 });
 
 describe('the contact form without JavaScript', () => {
-  it.each(LANGUAGES)('in %s says the security check needs JavaScript only inside <noscript>, which visitors with JavaScript never see', (lang) => {
-    const form = decodeEntities(formOf(readBuilt(built.outDir, fileForPath(pathFor('contact', lang))), 'contact'));
+  const contactForm = (lang: (typeof LANGUAGES)[number]) => formOf(readBuilt(built.outDir, fileForPath(pathFor('contact', lang))), 'contact');
+
+  it.each(LANGUAGES)('in %s posts its fields to the service: method post, action ingestUrl + /contact, the browser checks them', (lang) => {
+    const tags = scanTags(contactForm(lang));
+    expect(tags[0]!.attrs).toMatchObject({ method: 'post', action: `${site.ingestUrl}/contact`, 'data-form': 'contact' });
+    // The island switches the browser's checks off once it has hydrated, not before.
+    expect(tags[0]!.attrs).not.toHaveProperty('novalidate');
+    const fields = tags.filter((tag) => ['input', 'select', 'textarea'].includes(tag.name)).map(({ name: tag, attrs }) => ({
+      tag,
+      name: attrs.name,
+      ...(attrs.type ? { type: attrs.type } : {}),
+      required: 'required' in attrs,
+      ...(attrs.maxlength ? { maxlength: Number(attrs.maxlength) } : {}),
+      ...(attrs.type === 'hidden' ? { value: attrs.value } : {}),
+    }));
+    expect(fields).toEqual([
+      { tag: 'select', name: 'intent', required: false },
+      { tag: 'input', name: 'firstName', type: 'text', required: true, maxlength: LIMITS.name },
+      { tag: 'input', name: 'lastName', type: 'text', required: true, maxlength: LIMITS.name },
+      { tag: 'input', name: 'email', type: 'email', required: true, maxlength: LIMITS.email },
+      { tag: 'input', name: 'phone', type: 'tel', required: false, maxlength: LIMITS.phone },
+      { tag: 'input', name: 'companyName', type: 'text', required: false, maxlength: LIMITS.companyName },
+      { tag: 'select', name: 'country', required: true },
+      { tag: 'textarea', name: 'message', required: true, maxlength: LIMITS.message },
+      { tag: 'input', name: 'lang', type: 'hidden', required: false, value: lang },
+      { tag: 'input', name: HONEYPOT_FIELD, type: 'text', required: false },
+    ]);
+    // The fields of the plain form's contract (no captcha: its sender confirms by mail instead),
+    // but the page the visitor came from, which only the script can tell.
+    const contract = Object.keys(plainContactSchema.shape).filter((name) => name !== 'sourcePage');
+    expect(fields.map((field) => field.name).sort()).toEqual(contract.sort());
+    expect(tags.filter((tag) => tag.name === 'button').map((tag) => tag.attrs.type)).toEqual(['submit']);
+  });
+
+  it.each(LANGUAGES)('in %s starts on a general question and on no country, which the browser will not send', (lang) => {
+    const tags = scanTags(contactForm(lang));
+    const options = (select: string) => {
+      const start = tags.findIndex((tag) => tag.name === 'select' && tag.attrs.name === select);
+      const end = tags.findIndex((tag, i) => i > start && tag.name === 'select');
+      return tags.slice(start + 1, end === -1 ? undefined : end).filter((tag) => tag.name === 'option').map((tag) => tag.attrs);
+    };
+    const intents = options('intent');
+    expect(intents.map((option) => option.value)).toEqual([...CONTACT_INTENTS]);
+    expect(intents.filter((option) => 'selected' in option).map((option) => option.value)).toEqual(['general']);
+    const countries = options('country');
+    expect(countries[0]).toMatchObject({ value: '', disabled: '', selected: '' });
+    expect(countries.length).toBeGreaterThan(240);
+  });
+
+  it.each(LANGUAGES)('in %s has no captcha field; a note only inside <noscript> says a confirmation link replaces it', (lang) => {
+    const form = decodeEntities(contactForm(lang));
     const t = createTranslator(lang, messages, placeholderValues(site));
-    const note = t('contact.captchaNoScript', { email: site.email });
+    const note = t('contact.captchaNoScript');
     expect(form).toContain(`<noscript>${note}</noscript>`);
     expect(form.split(note)).toHaveLength(2);
     expect(form).not.toContain(t('contact.captchaLoading'));
+    expect(form).not.toContain('name="answer"');
+    expect(form).not.toContain('name="captcha');
   });
 });
