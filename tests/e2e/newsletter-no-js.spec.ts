@@ -74,10 +74,10 @@ test.describe('without JavaScript', () => {
     expect(new URL(page.url()).pathname).toBe('/es/newsletter/already-subscribed');
   });
 
-  test('the contact form says that its security check needs JavaScript', async ({ page, url }) => {
+  test('the contact form says what happens without JavaScript: a confirmation mail instead of the security question', async ({ page, url }) => {
     await page.goto(url('/contact'));
     // innerText is what is rendered: a <noscript>'s content only when scripts are off.
-    expect(await page.locator('[data-captcha]').innerText()).toContain('The security check needs JavaScript.');
+    expect(await page.locator('[data-captcha]').innerText()).toContain('Without JavaScript we cannot show the security question: we will email you a link');
   });
 });
 
