@@ -62,6 +62,27 @@ test.describe('the contact form without JavaScript', () => {
   });
 });
 
+test('a client that skips the browser checks (a missing field, a text too long) lands on the localized "not accepted" page, never JSON, a 405 or a 5xx', async ({ request, url }) => {
+  const email = uniqueEmail('skipped-checks');
+  const base = { firstName: 'Eva', lastName: 'Nowak', email, country: 'pl', message: 'Dzień dobry', lang: 'pl' };
+  const cases: Array<[Record<string, string>, string]> = [
+    [{ ...base, lang: 'de', lastName: '' }, '/de/form/not-accepted/required'],
+    [{ ...base, lang: 'pt', message: 'x'.repeat(5001) }, '/pt/form/not-accepted/too-long'],
+    [{ ...base, lang: 'nl', country: '' }, '/nl/form/not-accepted/required'],
+  ];
+  for (const [fields, path] of cases) {
+    const res = await request.post(url('/api/contact'), {
+      headers: { origin: new URL(url('/')).origin, 'content-type': 'application/x-www-form-urlencoded' },
+      data: new URLSearchParams(fields).toString(),
+      maxRedirects: 0,
+    });
+    expect([res.status(), new URL(res.headers().location!).pathname], JSON.stringify(fields).slice(0, 80)).toEqual([303, path]);
+    const page = await request.get(res.headers().location!);
+    expect([page.status(), page.headers()['content-type']]).toEqual([200, expect.stringMatching(/^text\/html/)]);
+  }
+  expect(rows('SELECT id FROM contacts WHERE email = ?', email)).toEqual([]);
+});
+
 test('a plain form post from another website is refused with a 403 page and stores nothing', async ({ request, url }) => {
   const email = uniqueEmail('foreign');
   const res = await request.post(url('/api/contact'), {

@@ -30,7 +30,7 @@ check_first_run() { # check_first_run: /healthz, a signup stored, non-root, /dat
   out=$(http POST "$BASE/api/newsletter" "$BODY")
   if [[ $out == 201* ]]; then pass "POST /api/newsletter answers 201"; else fail "POST /api/newsletter answered: $out"; fi
 
-  rows=$(export_rows "$NAME" 2>&1) || true
+  rows=$(export_rows "$NAME" "$EMAIL" 2>&1) || true
   if grep -qF "$EMAIL" <<<"$rows"; then pass "the row is in the database (ingest export in the container)"; else fail "ingest export does not list the row: ${rows:0:400}"; fi
 
   local uid_exec uid_proc user_cfg pid1

@@ -8,8 +8,9 @@ check_backup_and_erase() { # check_backup_and_erase: an online backup holds the 
   out=$(http POST "$BASE/api/newsletter" "${BODY//$EMAIL/$email2}")
   [[ $out == 201* ]] || fail "a second POST /api/newsletter answered: $out"
   if out=$(docker exec "$NAME" node -e "new (require('better-sqlite3'))('/data/ingest.sqlite').exec(\"VACUUM INTO '/data/backup-test.sqlite'\")" 2>&1); then
-    rows=$(docker exec -e DATABASE_URL=sqlite:/data/backup-test.sqlite "$NAME" \
-      node ingest/bin.js export --table newsletter --format jsonl 2>&1) || true
+    rows=$(for address in "$EMAIL" "$email2"; do
+      docker exec -e DATABASE_URL=sqlite:/data/backup-test.sqlite "$NAME" node ingest/bin.js export --email "$address" 2>/dev/null | newsletter_lines
+    done) || true
   else
     rows="VACUUM INTO failed: $out"
   fi
@@ -20,7 +21,7 @@ check_backup_and_erase() { # check_backup_and_erase: an online backup holds the 
     fail "the online backup does not hold the rows: ${rows:0:400}"
   fi
   erased=$(docker exec "$NAME" node ingest/bin.js erase --email "$email2" 2>&1) || true
-  rows=$(export_rows "$NAME" 2>&1) || true
+  rows=$(export_rows "$NAME" "$EMAIL" "$email2" 2>&1) || true
   if [[ $erased == *"newsletter 1"* ]] && ! grep -qF "$email2" <<<"$rows" && grep -qF "$EMAIL" <<<"$rows"; then
     pass "ingest erase through docker exec removes exactly that address ($erased)"
   else

@@ -22,6 +22,6 @@ check_stop_and_upgrade() { # check_stop_and_upgrade: graceful docker stop, clean
   if grep -qiF -e "$EMAIL" -e "$ERASED_EMAIL" <<<"$logs"; then fail "the logs contain a visitor's email address"; else pass "the container logs contain no visitor's email address"; fi
 
   # A new container on the same volume (what an upgrade does) still has the row.
-  rows=$(docker run --rm --name "$NAME-2" --network none -v "$VOLUME:/data" "$IMAGE" export --table newsletter --format jsonl 2>&1) || true
+  rows=$(docker run --rm --name "$NAME-2" --network none -v "$VOLUME:/data" "$IMAGE" export --email "$EMAIL" 2>/dev/null | newsletter_lines) || true
   if grep -qF "$EMAIL" <<<"$rows"; then pass "a new container on the same volume exports the row"; else fail "a new container on the volume does not see the row: ${rows:0:400}"; fi
 }

@@ -24,8 +24,16 @@ wait_healthz() { # wait_healthz SECONDS: until /healthz answers 200
   return 1
 }
 
-export_rows() { # export_rows CONTAINER: the newsletter table as JSON lines, through `ingest export`
-  docker exec "$1" node ingest/bin.js export --table newsletter --format jsonl
+newsletter_lines() { # newsletter_lines: reads `ingest export --email` JSON on stdin, prints its newsletter rows as JSON lines
+  node -e 'let s = ""; process.stdin.on("data", (d) => (s += d)).on("end", () => {
+    let person; try { person = JSON.parse(s); } catch { console.log(s); return; }
+    for (const row of person.newsletter) console.log(JSON.stringify(row)); })'
+}
+
+export_rows() { # export_rows CONTAINER EMAIL...: the newsletter rows held for each address (pending or confirmed), through `ingest export --email`
+  local container=$1 email
+  shift
+  for email in "$@"; do docker exec "$container" node ingest/bin.js export --email "$email" 2>/dev/null | newsletter_lines; done
 }
 
 secret_sum() { # secret_sum: the sha256 of the generated captcha secret in /data (empty if none)
