@@ -85,8 +85,11 @@ export function renderMarkdown(source: string, options: { lineBreaks: boolean })
       },
       table(this: unknown, token: Tokens.Table) {
         // Wide tables scroll inside their own box on small screens instead of widening the page.
+        // The box takes keyboard focus (arrow keys scroll it) and is a region named by the
+        // table's column headings, in the page's language, so screen readers announce it.
         const html = new Marked({ gfm: true }).parser([token]);
-        return `<div class="table-scroll">${html}</div>\n`;
+        const name = token.header.map((cell) => cell.text).join(', ').replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+        return `<div class="table-scroll" tabindex="0" role="region" aria-label="${name}">${html}</div>\n`;
       },
     },
   });

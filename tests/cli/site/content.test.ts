@@ -51,3 +51,10 @@ describe('content validation', () => {
     expect(renderMarkdown('a\nb', { lineBreaks: false }).html).not.toContain('<br>');
   });
 });
+
+describe('tables in Markdown pages', () => {
+  it('regression: a wide table scrolls in a box that takes keyboard focus and is a region named by its column headings', () => {
+    const { html } = renderMarkdown('| Cookie | Purpose | Duration |\n|---|---|---|\n| _ga | "stats" & more | 2 years |\n', { lineBreaks: false });
+    expect(html).toContain('<div class="table-scroll" tabindex="0" role="region" aria-label="Cookie, Purpose, Duration"><table>');
+  });
+});
