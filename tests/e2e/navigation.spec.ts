@@ -12,7 +12,7 @@ test('the language menu leads to the same page in the chosen language', async ({
   expect(problems).toEqual([]);
 });
 
-test('a page added as Markdown opens from the footer; its language menu leads to its translations, or to the home page of a language without it', async ({ page, url }) => {
+test('a page added as Markdown opens from the footer; its language menu leads to its translations', async ({ page, url }) => {
   const problems = watchConsole(page);
   await page.goto(url('/about'));
   await page.locator('footer').getByRole('link', { name: 'Healthcare' }).click();
@@ -27,7 +27,9 @@ test('a page added as Markdown opens from the footer; its language menu leads to
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Enmascaramiento de datos para el sector sanitario');
   await menu.hover();
   await menu.getByRole('link', { name: 'Français' }).click();
-  await expect(page).toHaveURL(url('/fr'));
+  await expect(page).toHaveURL(url('/fr/sante'));
+  await expect(page.locator('html')).toHaveAttribute('lang', 'fr');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Masquage des données pour le secteur de la santé');
   expect(problems).toEqual([]);
 });
 

@@ -116,11 +116,15 @@ describe('a Markdown page that cannot be built', () => {
 });
 
 describe('the shipped example page', () => {
-  it('is built in English, Spanish and German at its translated URLs', async () => {
+  it('is built in all seven languages at its translated URLs', async () => {
     const outDir = mkdtempSync(join(tmpdir(), 'content-pages-real-'));
-    const built = await buildSite({ ...DEFAULT_PATHS, outDir, langs: ['en', 'es', 'de'] });
+    const built = await buildSite({ ...DEFAULT_PATHS, outDir });
     expect(built.errors).toEqual([]);
-    expect(built.pages.filter((p) => p.page === 'content:healthcare').map((p) => p.path)).toEqual(['/healthcare', '/es/sanidad', '/de/gesundheitswesen']);
+    expect(built.pages.filter((p) => p.page === 'content:healthcare').map((p) => p.path).sort()).toEqual(
+      ['/healthcare', '/es/sanidad', '/pt/saude', '/fr/sante', '/de/gesundheitswesen', '/it/sanita', '/nl/zorg'].sort(),
+    );
     expect(visibleText(readBuilt(outDir, 'es/sanidad.html'))).toContain('Enmascaramiento de datos para el sector sanitario');
+    expect(visibleText(readBuilt(outDir, 'fr/sante.html'))).toContain('Masquage des données pour le secteur de la santé');
+    expect(visibleText(readBuilt(outDir, 'nl/zorg.html'))).toContain('Datamaskering voor de zorg');
   });
 });
