@@ -17,14 +17,14 @@
 import type { FastifyInstance } from 'fastify';
 import { type CaptchaRandom, createChallenge, verifyAnswer } from './captcha.ts';
 import type { Clock } from '../clock.ts';
-import { type ConsentLinks, pageUrl } from '../consent/links.ts';
+import type { ConsentLinks } from '../consent/links.ts';
 import type { ContactVerification } from '../consent/contact-verification.ts';
 import { contactSchema, plainContactSchema, validate } from '../contract/schemas.ts';
 import { NOT_ACCEPTED_PAGES } from '../contract/service-pages.ts';
-import { sendError } from './errors.ts';
-import { acceptFormBodies, isFormPost, textField } from './form-body.ts';
+import { acceptFormBodies, isFormPost } from './form-body.ts';
 import { formSubmissionHandler } from './form-submission.ts';
-import { checkPlainForm, firstIssue, formLang, type PlainFormDeps, redirectFormErrors, toResultPage } from './plain-form-posts.ts';
+import { checkPlainForm, firstIssue, type PlainFormDeps, redirectFormErrors, toResultPage } from './plain-form-posts.ts';
+import { openLinkRoute, sendConfirmOutcome, tokenOf } from './token-links.ts';
 import type { SubmissionStore } from '../store/submission-store.ts';
 
 /** What the routes need. */
@@ -89,22 +89,12 @@ export async function contactRoute(app: FastifyInstance, deps: ContactRouteDeps)
   });
 
   // The link in the sender's confirmation mail: opening it shows the page; only its button's post acts.
-  app.get('/api/contact/confirm', async (request, reply) => {
-    const parsed = deps.links.parse(textField(request.query, 'token'), 'contact');
-    const page = parsed === null ? pageUrl(deps.plainForms.urls, 'contactLinkInvalid', 'en') : pageUrl(deps.plainForms.urls, 'contactConfirm', parsed.lang, parsed.token);
-    return reply.code(303).header('location', page).header('cache-control', 'no-store').send();
-  });
+  const linkDeps = { links: deps.links, urls: deps.plainForms.urls };
+  openLinkRoute(app, linkDeps, { path: '/api/contact/confirm', purpose: 'contact', page: 'contactConfirm', invalidPage: 'contactLinkInvalid' });
   app.post('/api/contact/confirm', async (request, reply) => {
-    const token = textField(request.body, 'token') ?? textField(request.query, 'token');
-    const outcome = await deps.verification.confirmContact(token, deps.clock.now());
-    const ok = outcome === 'confirmed' || outcome === 'already_confirmed';
+    const outcome = await deps.verification.confirmContact(tokenOf(request), deps.clock.now());
     if (outcome === 'confirmed') deps.onContactStored();
-    if (isFormPost(request.headers['content-type']) || request.body === undefined) {
-      const lang = isLangField(request.body) ? formLang(request.body) : (deps.links.parse(token, 'contact')?.lang ?? 'en');
-      return toResultPage(reply, deps.plainForms, ok ? 'contactConfirmed' : 'contactLinkInvalid', lang);
-    }
-    if (ok) return reply.code(200).send({ ok: true, status: outcome });
-    return sendError(reply, outcome === 'expired' ? 'link_expired' : 'link_invalid');
+    return sendConfirmOutcome(request, reply, linkDeps, outcome, { purpose: 'contact', done: 'contactConfirmed', invalid: 'contactLinkInvalid' });
   });
 }
 
@@ -113,5 +103,3 @@ const CONTACT_FIELD_ORDER = ['intent', 'firstName', 'lastName', 'email', 'phone'
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-
-const isLangField = (body: unknown) => textField(body, 'lang') !== undefined;

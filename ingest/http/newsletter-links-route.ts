@@ -17,66 +17,40 @@
  * Mail providers post one-click unsubscribes for many people from few addresses, so these routes
  * allow ten times the usual rate per client.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../clock.ts';
-import { type PublicUrls, pageUrl } from '../consent/links.ts';
-import type { ConsentLinks } from '../consent/links.ts';
 import type { SubscriptionLifecycle } from '../consent/subscriptions.ts';
-import { LANGS, type Lang } from '../contract/schemas.ts';
-import type { ServicePage } from '../contract/service-pages.ts';
 import { sendError } from './errors.ts';
-import { acceptFormBodies, isFormPost, textField } from './form-body.ts';
+import { acceptFormBodies, textField } from './form-body.ts';
+import { linkLang, openLinkRoute, sendConfirmOutcome, type TokenLinkDeps, tokenOf, toPage, wantsPage } from './token-links.ts';
 
 /** What the routes need. */
-export interface NewsletterLinksRouteDeps {
+export interface NewsletterLinksRouteDeps extends TokenLinkDeps {
   lifecycle: Pick<SubscriptionLifecycle, 'confirm' | 'unsubscribe'>;
-  links: Pick<ConsentLinks, 'parse'>;
-  urls: PublicUrls;
   clock: Clock;
   /** Requests per client per window on these routes. */
   rateLimit: { max: number; timeWindow: number };
 }
 
-const isLang = (value: unknown): value is Lang => typeof value === 'string' && (LANGS as readonly string[]).includes(value);
-
-
 /** Registers the link routes on `app`. */
 export async function newsletterLinksRoute(app: FastifyInstance, deps: NewsletterLinksRouteDeps): Promise<void> {
   acceptFormBodies(app);
   const config = { rateLimit: deps.rateLimit };
-  const tokenOf = (request: FastifyRequest) => textField(request.body, 'token') ?? textField(request.query, 'token');
-  const langOf = (request: FastifyRequest, purpose: 'confirm' | 'unsubscribe'): Lang => {
-    const given = textField(request.body, 'lang');
-    if (isLang(given)) return given;
-    return deps.links.parse(tokenOf(request), purpose)?.lang ?? 'en';
-  };
-  const toPage = (reply: FastifyReply, page: ServicePage, lang: Lang, token?: string) =>
-    reply.code(303).header('location', pageUrl(deps.urls, page, lang, token)).header('cache-control', 'no-store').send();
 
   // Opening a link: show the page with the button, or say the link is not valid.
-  for (const purpose of ['confirm', 'unsubscribe'] as const) {
-    const page: ServicePage = purpose === 'confirm' ? 'newsletterConfirm' : 'newsletterUnsubscribe';
-    app.get(`/api/newsletter/${purpose}`, { config }, async (request, reply) => {
-      const parsed = deps.links.parse(textField(request.query, 'token'), purpose);
-      return parsed === null ? toPage(reply, 'linkInvalid', 'en') : toPage(reply, page, parsed.lang, parsed.token);
-    });
-  }
+  openLinkRoute(app, deps, { path: '/api/newsletter/confirm', purpose: 'confirm', page: 'newsletterConfirm', invalidPage: 'linkInvalid', config });
+  openLinkRoute(app, deps, { path: '/api/newsletter/unsubscribe', purpose: 'unsubscribe', page: 'newsletterUnsubscribe', invalidPage: 'linkInvalid', config });
 
   app.post('/api/newsletter/confirm', { config }, async (request, reply) => {
     const outcome = await deps.lifecycle.confirm(tokenOf(request), deps.clock.now());
-    const ok = outcome === 'confirmed' || outcome === 'already_confirmed';
-    if (isFormPost(request.headers['content-type']) || request.body === undefined) {
-      return toPage(reply, ok ? 'newsletterConfirmed' : 'linkInvalid', langOf(request, 'confirm'));
-    }
-    if (ok) return reply.code(200).send({ ok: true, status: outcome });
-    return sendError(reply, outcome === 'expired' ? 'link_expired' : 'link_invalid');
+    return sendConfirmOutcome(request, reply, deps, outcome, { purpose: 'confirm', done: 'newsletterConfirmed', invalid: 'linkInvalid' });
   });
 
   app.post('/api/newsletter/unsubscribe', { config }, async (request, reply) => {
     const outcome = await deps.lifecycle.unsubscribe(tokenOf(request), deps.clock.now());
     const oneClick = textField(request.body, 'List-Unsubscribe') === 'One-Click';
-    if (!oneClick && (isFormPost(request.headers['content-type']) || request.body === undefined)) {
-      return toPage(reply, outcome === 'unsubscribed' ? 'newsletterUnsubscribed' : 'linkInvalid', langOf(request, 'unsubscribe'));
+    if (!oneClick && wantsPage(request)) {
+      return toPage(reply, deps.urls, outcome === 'unsubscribed' ? 'newsletterUnsubscribed' : 'linkInvalid', linkLang(request, deps, 'unsubscribe'));
     }
     if (outcome === 'unsubscribed') return reply.code(200).send({ ok: true, status: 'unsubscribed' });
     return sendError(reply, 'link_invalid');

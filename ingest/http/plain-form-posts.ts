@@ -18,6 +18,7 @@ import { NOT_ACCEPTED_PAGES, type ServicePage } from '../contract/service-pages.
 import type { SiteContent } from '../site-content.ts';
 import { escapeHtml } from '../mail/escape-html.ts';
 import { isFormPost } from './form-body.ts';
+import { toPage } from './token-links.ts';
 
 /** What plain form posts need: where the site is, who may post, and the texts of the 403 page. */
 export interface PlainFormDeps {
@@ -28,7 +29,7 @@ export interface PlainFormDeps {
 }
 
 /** The form's language, if it names one of ours; else English. */
-export function formLang(fields: unknown): Lang {
+function formLang(fields: unknown): Lang {
   const lang = fields !== null && typeof fields === 'object' ? (fields as Record<string, unknown>).lang : undefined;
   return typeof lang === 'string' && (LANGS as readonly string[]).includes(lang) ? (lang as Lang) : 'en';
 }
@@ -73,7 +74,7 @@ function fromAllowedOrigin(request: FastifyRequest, deps: PlainFormDeps): boolea
 
 /** Sends the visitor to a result page: `303 See Other`, never cached. */
 export function toResultPage(reply: FastifyReply, deps: PlainFormDeps, page: ServicePage, lang: Lang): FastifyReply {
-  return reply.code(303).header('location', pageUrl(deps.urls, page, lang)).header('cache-control', 'no-store').send();
+  return toPage(reply, deps.urls, page, lang);
 }
 
 /** Refuses a post from another website with a short page in the form's language (403). */
