@@ -33,6 +33,7 @@
  * | REQUEST_TIMEOUT_MS | 30000: the whole request, body included, must arrive within this time, else 408 |
  * | IDLE_TIMEOUT_MS | 72000: a connection with no traffic (between keep-alive requests, too) is closed after this |
  * | SHUTDOWN_DRAIN_MS | 5000: on SIGTERM, how long answers keep coming (with `Connection: close`) before the service closes |
+ * | OUTBOX_LEASE_MS | 60000: how long a replica's claim on an outbox row lasts unless renewed; a row whose replica died is sent by another after this long |
  */
 import { isIP } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
@@ -77,6 +78,8 @@ export interface IngestConfig {
   trustProxy: false | number | string[];
   timeouts: ServerTimeouts;
   shutdownDrainMs: number;
+  /** How long an outbox claim lasts unless renewed (see `mail/outbox-worker.ts`). */
+  outboxLeaseMs: number;
 }
 
 // The project's content folder beside ingest/ (in the container image too: /app/content).
@@ -85,7 +88,7 @@ const DEFAULT_CONTENT_DIR = fileURLToPath(new URL('../content', import.meta.url)
 const VARIABLES = [
   'PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'SMTP_URL', 'SALES_EMAIL', 'MAIL_FROM', 'SALES_TIMEZONE', 'ALLOWED_ORIGINS',
   'CAPTCHA_SECRET', 'LOG_LEVEL', 'PRIVACY_VERSION', 'RATE_LIMIT_MAX', 'RATE_LIMIT_WINDOW_MS', 'TRUST_PROXY',
-  'HEADERS_TIMEOUT_MS', 'REQUEST_TIMEOUT_MS', 'IDLE_TIMEOUT_MS', 'SHUTDOWN_DRAIN_MS', 'PG_POOL_MAX',
+  'HEADERS_TIMEOUT_MS', 'REQUEST_TIMEOUT_MS', 'IDLE_TIMEOUT_MS', 'SHUTDOWN_DRAIN_MS', 'PG_POOL_MAX', 'OUTBOX_LEASE_MS',
   'CONTENT_DIR', 'SITE_URL', 'PUBLIC_API_URL', 'NEWSLETTER_OPT_IN', 'CONFIRM_LINK_DAYS',
 ] as const;
 
@@ -174,6 +177,7 @@ const envSchema = z.object({
   IDLE_TIMEOUT_MS: milliseconds.default(DEFAULT_TIMEOUTS.idleMs),
   SHUTDOWN_DRAIN_MS: wholeNumber(0, 60_000, 'must be a whole number of milliseconds from 0 to 60000').default(5000),
   PG_POOL_MAX: wholeNumber(1, 1000, 'must be a whole number of connections from 1 to 1000').default(10),
+  OUTBOX_LEASE_MS: wholeNumber(1000, 3_600_000, 'must be a whole number of milliseconds from 1000 to 3600000').default(60_000),
 });
 
 // postgres://[user[:password]@]host[:port]/database: a host and a database name are required.
@@ -274,6 +278,7 @@ export function resolveConfig(env: Readonly<Record<string, string | undefined>>,
     trustProxy: e.TRUST_PROXY,
     timeouts: { headersMs: e.HEADERS_TIMEOUT_MS, requestMs: e.REQUEST_TIMEOUT_MS, idleMs: e.IDLE_TIMEOUT_MS },
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
+    outboxLeaseMs: e.OUTBOX_LEASE_MS,
   };
   return { ok: true, config: Object.freeze(config) };
 }

@@ -110,7 +110,7 @@ export async function startService(config: IngestConfig, overrides: ServiceOverr
     log: app.log,
     ...(overrides.retryPolicy === undefined ? {} : { policy: overrides.retryPolicy }),
     ...(overrides.pollMs === undefined ? {} : { pollMs: overrides.pollMs }),
-    ...(overrides.leaseMs === undefined ? {} : { leaseMs: overrides.leaseMs }),
+    leaseMs: overrides.leaseMs ?? config.outboxLeaseMs,
   });
   let url: string;
   try {

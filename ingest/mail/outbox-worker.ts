@@ -233,7 +233,8 @@ export function outboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
     if (released > 0) deps.log.warn({ released }, 'outbox rows left sending by a stopped process are due again');
     // Rows rescheduled during this pass are due later than `now`, so the pass ends; `stop()` ends it sooner.
     while (!stopping) {
-      const job = await deps.outbox.claimNext(now);
+      // Due when the pass began; leased from now (a pass may outlast a lease).
+      const job = await deps.outbox.claimNext(deps.clock.now(), now);
       if (job === null) break;
       await sendOne(job, now, result);
     }

@@ -10,14 +10,14 @@ import { isoAt } from '../clock.ts';
 import type { OutboxClaim, OutboxJob } from './outbox-store.ts';
 import type { OutboxKind, Tables } from './tables.ts';
 
-/** Claims the oldest row due at `now`: one UPDATE that marks it `sending`, starts its lease and adds one to `attempts`. */
-export function claimQuery(kysely: Kysely<Tables>, now: number, skipLocked: boolean) {
-  const at = isoAt(now);
+/** Claims the oldest row due at `dueBy`: one UPDATE that marks it `sending`, starts its lease at `now` and adds one to `attempts`. */
+export function claimQuery(kysely: Kysely<Tables>, claim: { now: number; dueBy: number }, skipLocked: boolean) {
+  const at = isoAt(claim.now);
   let due = kysely
     .selectFrom('outbox')
     .select('id')
     .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', at)
+    .where('next_attempt_at', '<=', isoAt(claim.dueBy))
     .orderBy('next_attempt_at')
     .orderBy('id')
     .limit(1);

@@ -31,8 +31,12 @@ export type OutboxJob = OutboxClaim & { queuedAt: number } & (
 
 /** The operations the worker needs; each finish returns false when the claim was lost to a newer one. */
 export interface OutboxStore {
-  /** Claims the oldest row due at `now` (its lease starts at `now`), or returns null. */
-  claimNext(now: number): Promise<OutboxJob | null>;
+  /**
+   * Claims the oldest row due at `dueBy` (default `now`), its lease starting at `now`, or returns
+   * null. A pass over the outbox claims rows due when it began, each with its own lease start:
+   * a long pass must not hand later rows a lease that has already run out.
+   */
+  claimNext(now: number, dueBy?: number): Promise<OutboxJob | null>;
   /** Extends the lease of a claim still held to start at `now`; false when the claim was lost. */
   renewLease(claim: OutboxClaim, now: number): Promise<boolean>;
   /** Records a delivered row; a `sent` row is never claimed again. */

@@ -89,6 +89,15 @@ describe('configuration', () => {
     expect(result).toEqual({ ok: false, errors: ['DATABASE_URL must be a URL such as postgres://user:password@db.example.com:5432/forms'] });
   });
 
+  it('leases outbox rows for 60 s unless OUTBOX_LEASE_MS says otherwise, and refuses a lease under a second', () => {
+    expect(resolveConfig({}, '/')).toMatchObject({ ok: true, config: { outboxLeaseMs: 60_000 } });
+    expect(resolveConfig({ OUTBOX_LEASE_MS: '3000' }, '/')).toMatchObject({ ok: true, config: { outboxLeaseMs: 3000 } });
+    expect(resolveConfig({ OUTBOX_LEASE_MS: '10' }, '/')).toEqual({
+      ok: false,
+      errors: ['OUTBOX_LEASE_MS must be a whole number of milliseconds from 1000 to 3600000 (got "10")'],
+    });
+  });
+
   it('refuses a TRUST_PROXY hop count on a public HOST, where any client could forge X-Forwarded-For', () => {
     for (const HOST of ['0.0.0.0', '::', '192.0.2.10']) {
       const result = resolveConfig({ HOST, TRUST_PROXY: '1' }, '/');

@@ -24,11 +24,11 @@ export function postgresOutbox(kysely: Kysely<Tables>, health: PostgresHealth): 
   const changed = async (query: { executeTakeFirst(): Promise<{ numUpdatedRows: bigint }> }) =>
     Number((await query.executeTakeFirst()).numUpdatedRows);
   return {
-    claimNext: (now) =>
+    claimNext: (now, dueBy = now) =>
       health.guard(async () => {
         // A row erased between its claim and this read went with its contact or subscription: claim the next one.
         for (;;) {
-          const claimed = await claimQuery(kysely, now, true).executeTakeFirst();
+          const claimed = await claimQuery(kysely, { now, dueBy }, true).executeTakeFirst();
           if (claimed === undefined) return null;
           const job = await jobFor(kysely, claimed, async (query) => (await kysely.executeQuery(query.compile())).rows[0]);
           if (job !== null) return job;

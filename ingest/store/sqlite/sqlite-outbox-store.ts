@@ -16,8 +16,8 @@ import {
 export function sqliteOutbox(db: SqliteDatabase): OutboxStore {
   const { kysely, sql } = db;
   return {
-    async claimNext(now) {
-      const [claimed] = sql.all(claimQuery(kysely, now, false));
+    async claimNext(now, dueBy = now) {
+      const [claimed] = sql.all(claimQuery(kysely, { now, dueBy }, false));
       if (claimed === undefined) return null;
       // The foreign keys cascade erasure, so a claimed row always has its contact or subscription.
       return jobFor(kysely, claimed, async (query) => sql.all(query)[0]);

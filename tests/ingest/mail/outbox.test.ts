@@ -122,6 +122,38 @@ describe('outbox delivery', () => {
     expect(new Set(messageIds(smtp.messages)).size).toBe(12);
   });
 
+  it('leases each row of a long pass from its own claim, so another worker cannot take rows the pass is still sending', async () => {
+    const dir = folder();
+    const db = await migratedDb(dir);
+    const store = await openSubmissionStore(db, {});
+    for (let i = 0; i < 5; i++) {
+      await store.submitContact(contactFields(), { value: `nonce-longpass-${String(i).padStart(6, '0')}`, expiresAt: Date.now() + 60_000 }, Date.now());
+    }
+    await store.close();
+    later(() => db.close());
+    const clock = manualClock(Date.now());
+    const leaseMs = 1000;
+    const outbox = sqliteOutbox(db);
+    // Each send takes 0.6 leases; meanwhile a worker in another replica looks for abandoned rows.
+    const takenOver: number[] = [];
+    const worker = outboxWorker({
+      outbox,
+      mailer: {
+        async send() {
+          clock.advance(600);
+          takenOver.push(await outbox.releaseStale(clock.now() - leaseMs));
+        },
+        close() {},
+      },
+      envelope: { from: 'forms@example.com', to: 'sales@example.com' },
+      clock,
+      leaseMs,
+      log: silentLog,
+    });
+    expect(await worker.runPass()).toMatchObject({ sent: 5, retried: 0 });
+    expect(takenOver).toEqual([0, 0, 0, 0, 0]);
+  });
+
   it('backs off from 10 s doubling to 1 h, then gives up after 48 h and logs it', async () => {
     const dir = folder();
     const db = await migratedDb(dir);
