@@ -1,8 +1,9 @@
 import { usePage } from '../page-context.tsx';
-import { CardGrid, type CardItem } from './CardGrid.tsx';
-import { SectionHeading } from './SectionHeading.tsx';
+import { Icon, type IconName } from '../ui/Icon.tsx';
+import { staggerClass } from './stagger.ts';
 
-const FEATURES: readonly CardItem[] = [
+/** The six capability cards (the spec's feature grid keys). */
+const FEATURES: readonly { key: string; icon: IconName }[] = [
   { key: 'gdpr', icon: 'euro' },
   { key: 'hipaa', icon: 'heart' },
   { key: 'obfuscation', icon: 'mask' },
@@ -11,15 +12,31 @@ const FEATURES: readonly CardItem[] = [
   { key: 'audit', icon: 'clipboard' },
 ];
 
-/** The feature grid: six capability cards (gdpr, hipaa, obfuscation, scalable, sync, audit). */
+/**
+ * The feature grid: the heading beside two columns of cards on wide screens, each card with an
+ * accent bar and its number, fading in one after the other unless reduced motion is asked for.
+ */
 export function FeatureGrid() {
   const { t } = usePage();
   return (
-    <section id="features" aria-labelledby="features-title" className="scroll-mt-20 py-20 sm:py-24">
-      <div className="mx-auto max-w-6xl px-4 sm:px-6 lg:px-8">
-        <SectionHeading id="features-title" title={t('features.title')} subtitle={t('features.subtitle')} />
-        <div className="mt-14">
-          <CardGrid prefix="features" items={FEATURES} textKey="description" />
+    <section id="features" aria-labelledby="features-title" className="scroll-mt-20 bg-slate-50 py-20 sm:py-24">
+      <div className="mx-auto grid max-w-6xl gap-12 px-4 sm:px-6 lg:grid-cols-[1fr_2fr] lg:px-8">
+        <div className="lg:sticky lg:top-24 lg:self-start lg:pt-2">
+          <h2 id="features-title" className="text-3xl font-bold tracking-tight text-balance text-navy-900 sm:text-4xl">{t('features.title')}</h2>
+          <p className="mt-4 text-lg leading-relaxed text-slate-600">{t('features.subtitle')}</p>
+        </div>
+        <div className="grid gap-5 sm:grid-cols-2">
+          {FEATURES.map((feature, index) => (
+            <article key={feature.key} className={`relative overflow-hidden rounded-2xl bg-white p-6 pl-7 shadow-sm ring-1 ring-slate-200 ${staggerClass(index)}`}>
+              <span aria-hidden="true" className="absolute inset-y-0 left-0 w-1 bg-gradient-to-b from-teal-500 to-navy-900" />
+              <div className="flex items-center justify-between">
+                <Icon name={feature.icon} className="h-6 w-6 text-teal-700" />
+                <span aria-hidden="true" className="font-mono text-sm text-slate-500">{String(index + 1).padStart(2, '0')}</span>
+              </div>
+              <h3 className="mt-4 text-lg font-semibold text-navy-900">{t(`features.${feature.key}.title`)}</h3>
+              <p className="mt-2 leading-relaxed text-slate-600">{t(`features.${feature.key}.description`)}</p>
+            </article>
+          ))}
         </div>
       </div>
     </section>

@@ -1,0 +1,14 @@
+/**
+ * The databases the product works with, by status, as the product specification announces them.
+ * Product names, the same in every language.
+ */
+export const DATABASES = {
+  available: ['MySQL', 'MariaDB', 'Aurora RDS', 'Percona Server'],
+  coming: ['Cassandra', 'ScyllaDB'],
+  planned: ['PostgreSQL'],
+} as const;
+
+export type DatabaseStatus = keyof typeof DATABASES;
+
+/** The regulations the site names, in the order it names them; each has `overview.regulations.<id>.*` texts. */
+export const REGULATIONS = ['gdpr', 'hipaa', 'sox', 'pci', 'ccpa'] as const;
