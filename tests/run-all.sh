@@ -18,6 +18,9 @@ node cli/bin.js check
 stage "unit, build and service tests (vitest)"
 npx vitest run
 
+stage "fault suite (three ingest replicas on a real PostgreSQL: kill -9, database restart, SMTP outage, shared limits)"
+npm run --silent test:faults
+
 stage "browser tests (Playwright in Chromium, real ingest service and SMTP peer, Debian's nginx)"
 bash tests/e2e/support/ensure-browser.sh
 bash tests/e2e/support/ensure-nginx.sh

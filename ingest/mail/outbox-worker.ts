@@ -88,6 +88,9 @@ const DEFAULT_ABANDON_AFTER_MS = 5_000;
  */
 const DEFAULT_LEASE_MS = 60_000;
 
+/** The wait between tries to record a sent mail while the database is away: 250 ms doubling to 2 s. */
+const RECORD_BACKOFF: PassBackoff = { firstDelayMs: 250, maxDelayMs: 2_000 };
+
 /** A running (or startable) worker. */
 export interface OutboxWorker {
   start(): void;
@@ -201,6 +204,26 @@ export function outboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
     }
   }
 
+  /**
+   * Records a delivered mail, trying again while the database cannot be written (PostgreSQL
+   * restarting, a failover): the mail is out, and a row left `sending` would be sent again once
+   * its lease ran out. Gives up only when stopping, or once the lease has run out (another worker
+   * may then hold the row, and the fence decides).
+   */
+  async function recordSent(job: OutboxJob): Promise<boolean> {
+    const deadline = deps.clock.now() + leaseMs;
+    for (let failures = 1; ; failures++) {
+      try {
+        return await deps.outbox.markSent(job, deps.clock.now());
+      } catch (error) {
+        if (stopping || deps.clock.now() >= deadline) throw error;
+        const waitMs = Math.min(passRetryDelay(RECORD_BACKOFF, failures), Math.max(0, deadline - deps.clock.now()));
+        deps.log.warn({ outboxId: job.id, reason: messageOf(error), retryInMs: waitMs }, 'sales email sent, but not recorded yet; trying again');
+        await new Promise((resolve) => setTimeout(resolve, waitMs));
+      }
+    }
+  }
+
   async function sendOne(job: OutboxJob, passStart: number, result: PassResult): Promise<void> {
     const controller = new AbortController();
     inFlight = controller;
@@ -215,7 +238,7 @@ export function outboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
       inFlight = undefined;
     }
     await lease.stop();
-    fenced(await deps.outbox.markSent(job, deps.clock.now()), job, 'sent');
+    fenced(await recordSent(job), job, 'sent');
     result.sent += 1;
     deps.onOutcome?.(job.kind, 'sent');
     deps.log.info({ outboxId: job.id, attempts: job.attempts }, 'sales email sent');

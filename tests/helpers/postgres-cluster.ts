@@ -4,7 +4,8 @@
  * it all. Uses Debian's `postgresql` package (`/usr/lib/postgresql/<version>/bin`, or `PG_BIN`).
  * PostgreSQL refuses to run as root, so as root the binaries run as the `postgres` user.
  */
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
+import { promisify } from 'node:util';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,8 +20,11 @@ export interface PostgresCluster {
   url: string;
   port: number;
   dataDir: string;
-  /** `pg_ctl restart -m immediate`: a crash and recovery, as after a power cut of the server alone. */
-  restartImmediate(): void;
+  /**
+   * `pg_ctl restart -m immediate`: a crash and recovery, as after a power cut of the server alone.
+   * Asynchronous, so that the caller's own clients keep running during the restart.
+   */
+  restartImmediate(): Promise<void>;
   /** `pg_ctl stop -m immediate` (the service sees connections refused until `start`). */
   stopImmediate(): void;
   start(): void;
@@ -50,9 +54,13 @@ export async function startPostgresCluster(settings: Record<string, string> = {}
     const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
     chownSync(dataDir, uid, gid);
   }
+  const command = (program: string, args: string[]): [string, string[]] =>
+    asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, program), ...args]] : [join(bin, program), args];
   const run = (program: string, args: string[]) => {
-    const [file, argv] = asRoot ? ['runuser', ['-u', 'postgres', '--', join(bin, program), ...args]] : [join(bin, program), args];
-    execFileSync(file, argv, { stdio: ['ignore', 'pipe', 'pipe'], cwd: dataDir });
+    execFileSync(...command(program, args), { stdio: ['ignore', 'pipe', 'pipe'], cwd: dataDir });
+  };
+  const runAsync = async (program: string, args: string[]) => {
+    await promisify(execFile)(...command(program, args), { cwd: dataDir });
   };
   run('initdb', ['-D', dataDir, '-U', 'app', '--auth=trust', '-E', 'UTF8', '--locale=C.UTF-8', '--no-instructions']);
   const port = await freePort();
@@ -69,7 +77,7 @@ export async function startPostgresCluster(settings: Record<string, string> = {}
     url: `postgres://app@127.0.0.1:${port}/postgres`,
     port,
     dataDir,
-    restartImmediate: () => run('pg_ctl', ['-D', dataDir, '-o', options, '-l', join(dataDir, 'server.log'), '-m', 'immediate', '-w', 'restart']),
+    restartImmediate: () => runAsync('pg_ctl', ['-D', dataDir, '-o', options, '-l', join(dataDir, 'server.log'), '-m', 'immediate', '-w', 'restart']),
     stopImmediate: () => run('pg_ctl', ['-D', dataDir, '-m', 'immediate', '-w', 'stop']),
     start,
     stop() {

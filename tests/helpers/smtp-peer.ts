@@ -2,7 +2,7 @@
  * A real SMTP server on 127.0.0.1 in this process, the peer the service sends its sales emails
  * to in the ingest tests and in the browser tests' stack.
  */
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
 /**
@@ -23,6 +23,10 @@ export interface SmtpPeer {
   answer: 'accept' | number | 'never';
   /** Every message that reached the end of DATA, raw, whatever the answer. */
   received: string[];
+  /** Stops listening and cuts every open connection: the server is down (connections refused). */
+  down: () => Promise<void>;
+  /** Listens again on the same port. */
+  up: () => Promise<void>;
   close: () => Promise<void>;
 }
 
@@ -33,7 +37,20 @@ export interface SmtpPeer {
  * @example const smtp = await smtpPeer({ onMessage: (raw) => writeFileSync(join(dir, '1.eml'), raw) });
  */
 export async function smtpPeer(options: { onMessage?: (raw: Buffer, recipients: string[]) => void } = {}): Promise<SmtpPeer> {
-  const peer: SmtpPeer = { port: 0, url: '', messages: [], recipients: [], refused: 0, refusing: false, answer: 'accept', received: [], close: async () => {} };
+  const peer: SmtpPeer = {
+    port: 0,
+    url: '',
+    messages: [],
+    recipients: [],
+    refused: 0,
+    refusing: false,
+    answer: 'accept',
+    received: [],
+    down: async () => {},
+    up: async () => {},
+    close: async () => {},
+  };
+  const sockets = new Set<Socket>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -59,9 +76,20 @@ export async function smtpPeer(options: { onMessage?: (raw: Buffer, recipients: 
       });
     },
   });
+  server.server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  const listen = (port: number) => new Promise<void>((resolve) => server.server.listen(port, '127.0.0.1', () => resolve()));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   peer.port = (server.server.address() as AddressInfo).port;
   peer.url = `smtp://127.0.0.1:${peer.port}`;
+  peer.down = async () => {
+    const closed = new Promise<void>((resolve) => server.server.close(() => resolve()));
+    for (const socket of sockets) socket.destroy();
+    await closed;
+  };
+  peer.up = () => listen(peer.port);
   peer.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
   return peer;
 }

@@ -154,6 +154,37 @@ describe('outbox delivery', () => {
     expect(takenOver).toEqual([0, 0, 0, 0, 0]);
   });
 
+  it('records a sent mail once the database answers again, instead of leaving it to be sent twice', async () => {
+    const dir = folder();
+    const db = await migratedDb(dir);
+    const store = await openSubmissionStore(db, {});
+    await store.submitContact(contactFields(), { value: 'nonce-record-000001', expiresAt: Date.now() + 60_000 }, Date.now());
+    await store.close();
+    later(() => db.close());
+    const outbox = sqliteOutbox(db);
+    // The database goes away right after the SMTP server took the mail, for two tries.
+    let outage = 2;
+    const sends: string[] = [];
+    const warnings: string[] = [];
+    const worker = outboxWorker({
+      outbox: {
+        ...outbox,
+        markSent: async (claim, now) => {
+          if (outage-- > 0) throw new Error('Connection terminated unexpectedly');
+          return outbox.markSent(claim, now);
+        },
+      },
+      mailer: { send: async (message) => void sends.push(message.messageId), close() {} },
+      envelope: { from: 'forms@example.com', to: 'sales@example.com' },
+      clock: { now: () => Date.now() },
+      log: { ...silentLog, warn: (_details: unknown, message?: string) => void warnings.push(String(message)) },
+    });
+    expect(await worker.runPass()).toMatchObject({ sent: 1 });
+    expect(sends).toHaveLength(1);
+    expect(warnings).toEqual(['sales email sent, but not recorded yet; trying again', 'sales email sent, but not recorded yet; trying again']);
+    expect(await outbox.counts()).toMatchObject({ sent: 1, sending: 0, pending: 0 });
+  });
+
   it('backs off from 10 s doubling to 1 h, then gives up after 48 h and logs it', async () => {
     const dir = folder();
     const db = await migratedDb(dir);

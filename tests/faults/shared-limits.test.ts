@@ -1,0 +1,64 @@
+/**
+ * What a client cannot gain by spreading its requests over the replicas: one captcha token sent
+ * to all three at once is accepted once, and a rate limit of N posts per window is N in all, not
+ * N per replica. Real processes on one PostgreSQL, requests over real sockets at the same moment.
+ */
+import { afterAll, expect } from 'vitest';
+import { scenario, type Stack, startStack } from './support/scenario.ts';
+
+// One stack for both, started by the first, behind a (simulated) proxy: the replicas believe
+// X-Forwarded-For from 127.0.0.1, as they would nginx's, so each test's requests come from a
+// client of their own.
+let started: Promise<Stack> | undefined;
+const replicaUrls = async () => {
+  started ??= startStack({ TRUST_PROXY: '127.0.0.1', RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_MS: '60000' });
+  return (await started).replicas.live();
+};
+afterAll(async () => (await started)?.stop());
+
+async function postContact(url: string, captcha: { token: string; answer: number }, n: number): Promise<number> {
+  const res = await fetch(`${url}/api/contact`, {
+    method: 'POST',
+    // Each post from another visitor, so that only the token can make it fail.
+    headers: { 'content-type': 'application/json', 'x-forwarded-for': `198.51.100.${n + 1}` },
+    body: JSON.stringify({
+      firstName: 'Ana',
+      lastName: 'Replay',
+      email: `replay-${n}@example.com`,
+      phone: '+34 600 000 000',
+      companyName: 'Acme Datos',
+      country: 'es',
+      message: 'One token, many posts.',
+      lang: 'es',
+      captcha,
+    }),
+  });
+  await res.arrayBuffer();
+  return res.status;
+}
+
+scenario('accepts one captcha token once when it is sent to all three replicas at the same moment', async () => {
+  const urls = await replicaUrls();
+  const challenge = (await (await fetch(`${urls[0]}/api/captcha`, { headers: { 'x-forwarded-for': '198.51.100.200' } })).json()) as { a: number; b: number; token: string };
+  const captcha = { token: challenge.token, answer: challenge.a + challenge.b };
+  const statuses = await Promise.all(Array.from({ length: 12 }, (_, n) => postContact(urls[n % 3]!, captcha, n)));
+  expect(statuses.filter((status) => status === 201)).toHaveLength(1);
+  expect(statuses.filter((status) => status === 422)).toHaveLength(11);
+});
+
+scenario('holds a rate limit of 5 posts per window across three replicas', async () => {
+  const urls = await replicaUrls();
+  const statuses = await Promise.all(
+    Array.from({ length: 15 }, async (_, n) => {
+      const res = await fetch(`${urls[n % 3]}/api/newsletter`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': '203.0.113.7' },
+        body: JSON.stringify({ name: 'Ana', email: `limit-${n}@example.com`, privacyConsent: true, marketingConsent: false, lang: 'es' }),
+      });
+      await res.arrayBuffer();
+      return res.status;
+    }),
+  );
+  expect(statuses.filter((status) => status === 201)).toHaveLength(5);
+  expect(statuses.filter((status) => status === 429)).toHaveLength(10);
+});

@@ -1,0 +1,17 @@
+/**
+ * `npm run test:faults`: the fault suite (tests/faults/), three ingest replicas as separate
+ * processes on one real PostgreSQL under load from the test, one scenario at a time (each
+ * starts its own cluster, SMTP peer and replicas; in parallel they would fight over two cores).
+ */
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['tests/faults/**/*.test.ts'],
+    environment: 'node',
+    pool: 'forks',
+    fileParallelism: false,
+    testTimeout: 180_000,
+    hookTimeout: 60_000,
+  },
+});
