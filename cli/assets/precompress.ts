@@ -1,6 +1,6 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
-import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants, gzipSync, type BrotliOptions } from 'node:zlib';
 
 /** File types worth compressing: text. (PNG, and favicon.ico which holds PNGs, are compressed already.) */
 const COMPRESSIBLE = new Set(['.html', '.css', '.js', '.mjs', '.json', '.webmanifest', '.svg', '.xml', '.txt']);
@@ -13,10 +13,16 @@ export interface CompressionLevels {
   brotli: number;
 }
 
-/** Levels for files written on every build: about 60 ms for the whole site's HTML on one core. */
+/** Levels for files written on every build: about 2 ms for a page of 45 KB on one core. */
 export const FAST_LEVELS: CompressionLevels = { gzip: 9, brotli: 5 };
 /** Levels for content-hashed files that are compressed once and then cached. */
 export const MAX_LEVELS: CompressionLevels = { gzip: 9, brotli: 11 };
+
+/** Brotli's parameters for `levels`; each file adds its length as `BROTLI_PARAM_SIZE_HINT`. */
+export const brotliParams = (levels: CompressionLevels): NonNullable<BrotliOptions['params']> => ({
+  [constants.BROTLI_PARAM_QUALITY]: levels.brotli,
+  [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+});
 
 /** Whether `file` (relative to the output folder) gets precompressed copies. */
 export function isCompressible(file: string, bytes: number): boolean {
@@ -38,16 +44,7 @@ export function precompress(dir: string, files: Iterable<string>, levels: Compre
     if (!isCompressible(file, statSync(path).size)) continue;
     const data = readFileSync(path);
     writeFileSync(`${path}.gz`, gzipSync(data, { level: levels.gzip }));
-    writeFileSync(
-      `${path}.br`,
-      brotliCompressSync(data, {
-        params: {
-          [constants.BROTLI_PARAM_QUALITY]: levels.brotli,
-          [constants.BROTLI_PARAM_SIZE_HINT]: data.length,
-          [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
-        },
-      }),
-    );
+    writeFileSync(`${path}.br`, brotliCompressSync(data, { params: { ...brotliParams(levels), [constants.BROTLI_PARAM_SIZE_HINT]: data.length } }));
     done.push(file);
   }
   return done;

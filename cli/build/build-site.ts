@@ -7,7 +7,8 @@ import { validateOutput } from '../verify/verify-output.ts';
 import { buildAssets } from './build-assets.ts';
 import { type LoadedContent, loadContent, translationGaps, unknownKeyProblems } from './load-content.ts';
 import { createStaging, discardStaging, foreignOutDir, listFiles, publishOutput, writeOutFile } from './output-dir.ts';
-import { renderPages } from './render-pages.ts';
+import { startPageWriter } from './page-writer.ts';
+import { type RenderedDocument, renderPages } from './render-pages.ts';
 import { robotsTxt, sitemapXml } from './sitemap.ts';
 
 export interface BuildOptions {
@@ -36,6 +37,13 @@ interface BuiltPage {
   bytes: number;
 }
 
+/**
+ * The build's stages, in the order they run; `sitegen build --timings` prints how long each took.
+ * Pages are written and compressed in other threads during render and verify: `write` is this
+ * thread's share (handing them over), `flush` the wait for the rest after `host`.
+ */
+export type BuildStage = 'load' | 'assets' | 'render' | 'write' | 'verify' | 'host' | 'flush';
+
 /** What a build did: the pages written, and problems found (errors make the build fail). */
 export interface BuildResult {
   pages: BuiltPage[];
@@ -43,6 +51,18 @@ export interface BuildResult {
   errors: Problem[];
   warnings: Problem[];
   durationMs: number;
+  /** Milliseconds spent in each stage that ran (a build that fails early has fewer). */
+  stageMs: Partial<Record<BuildStage, number>>;
+}
+
+/** Runs `step`, adding its duration to `stageMs[stage]`. */
+function timed<T>(stageMs: BuildResult['stageMs'], stage: BuildStage, step: () => T): T {
+  const started = performance.now();
+  try {
+    return step();
+  } finally {
+    stageMs[stage] = (stageMs[stage] ?? 0) + performance.now() - started;
+  }
 }
 
 /**
@@ -55,6 +75,7 @@ export interface BuildResult {
  */
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const started = performance.now();
+  const stageMs: BuildResult['stageMs'] = {};
   const result = (fields: Partial<BuildResult>): BuildResult => ({
     pages: [],
     assets: { css: '', cssBytes: 0, islands: [] },
@@ -62,19 +83,20 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     warnings: [],
     ...fields,
     durationMs: performance.now() - started,
+    stageMs,
   });
   const langs = options.langs ?? LANGUAGES;
   const { outDir, contentDir } = options;
 
-  const loaded = loadContent(contentDir, langs, options.siteUrl);
+  const loaded = timed(stageMs, 'load', () => loadContent(contentDir, langs, options.siteUrl));
   if (!loaded.ok) return result({ errors: [...loaded.problems] });
-  const gaps = translationGaps(contentDir, langs, options.allowMissing ?? false);
+  const gaps = timed(stageMs, 'load', () => translationGaps(contentDir, langs, options.allowMissing ?? false));
   const foreign = foreignOutDir(outDir);
   if (gaps.errors.length > 0 || foreign) return result({ errors: [...(foreign ? [foreign] : []), ...gaps.errors], warnings: gaps.warnings });
   const { content } = loaded;
   const staging = createStaging(outDir);
   try {
-    const built = await buildInto(staging, options, content, langs);
+    const built = await buildInto(staging, options, content, langs, stageMs);
     const errors = [...unknownKeyProblems(content, contentDir), ...built.errors];
     if (errors.length > 0) {
       discardStaging(staging);
@@ -88,30 +110,64 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   }
 }
 
-/** The stages after loading, writing into `dir`; returns what was built and the problems found. */
-async function buildInto(dir: string, options: BuildOptions, content: LoadedContent, langs: readonly Lang[]): Promise<Pick<BuildResult, 'pages' | 'assets' | 'errors'>> {
+/**
+ * The stages after loading, writing into `dir`; returns what was built and the problems found.
+ * Each language's pages are handed to other threads to write and compress as soon as they are
+ * rendered, while this one renders the next language and verifies the whole.
+ */
+async function buildInto(
+  dir: string,
+  options: BuildOptions,
+  content: LoadedContent,
+  langs: readonly Lang[],
+  stageMs: BuildResult['stageMs'],
+): Promise<Pick<BuildResult, 'pages' | 'assets' | 'errors'>> {
+  const assetsStarted = performance.now();
   const assets = await buildAssets(dir, options.cssEntry, content, langs, options.cache ?? true);
+  stageMs.assets = performance.now() - assetsStarted;
+  const assetFiles = listFiles(dir);
   const routes = content.routes.allRoutes(langs);
   const year = (options.now ?? new Date()).getUTCFullYear();
-  const rendered = renderPages(content, assets, { contentDir: options.contentDir, langs, routes, year });
-  const pages = rendered.documents.map(({ path, file, lang, page, html }) => ({ path, file, lang, page, bytes: writeOutFile(dir, file, html) }));
-  const sitemap = sitemapXml(routes, content.routes, content.site.siteUrl);
-  writeOutFile(dir, 'sitemap.xml', sitemap);
-  writeOutFile(dir, 'robots.txt', robotsTxt(content.site.siteUrl));
+  const writer = startPageWriter(dir);
+  try {
+    const documents: RenderedDocument[] = [];
+    const problems: Problem[] = [];
+    const pages: BuiltPage[] = [];
+    for (const lang of langs) {
+      const rendered = timed(stageMs, 'render', () => renderPages(content, assets, { contentDir: options.contentDir, langs: [lang], routes, year }));
+      timed(stageMs, 'write', () => {
+        const sizes = writer.write(rendered.documents.map((d) => ({ file: d.file, text: d.html })));
+        rendered.documents.forEach(({ path, file, lang, page }, i) => pages.push({ path, file, lang, page, bytes: sizes[i]! }));
+      });
+      documents.push(...rendered.documents);
+      problems.push(...rendered.problems);
+    }
+    const sitemap = sitemapXml(routes, content.routes, content.site.siteUrl);
+    const robots = robotsTxt(content.site.siteUrl);
+    timed(stageMs, 'write', () => writer.write([{ file: 'sitemap.xml', text: sitemap }, { file: 'robots.txt', text: robots }]));
 
-  const written = listFiles(dir);
-  // Pages not built (other languages, or pages whose content failed and is reported at its cause)
-  // count as present, so each problem is reported once, not again at every link to the page.
-  const builtPaths = new Set(rendered.documents.map((d) => d.path));
-  const unbuiltPages = new Set(content.routes.allRoutes().map((r) => r.path).filter((p) => !builtPaths.has(p)));
-  const verified = validateOutput({ siteUrl: content.site.siteUrl, documents: rendered.documents, sitemap, exists: (file) => written.has(file), unbuiltPages });
+    const written = new Set([...assetFiles, ...documents.map((d) => d.file), 'sitemap.xml', 'robots.txt']);
+    // Pages not built (other languages, or pages whose content failed and is reported at its cause)
+    // count as present, so each problem is reported once, not again at every link to the page.
+    const builtPaths = new Set(documents.map((d) => d.path));
+    const unbuiltPages = new Set(content.routes.allRoutes().map((r) => r.path).filter((p) => !builtPaths.has(p)));
+    const verified = timed(stageMs, 'verify', () => validateOutput({ siteUrl: content.site.siteUrl, documents, sitemap, exists: (file) => written.has(file), unbuiltPages }));
 
-  const configs = hostConfigs({ siteUrl: content.site.siteUrl, ingestUrl: content.site.ingestUrl, routes, langs, html: rendered.documents.map((d) => d.html), manifest: true });
-  for (const [file, text] of Object.entries(configs)) writeOutFile(dir, file, text);
-  precompress(dir, written);
-  return {
-    pages,
-    assets: { css: assets.stylesheet, cssBytes: assets.cssBytes, islands: assets.islands.files },
-    errors: [...rendered.problems, ...verified],
-  };
+    timed(stageMs, 'host', () => {
+      const configs = hostConfigs({ siteUrl: content.site.siteUrl, ingestUrl: content.site.ingestUrl, routes, langs, html: documents.map((d) => d.html), manifest: true });
+      for (const [file, text] of Object.entries(configs)) writeOutFile(dir, file, text);
+    });
+    const flushStarted = performance.now();
+    precompress(dir, assetFiles);
+    await writer.finish();
+    stageMs.flush = performance.now() - flushStarted;
+    return {
+      pages,
+      assets: { css: assets.stylesheet, cssBytes: assets.cssBytes, islands: assets.islands.files },
+      errors: [...problems, ...verified],
+    };
+  } catch (error) {
+    await writer.stop();
+    throw error;
+  }
 }

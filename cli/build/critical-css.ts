@@ -124,8 +124,15 @@ export function plainCustomProperties(nodes: readonly CssNode[], inPropertiesLay
 /** Every class name used in a document's `class` attributes. */
 export function classesInHtml(html: string): Set<string> {
   const classes = new Set<string>();
+  // Most class attributes repeat (every link of a menu, every row of a table): each is split once.
+  const seen = new Set<string>();
   for (const match of html.matchAll(/\sclass="([^"]*)"/g)) {
-    for (const name of match[1]!.split(/\s+/)) if (name) classes.add(name.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#x27;/g, "'"));
+    const value = match[1]!;
+    if (seen.has(value)) continue;
+    seen.add(value);
+    for (const name of value.split(/\s+/)) {
+      if (name) classes.add(name.includes('&') ? name.replace(/&amp;/g, '&').replace(/&quot;/g, '"').replace(/&#x27;/g, "'") : name);
+    }
   }
   return classes;
 }

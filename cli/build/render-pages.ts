@@ -1,5 +1,5 @@
 import { caseRedirectScript } from '../host/case-redirect.ts';
-import { type RenderedContentPage, renderContentPage } from '../site/content-pages.ts';
+import { type ContentPage, type RenderedContentPage, renderContentPage } from '../site/content-pages.ts';
 import { ContentError, type Problem } from '../site/errors.ts';
 import type { Lang } from '../site/languages.ts';
 import { isMarkdownPage, loadMarkdownPage, type RenderedMarkdown } from '../site/markdown.ts';
@@ -24,10 +24,13 @@ export interface RenderInput {
   year: number;
 }
 
+/** The pages added as Markdown, by language and page id, e.g. `de content:healthcare`. */
+type ContentPageIndex = ReadonlyMap<string, ContentPage>;
+
 /** The Markdown a route's page renders: a legal text read from `contentDir`, a page added as Markdown, or none. */
-function markdownOf(route: RenderedRoute, content: LoadedContent, contentDir: string): { legal?: RenderedMarkdown; page?: RenderedContentPage } {
+function markdownOf(route: RenderedRoute, content: LoadedContent, contentDir: string, contentPages: ContentPageIndex): { legal?: RenderedMarkdown; page?: RenderedContentPage } {
   if (isMarkdownPage(route.page)) return { legal: loadMarkdownPage(contentDir, route.lang, route.page, content.values) };
-  const page = content.contentPages.find((p) => p.lang === route.lang && contentPageId(p.name) === route.page);
+  const page = contentPages.get(`${route.lang} ${route.page}`);
   return page ? { page: renderContentPage(page, content.values) } : {};
 }
 
@@ -41,6 +44,7 @@ export function renderPages(content: LoadedContent, assets: SiteAssets, { conten
   const documents: RenderedDocument[] = [];
   const problems: Problem[] = [];
   const caseRedirect = caseRedirectScript(routes.map((r) => r.path));
+  const contentPages: ContentPageIndex = new Map(content.contentPages.map((p) => [`${p.lang} ${contentPageId(p.name)}`, p]));
   for (const lang of langs) {
     const shared = {
       stylesheet: assets.stylesheet,
@@ -52,7 +56,7 @@ export function renderPages(content: LoadedContent, assets: SiteAssets, { conten
     for (const route of routes.filter((r) => r.lang === lang)) {
       let markdown;
       try {
-        markdown = markdownOf(route, content, contentDir);
+        markdown = markdownOf(route, content, contentDir, contentPages);
       } catch (error) {
         if (!(error instanceof ContentError)) throw error;
         problems.push(...error.problems);

@@ -46,6 +46,8 @@ export interface ContentPage extends ContentPageRoute {
   body: string;
   /** The file line of the body's first line, so a problem in the body can name its line. */
   bodyLine: number;
+  /** The file lines of the front matter's title, description and slug, for problems found later. */
+  fieldLines: Readonly<Record<'title' | 'description' | 'slug', number>>;
 }
 
 /** The line of `field:` in a file's front matter (the first line when it has none). */
@@ -91,6 +93,7 @@ function readContentPage(file: string, lang: Lang, name: string): ContentPage | 
     navOrder: data.navOrder ?? 0,
     body: parsed.content,
     bodyLine,
+    fieldLines: { title: fieldLine(source, 'title'), description: fieldLine(source, 'description'), slug: fieldLine(source, 'slug') },
   };
 }
 
@@ -127,7 +130,7 @@ export function loadContentPages(contentDir: string): { pages: ContentPage[]; pr
       continue;
     }
     const path = contentPagePath(lang, page.slug);
-    const line = fieldLine(readFileSync(file, 'utf8'), 'slug');
+    const line = page.fieldLines.slug;
     const reserved = reservedPathReason(lang, path);
     const other = taken.get(path);
     if (reserved || other) {
@@ -151,9 +154,8 @@ export interface RenderedContentPage extends RenderedMarkdown {
  * the body; a placeholder without a value is a ContentError at its file and line.
  */
 export function renderContentPage(page: ContentPage, values: Record<string, string>): RenderedContentPage {
-  const frontLine = (field: string) => fieldLine(readFileSync(page.file, 'utf8'), field);
-  const title = fillPlaceholders(page.title, values, page.file, frontLine('title'));
-  const description = fillPlaceholders(page.description, values, page.file, frontLine('description'));
+  const title = fillPlaceholders(page.title, values, page.file, page.fieldLines.title);
+  const description = fillPlaceholders(page.description, values, page.file, page.fieldLines.description);
   const body = renderMarkdown(fillPlaceholders(page.body, values, page.file, page.bodyLine), { lineBreaks: false });
   return { ...body, title, description };
 }

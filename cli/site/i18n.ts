@@ -8,7 +8,8 @@ export type Translate = TFunction;
 /**
  * Creates an i18next instance for `lang` (English fallback, escaping off, since React escapes) and
  * returns its translate function. `defaults` are interpolation values every string may use, such
- * as `{{brand}}` or `{{company}}`. Keys found in no language are reported to `onMissingKey`.
+ * as `{{brand}}` or `{{company}}`. Keys found in no language are reported to `onMissingKey` (once:
+ * a text asked for again is answered from a cache).
  */
 export function createTranslator(
   lang: Lang,
@@ -31,5 +32,28 @@ export function createTranslator(
     missingKeyHandler: (_langs: readonly string[], _ns: string, key: string) => onMissingKey(key),
     showSupportNotice: false,
   } as Parameters<typeof instance.init>[0]);
-  return instance.t.bind(instance) as Translate;
+  const translate = instance.t.bind(instance) as unknown as (...args: unknown[]) => unknown;
+  // Every page asks for the same texts (header, footer, forms): each is looked up and
+  // interpolated once. Only calls whose options are plain values are cached.
+  const answers = new Map<string, unknown>();
+  const cached = (...args: unknown[]) => {
+    const key = cacheKey(args);
+    if (key === undefined) return translate(...args);
+    if (!answers.has(key)) answers.set(key, translate(...args));
+    return answers.get(key);
+  };
+  return cached as unknown as Translate;
+}
+
+/**
+ * The cache key of a translate call, or undefined for one that is not cached (options holding
+ * anything but strings, numbers and booleans).
+ *
+ * @example cacheKey(['footer.copyright', { year: 2026 }]) // 'footer.copyright {"year":2026}'
+ */
+function cacheKey([key, options, ...rest]: unknown[]): string | undefined {
+  if (typeof key !== 'string' || rest.length > 0) return undefined;
+  if (options === undefined) return key;
+  const plain = typeof options === 'object' && options !== null && Object.values(options).every((v) => ['string', 'number', 'boolean'].includes(typeof v));
+  return plain ? `${key} ${JSON.stringify(options)}` : undefined;
 }

@@ -245,6 +245,7 @@ export function siteRoutes(contentPages: readonly ContentPageRoute[]): SiteRoute
     byId.get(id)!.set(entry.lang, entry);
   }
   const isFixed = (page: RoutePageId): page is PageId => !page.startsWith('content:');
+  const placed = new Map<string, PlacedLink[]>();
   const table: SiteRoutes = {
     pathFor(page, lang) {
       if (isFixed(page)) return ROUTES[page][lang];
@@ -274,10 +275,16 @@ export function siteRoutes(contentPages: readonly ContentPageRoute[]): SiteRoute
       return routes;
     },
     placedLinks(placement, lang) {
-      return contentPages
-        .filter((entry) => entry.lang === lang && entry.nav === placement)
-        .sort((a, b) => a.navOrder - b.navOrder || a.navLabel.localeCompare(b.navLabel, lang))
-        .map((entry) => ({ page: contentPageId(entry.name), href: contentPagePath(lang, entry.slug), label: entry.navLabel }));
+      // Every page's header and footer ask: the list is made once per place and language.
+      const key = `${placement} ${lang}`;
+      if (!placed.has(key)) {
+        const links = contentPages
+          .filter((entry) => entry.lang === lang && entry.nav === placement)
+          .sort((a, b) => a.navOrder - b.navOrder || a.navLabel.localeCompare(b.navLabel, lang))
+          .map((entry) => ({ page: contentPageId(entry.name), href: contentPagePath(lang, entry.slug), label: entry.navLabel }));
+        placed.set(key, links);
+      }
+      return placed.get(key)!.map((link) => ({ ...link }));
     },
   };
   return table;

@@ -19,6 +19,8 @@ const REFERENCE_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
 };
 /** `<meta>` values that are URLs of the site (social previews). */
 const URL_METAS = new Set(['og:url', 'og:image', 'twitter:image']);
+/** The tags `validateAlternates` reads: the page's language, canonical and hreflang links, robots meta. */
+const HEAD_TAGS = new Set(['html', 'link', 'meta']);
 /** Paths served by the ingest service behind the same origin, not by files. */
 const SERVICE_PREFIX = '/api/';
 /** The base used to resolve references; its origin stands for "this site". */
@@ -53,6 +55,12 @@ function internalUrl(reference: string, documentPath: string, siteUrl: string): 
   return url.origin === LOCAL_ORIGIN ? url : null;
 }
 
+/**
+ * Where a reference leads: nowhere the checks look (another site, the form service, a page this
+ * build left out), a problem, or a file of the site (none: the page itself) and a fragment in it.
+ */
+type LinkTarget = null | { code: SitegenErrorCode; message: string } | { file?: string; fragment: string };
+
 function safeDecode(text: string): string {
   try {
     return decodeURIComponent(text);
@@ -80,12 +88,30 @@ function idsOf(tags: readonly HtmlTag[]): Map<string, number> {
  */
 export function validateOutput(output: BuiltOutput): Problem[] {
   const problems: Problem[] = [];
-  const tagsByFile = new Map(output.documents.map((d) => [d.file, scanTags(d.html)]));
-  const idsByFile = new Map([...tagsByFile].map(([file, tags]) => [file, idsOf(tags)]));
+  // Each page is scanned once, and only what the checks below need of it is kept (a thousand
+  // pages hold hundreds of thousands of tags).
+  const scans = new Map(
+    output.documents.map((d) => {
+      const tags = scanTags(d.html);
+      return [d.file, { ids: idsOf(tags), references: tags.flatMap(referencesOf), headTags: tags.filter((t) => HEAD_TAGS.has(t.name)) }];
+    }),
+  );
+  const idsByFile = new Map([...scans].map(([file, scan]) => [file, scan.ids]));
+  const resolved = new Map<string, LinkTarget>();
+  /** Where `reference`, on the page at `documentPath`, leads. */
+  const targetOf = (reference: string, documentPath: string): LinkTarget => {
+    const url = internalUrl(reference, documentPath, output.siteUrl);
+    if (!url || url.pathname.startsWith(SERVICE_PREFIX) || output.unbuiltPages?.has(url.pathname)) return null;
+    const fragment = safeDecode(url.hash.slice(1));
+    if (reference.startsWith('#')) return { fragment };
+    const resolution = resolveUrl(url.pathname, output.exists);
+    if (resolution.type === 'notFound') return { code: 'output_link_broken', message: `${reference} resolves to nothing (404)` };
+    if (resolution.type === 'redirect') return { code: 'output_link_redirects', message: `${reference} redirects to ${resolution.location}; link the canonical URL` };
+    return { file: resolution.file, fragment };
+  };
 
   for (const document of output.documents) {
-    const tags = tagsByFile.get(document.file)!;
-    const ids = idsByFile.get(document.file)!;
+    const { ids, references } = scans.get(document.file)!;
     for (const [id, count] of ids) {
       if (count > 1) problems.push({ code: 'output_id_duplicate', file: document.file, message: `id "${id}" is used ${count} times; ids must be unique in a page` });
     }
@@ -94,27 +120,25 @@ export function validateOutput(output: BuiltOutput): Problem[] {
       if (!reported.has(message)) problems.push({ code, file: document.file, message });
       reported.add(message);
     };
-    for (const reference of tags.flatMap(referencesOf)) {
-      const url = internalUrl(reference, document.path, output.siteUrl);
-      if (!url || url.pathname.startsWith(SERVICE_PREFIX) || output.unbuiltPages?.has(url.pathname)) continue;
-      const fragment = safeDecode(url.hash.slice(1));
-      let targetFile = document.file;
-      if (!reference.startsWith('#')) {
-        const resolution = resolveUrl(url.pathname, output.exists);
-        if (resolution.type === 'notFound') {
-          report('output_link_broken', `${reference} resolves to nothing (404)`);
-          continue;
-        }
-        if (resolution.type === 'redirect') {
-          report('output_link_redirects', `${reference} redirects to ${resolution.location}; link the canonical URL`);
-          continue;
-        }
-        targetFile = resolution.file;
+    for (const reference of references) {
+      // A root-relative or absolute reference leads to the same place from every page (the
+      // header's and footer's links are on all of them): it is resolved once.
+      const samePlaceEverywhere = /^(\/|[a-z][a-z\d+.-]*:)/i.test(reference);
+      let target = samePlaceEverywhere ? resolved.get(reference) : undefined;
+      if (target === undefined) {
+        target = targetOf(reference, document.path);
+        if (samePlaceEverywhere) resolved.set(reference, target);
       }
+      if (target === null) continue;
+      if ('code' in target) {
+        report(target.code, target.message);
+        continue;
+      }
+      const targetFile = target.file ?? document.file;
       const targetIds = idsByFile.get(targetFile);
-      if (fragment && targetIds && !targetIds.has(fragment)) report('output_fragment_missing', `${reference} points to no element with id "${fragment}" in ${targetFile}`);
+      if (target.fragment && targetIds && !targetIds.has(target.fragment)) report('output_fragment_missing', `${reference} points to no element with id "${target.fragment}" in ${targetFile}`);
     }
   }
-  problems.push(...validateAlternates(output, tagsByFile));
+  problems.push(...validateAlternates(output, new Map([...scans].map(([file, scan]) => [file, scan.headTags]))));
   return problems;
 }

@@ -1,16 +1,21 @@
 /**
  * `npm run bench:build`: times `sitegen build` as a user runs it (wall time of the whole command,
  * three runs) and prints, per page, the gzip bytes of its HTML, CSS and JavaScript, split into what
- * loads before first render and what loads later.
+ * loads before first render and what loads later. Then the same at scale (issue 17): the site
+ * with 7 × 150 more Markdown pages made from the legal texts, against the targets (whole build
+ * ≤ 3 s, render ≤ 2 ms a page, peak memory ≤ 500 MB), beside Hugo building the same Markdown
+ * pages when `hugo` is installed.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { PROJECT_ROOT } from '../../cli/paths.ts';
+import { DEFAULT_PATHS, PROJECT_ROOT } from '../../cli/paths.ts';
+import { LANGUAGES } from '../../cli/site/languages.ts';
 import { fileForPath } from '../../cli/site/routes.ts';
 import { pageWeight } from './page-weight.ts';
+import { GENERATED_PER_LANGUAGE, hugoSite, scaledContent } from './scaling-site.ts';
 
 const RUNS = 3;
 const outDir = mkdtempSync(join(tmpdir(), 'bench-build-'));
@@ -54,3 +59,87 @@ for (const path of sample) {
 console.log('\nBytes per page (gzip level 9). Before render: HTML + CSS + blocking scripts. Later: modules loaded only when an island hydrates (menu touched, form scrolled into view).\n');
 console.table(rows);
 console.log(`sitemap.xml gzip: ${gzipSync(readFileSync(join(outDir, 'sitemap.xml')), { level: 9 }).length} B`);
+
+// ---- Scaling: 7 × 150 more Markdown pages ----
+
+const TARGETS = { wallMs: 3000, renderMsPerPage: 2, peakMb: 500 };
+const medianOf = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const range = (values: readonly number[], digits = 0) => `${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)}`;
+const verdict = (value: number, target: number) => (value <= target ? 'met' : 'NOT met');
+
+const scaleDir = mkdtempSync(join(tmpdir(), 'bench-scale-'));
+const contentDir = scaledContent(scaleDir, DEFAULT_PATHS.contentDir);
+const scaled = { wallMs: [] as number[], renderMsPerPage: [] as number[], peakMb: [] as number[], pages: 0 };
+for (let run = 0; run < RUNS; run++) {
+  const started = performance.now();
+  const result = spawnSync(process.execPath, [join(PROJECT_ROOT, 'cli', 'bin.js'), 'build', '--content', contentDir, '--out', join(scaleDir, 'out'), '--timings'], { encoding: 'utf8' });
+  scaled.wallMs.push(performance.now() - started);
+  if (result.status !== 0) throw new Error(`sitegen build of the scaled site failed:\n${result.stderr}`);
+  scaled.pages = Number(result.stdout.match(/built (\d+) pages/)?.[1] ?? 0);
+  scaled.renderMsPerPage.push(Number(result.stdout.match(/render \d+ \(([\d.]+) per page\)/)?.[1] ?? NaN));
+  scaled.peakMb.push(Number(result.stdout.match(/peak memory (\d+) MB/)?.[1] ?? NaN));
+}
+
+/** Hugo's version line, or null when it is not installed. */
+function hugoVersion(): string | null {
+  const run = spawnSync('hugo', ['version'], { encoding: 'utf8' });
+  return run.status === 0 ? run.stdout.trim() : null;
+}
+
+const version = hugoVersion();
+let hugo: { wallMs: number[]; peakMb: number[]; pages: number } | null = null;
+if (version) {
+  const hugoDir = join(scaleDir, 'hugo');
+  hugo = { wallMs: [], peakMb: [], pages: hugoSite(hugoDir, contentDir) };
+  // GNU time reports Hugo's peak memory; without it, only the wall time is shown.
+  const timeBin = existsSync('/usr/bin/time') ? '/usr/bin/time' : null;
+  for (let run = 0; run < RUNS; run++) {
+    const args = ['--quiet', '--source', hugoDir, '--destination', join(hugoDir, 'public')];
+    const started = performance.now();
+    const result = timeBin ? spawnSync(timeBin, ['-f', 'peak %M KB', 'hugo', ...args], { encoding: 'utf8' }) : spawnSync('hugo', args, { encoding: 'utf8' });
+    hugo.wallMs.push(performance.now() - started);
+    if (result.status !== 0) throw new Error(`hugo failed:\n${result.stderr}`);
+    const peakKb = Number(result.stderr.match(/peak (\d+) KB/)?.[1] ?? NaN);
+    if (Number.isFinite(peakKb)) hugo.peakMb.push(peakKb / 1024);
+  }
+}
+
+const generated = LANGUAGES.length * GENERATED_PER_LANGUAGE;
+console.log(
+  `\nScaling: ${scaled.pages} pages (the site's ${scaled.pages - generated} + ${LANGUAGES.length} × ${GENERATED_PER_LANGUAGE} Markdown pages made from the legal texts), ` +
+    `${RUNS} runs of \`sitegen build --content <copy> --timings\`; render per page is the render stage over all pages, peak memory the process's resident set\n`,
+);
+const hugoColumn = (values: readonly number[] | undefined, digits = 0) => (values && values.length > 0 ? +medianOf(values).toFixed(digits) : '–');
+console.table({
+  'whole build, wall ms': {
+    'sitegen median': Math.round(medianOf(scaled.wallMs)),
+    range: range(scaled.wallMs),
+    target: `≤ ${TARGETS.wallMs}`,
+    'target met': verdict(medianOf(scaled.wallMs), TARGETS.wallMs),
+    'Hugo median': hugoColumn(hugo?.wallMs),
+  },
+  'render, ms per page': {
+    'sitegen median': medianOf(scaled.renderMsPerPage),
+    range: range(scaled.renderMsPerPage, 2),
+    target: `≤ ${TARGETS.renderMsPerPage}`,
+    'target met': verdict(medianOf(scaled.renderMsPerPage), TARGETS.renderMsPerPage),
+    'Hugo median': '–',
+  },
+  'peak memory, MB': {
+    'sitegen median': medianOf(scaled.peakMb),
+    range: range(scaled.peakMb),
+    target: `≤ ${TARGETS.peakMb}`,
+    'target met': verdict(medianOf(scaled.peakMb), TARGETS.peakMb),
+    'Hugo median': hugoColumn(hugo?.peakMb),
+  },
+});
+if (version && hugo) {
+  console.log(
+    `Hugo: ${version.split(' ').slice(0, 2).join(' ')}, the same ${hugo.pages} Markdown pages (the ${generated} generated, the legal texts and the pages added as Markdown) ` +
+      `in a minimal ${LANGUAGES.length}-language layout, \`hugo --quiet\`, ${RUNS} runs: median ${Math.round(medianOf(hugo.wallMs))} ms (${range(hugo.wallMs)})`,
+  );
+} else {
+  console.log('Hugo: not installed, comparison skipped (apt-get install -y hugo).');
+}
+// The scaled site's content, output and Hugo site are about 200 MB.
+rmSync(scaleDir, { recursive: true, force: true });

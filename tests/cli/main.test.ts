@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { PROJECT_ROOT } from '../../cli/paths.ts';
+import { DEFAULT_PATHS, PROJECT_ROOT } from '../../cli/paths.ts';
 
 function sitegen(...args: string[]) {
   const run = spawnSync(process.execPath, [join(PROJECT_ROOT, 'cli', 'bin.js'), ...args], { encoding: 'utf8' });
@@ -39,6 +39,18 @@ describe('sitegen CLI', () => {
     expect(readdirSync(join(out, 'assets', 'social'))).toEqual([expect.stringMatching(/^es\.[0-9a-f]{10}\.png$/)]);
     const sitemap = spawnSync('cat', [join(out, 'sitemap.xml')], { encoding: 'utf8' }).stdout;
     expect(sitemap).toContain('<loc>https://staging.example.org/es/privacidad</loc>');
+  });
+
+  it('builds the content folder given by --content, and prints each stage\'s time, the render time per page and the peak memory with --timings', () => {
+    const content = join(mkdtempSync(join(tmpdir(), 'sg-content-')), 'content');
+    cpSync(DEFAULT_PATHS.contentDir, content, { recursive: true });
+    writeFileSync(join(content, 'pages', 'en', 'release-notes.md'), '---\ntitle: Release notes\ndescription: What changed in {{brand}}.\nslug: release-notes\n---\n\nVersion 2 masks **views** too.\n');
+    const out = mkdtempSync(join(tmpdir(), 'sg-'));
+    const run = sitegen('build', '--lang', 'en', '--content', content, '--out', out, '--timings');
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('built 30 pages in 1 language(s)'); // the 29 of the project's content, and release-notes.md
+    expect(readFileSync(join(out, 'release-notes.html'), 'utf8')).toContain('Version 2 masks <strong>views</strong> too.');
+    expect(run.stdout).toMatch(/^sitegen: timings \(ms\): load \d+, assets \d+, render \d+ \(\d+\.\d\d per page\), write \d+, verify \d+, host \d+, flush \d+; peak memory \d+ MB$/m);
   });
 
   it('refuses to empty a folder it did not create', () => {

@@ -1,0 +1,32 @@
+// A page writer thread (see startPageWriter in page-writer.ts). Plain JavaScript on purpose: a
+// worker thread starts without the TypeScript loader, in a few milliseconds.
+//
+// workerData: { dir, gzip: zlib options, brotli: brotli params without the size hint }. Each
+// message is a batch of files, [{ file, bytes, compress }]: it writes each under dir and, when
+// `compress`, FILE.gz and FILE.br beside it. The message null ends the thread. An error ends it
+// too, and the main thread reports it.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { parentPort, workerData } from 'node:worker_threads';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
+
+/** @type {{ dir: string, gzip: import('node:zlib').ZlibOptions, brotli: Record<number, number> }} */
+const { dir, gzip, brotli } = workerData;
+const folders = new Set();
+
+parentPort.on('message', (/** @type {{ file: string, bytes: Uint8Array, compress: boolean }[] | null} */ batch) => {
+  if (batch === null) {
+    parentPort.close();
+    return;
+  }
+  for (const { file, bytes, compress } of batch) {
+    const path = join(dir, file);
+    const folder = dirname(path);
+    if (!folders.has(folder)) mkdirSync(folder, { recursive: true });
+    folders.add(folder);
+    writeFileSync(path, bytes);
+    if (!compress) continue;
+    writeFileSync(`${path}.gz`, gzipSync(bytes, gzip));
+    writeFileSync(`${path}.br`, brotliCompressSync(bytes, { params: { ...brotli, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }));
+  }
+});

@@ -1,0 +1,68 @@
+import { availableParallelism } from 'node:os';
+import { Worker } from 'node:worker_threads';
+import { brotliParams, type CompressionLevels, FAST_LEVELS, isCompressible } from '../assets/precompress.ts';
+
+/** How many threads a page writer uses: one per core but the one that renders, up to 4. */
+const WRITER_THREADS = Math.min(4, Math.max(1, availableParallelism() - 1));
+
+/** Writes the pages of a build in other threads, with their precompressed copies: see `startPageWriter`. */
+export interface PageWriter {
+  /**
+   * Hands over files to write under the output folder (`file` relative to it), with their text;
+   * returns each one's size in bytes. Another thread writes them, and `FILE.gz` and `FILE.br`
+   * beside each file worth compressing (`precompress`).
+   */
+  write(files: readonly { file: string; text: string }[]): number[];
+  /** Resolves when everything handed over is written; rejects with a thread's error. */
+  finish(): Promise<void>;
+  /** Stops the threads at once, for a build that failed: files may be missing. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the threads that write a build's pages into `dir`, so that writing and compressing them
+ * happens on the other cores while this thread renders the next ones and verifies the whole. The
+ * files and copies are the bytes `writeOutFile` and `precompress` would write.
+ *
+ * @example
+ * const writer = startPageWriter(stagingDir);
+ * writer.write([{ file: 'de/about.html', text: html }]); // [41873]
+ * await writer.finish();
+ */
+export function startPageWriter(dir: string, levels: CompressionLevels = FAST_LEVELS): PageWriter {
+  const workerData = { dir, gzip: { level: levels.gzip }, brotli: brotliParams(levels) };
+  const workers = Array.from({ length: WRITER_THREADS }, () => new Worker(new URL('./page-writer-thread.js', import.meta.url), { workerData }));
+  const exited = workers.map(
+    (worker) =>
+      new Promise<void>((resolve, reject) => {
+        worker.once('error', reject);
+        worker.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`a page writer thread stopped with exit code ${code}`))));
+      }),
+  );
+  // Awaited in finish(); a thread that fails before then must not be an unhandled rejection.
+  for (const exit of exited) exit.catch(() => {});
+  let next = 0;
+  return {
+    write(files) {
+      const batches = workers.map((): { file: string; bytes: Uint8Array; compress: boolean }[] => []);
+      const sizes = files.map(({ file, text }) => {
+        // Encoded here and moved, not copied, to the thread that writes it.
+        const bytes = new TextEncoder().encode(text);
+        batches[next]!.push({ file, bytes, compress: isCompressible(file, bytes.length) });
+        next = (next + 1) % workers.length;
+        return bytes.length;
+      });
+      batches.forEach((batch, i) => {
+        if (batch.length > 0) workers[i]!.postMessage(batch, batch.map((f) => f.bytes.buffer as ArrayBuffer));
+      });
+      return sizes;
+    },
+    async finish() {
+      for (const worker of workers) worker.postMessage(null);
+      await Promise.all(exited);
+    },
+    async stop() {
+      await Promise.all(workers.map((worker) => worker.terminate()));
+    },
+  };
+}
