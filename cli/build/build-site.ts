@@ -6,7 +6,7 @@ import type { RoutePageId } from '../site/routes.ts';
 import { validateOutput } from '../verify/verify-output.ts';
 import { buildAssets } from './build-assets.ts';
 import { type LoadedContent, loadContent, translationGaps, unknownKeyProblems } from './load-content.ts';
-import { createStaging, discardStaging, foreignOutDir, listFiles, publishOutput, writeOutFile } from './output-dir.ts';
+import { createStaging, discardStaging, droppedLanguages, foreignOutDir, listFiles, publishOutput, writeOutFile } from './output-dir.ts';
 import { startPageWriter } from './page-writer.ts';
 import { type RenderedDocument, renderPages } from './render-pages.ts';
 import { robotsTxt, sitemapXml } from './sitemap.ts';
@@ -91,7 +91,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const loaded = timed(stageMs, 'load', () => loadContent(contentDir, langs, options.siteUrl));
   if (!loaded.ok) return result({ errors: [...loaded.problems] });
   const gaps = timed(stageMs, 'load', () => translationGaps(contentDir, langs, options.allowMissing ?? false));
-  const foreign = foreignOutDir(outDir);
+  const foreign = foreignOutDir(outDir) ?? droppedLanguages(outDir, langs);
   if (gaps.errors.length > 0 || foreign) return result({ errors: [...(foreign ? [foreign] : []), ...gaps.errors], warnings: gaps.warnings });
   const { content } = loaded;
   const staging = createStaging(outDir);

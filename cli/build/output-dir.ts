@@ -1,6 +1,7 @@
 import { type Dirent, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import type { Problem } from '../site/errors.ts';
+import { DEFAULT_LANG, LANGUAGES, type Lang } from '../site/languages.ts';
 
 /** The file that marks a folder as sitegen output, so it may be replaced by the next build. */
 const OUTPUT_MARKER = '.sitegen-output';
@@ -9,6 +10,23 @@ const OUTPUT_MARKER = '.sitegen-output';
 export function foreignOutDir(outDir: string): Problem | null {
   if (!existsSync(outDir) || readdirSync(outDir).length === 0 || existsSync(join(outDir, OUTPUT_MARKER))) return null;
   return { code: 'output_dir_foreign', file: outDir, message: 'not empty and not made by sitegen; choose an empty folder or delete it first' };
+}
+
+/**
+ * The problem when `outDir` is sitegen's output with pages of languages this build leaves out
+ * (`--lang de` over the whole site): publishing it would take those languages off the site that
+ * is being served, so the build refuses and the previous output stays.
+ */
+export function droppedLanguages(outDir: string, langs: readonly Lang[]): Problem | null {
+  if (!existsSync(join(outDir, OUTPUT_MARKER))) return null;
+  const home = (lang: Lang) => join(outDir, lang === DEFAULT_LANG ? 'index.html' : join(lang, 'index.html'));
+  const dropped = LANGUAGES.filter((lang) => !langs.includes(lang) && existsSync(home(lang)));
+  if (dropped.length === 0) return null;
+  return {
+    code: 'output_languages_dropped',
+    file: outDir,
+    message: `holds the ${dropped.join(', ')} pages, which a build of ${langs.join(', ')} alone would remove; build every language (no --lang), or write this build to another folder with --out`,
+  };
 }
 
 /**

@@ -84,6 +84,10 @@ export const SITEGEN_ERRORS = {
     title: 'The output folder is not empty and was not made by sitegen.',
     hint: 'Choose an empty or new folder with --out, or delete this one first.',
   },
+  output_languages_dropped: {
+    title: 'The output folder holds languages this build leaves out (--lang), and replacing it would remove them from the site.',
+    hint: 'Build every language (omit --lang), or give a --lang build its own folder with --out; to preview one language while editing, use sitegen dev.',
+  },
   output_link_broken: {
     title: 'A built page links to a file or page that does not exist (404).',
     hint: 'Correct the link in the template or content, or build the missing language (--lang).',

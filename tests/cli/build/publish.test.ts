@@ -62,6 +62,20 @@ describe('builds that never publish a broken site', () => {
     expect(problem!.message).toMatch(/^key "hero\.cta" uses \{\{ceoName\}\}, which has no value here; valid placeholders: the site\.json values \{\{brand\}\}, \{\{company\}\}/);
   });
 
+  it('regression: --lang de over the served site refuses instead of taking the other languages off it', async () => {
+    const outDir = join(mkdtempSync(join(tmpdir(), 'served-')), 'dist');
+    expect((await buildSite({ ...DEFAULT_PATHS, outDir, langs: ['en', 'de'] })).errors).toEqual([]);
+    const before = readdirSync(outDir, { recursive: true }).sort();
+    const germanOnly = await buildSite({ ...DEFAULT_PATHS, outDir, langs: ['de'] });
+    expect(germanOnly.errors.map(formatProblem)).toEqual([
+      `${outDir}: holds the en pages, which a build of de alone would remove; build every language (no --lang), or write this build to another folder with --out [output_languages_dropped]`,
+    ]);
+    expect(readdirSync(outDir, { recursive: true }).sort()).toEqual(before);
+    // Into its own folder, or with the languages it had, the build goes ahead.
+    expect((await build({ langs: ['de'] })).errors).toEqual([]);
+    expect((await buildSite({ ...DEFAULT_PATHS, outDir, langs: ['de', 'en'] })).errors).toEqual([]);
+  });
+
   it('refuses to replace a folder it did not make, and leaves it as it was', async () => {
     const outDir = mkdtempSync(join(tmpdir(), 'precious-'));
     writeFileSync(join(outDir, 'notes.txt'), 'mine');
