@@ -20,6 +20,8 @@ interface BackendBase {
   outbox: OutboxStore;
   /** Where the consent lifecycle and the retention purge run their transactions. */
   consentDb: OpsDatabase;
+  /** How many batches the group commit has committed (on PostgreSQL: of newsletter signups), and how many jobs they held (the bench reports them). */
+  groupCommitStats: GroupCommit<unknown, unknown>['stats'];
   /** True when the database answers, takes writes and its schema is current (`/readyz`). */
   isReady(): boolean;
   /** Sends later storage log lines to `log` (the app's logger, once it exists). */
@@ -32,8 +34,6 @@ interface BackendBase {
 export interface SqliteBackend extends BackendBase {
   kind: 'sqlite';
   db: SqliteDatabase;
-  /** How many batches the group commit has committed, and how many jobs they held (the bench reports them). */
-  groupCommitStats: GroupCommit<unknown, unknown>['stats'];
 }
 
 /** PostgreSQL, shared by every replica. */

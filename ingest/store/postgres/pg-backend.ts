@@ -8,6 +8,7 @@
 import type { IngestConfig } from '../../config.ts';
 import { isoAt } from '../../clock.ts';
 import type { PostgresBackend } from '../backend.ts';
+import type { GroupCommitOptions } from '../group-commit.ts';
 import { type StorageLog, stderrStorageLog } from '../sqlite/storage-health.ts';
 import { openPostgres, raw } from './pg-connection.ts';
 import { PostgresHealth } from './pg-health.ts';
@@ -24,6 +25,8 @@ export interface PostgresBackendOptions {
   probeMs?: number;
   /** Where database problems are logged until `logTo` (default: standard error). */
   log?: StorageLog;
+  /** How newsletter signups are batched into shared commits (default `DEFAULT_GROUP_COMMIT`). */
+  groupCommit?: GroupCommitOptions;
 }
 
 const CLEANUP_EVERY_MS = 60_000;
@@ -39,6 +42,8 @@ export async function openPostgresBackend(
   const { kysely } = db;
   const health = new PostgresHealth(log);
   await health.probe(kysely);
+
+  const submissions = postgresSubmissionStore(kysely, health, options.groupCommit);
 
   let lastCleanup = 0;
   const maintain = async () => {
@@ -61,7 +66,8 @@ export async function openPostgresBackend(
   return {
     kind: 'postgres',
     kysely,
-    submissions: postgresSubmissionStore(kysely, health),
+    submissions,
+    groupCommitStats: submissions.groupCommit.stats,
     consentDb: postgresOpsOn(kysely),
     outbox: postgresOutbox(kysely, health),
     rateLimitStore: postgresRateLimitStore(kysely, health),
@@ -73,6 +79,7 @@ export async function openPostgresBackend(
     },
     async close() {
       clearInterval(timer);
+      await submissions.close();
       await probing;
       await db.close();
     },

@@ -3,8 +3,9 @@
  *
  * Every connection gets `synchronous_commit = on` when it opens (whatever the server's or the
  * role's default), so a commit returns only once its WAL record is flushed to disk: a 201 sent
- * after it means the row survives a crash. Concurrent commits share that flush (PostgreSQL's own
- * group commit), which is why the store simply commits each request on its own connection.
+ * after it means the row survives a crash. Commits that wait at the same time share one flush
+ * (PostgreSQL's own group commit); the submission store also puts concurrent newsletter signups
+ * into one statement (`pg-signup-batch.ts`), so there are fewer commits to flush.
  *
  * A failure of the database itself (refused or lost connection, a restart or failover, too many
  * clients, a read-only standby) is `unavailable`: the HTTP error handler answers it 503 with

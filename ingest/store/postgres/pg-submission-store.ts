@@ -1,7 +1,12 @@
 /**
- * Stores form submissions in PostgreSQL. Each request commits on its own pooled connection
- * (with `synchronous_commit` on, see `pg-connection.ts`) and resolves only after its commit, so
- * a 201 always names a durable row; concurrent commits share WAL flushes inside PostgreSQL.
+ * Stores form submissions in PostgreSQL, and resolves each call only after the commit that holds
+ * its rows (with `synchronous_commit` on, see `pg-connection.ts`), so a 201 always names a
+ * durable row.
+ *
+ * Newsletter signups go through group commit, as on SQLite: concurrent signups share one
+ * statement, so one commit and one WAL flush (`pg-signup-batch.ts`). If a batch fails for a
+ * reason other than the database being unavailable, each of its signups is tried again on its
+ * own, so a bad row fails only its own request. Contacts are rare and commit one per request.
  *
  * As on SQLite, the database decides duplicates: `INSERT … ON CONFLICT DO NOTHING RETURNING`
  * returns no row when the unique `email_lower` index (newsletter, any case) or the nonce's
@@ -11,12 +16,21 @@
  */
 import type { Kysely } from 'kysely';
 import { isoAt } from '../../clock.ts';
-import { contactRow, newsletterRow, type SubmissionStore } from '../submission-store.ts';
+import { DEFAULT_GROUP_COMMIT, GroupCommit, type GroupCommitOptions, type JobResult } from '../group-commit.ts';
+import { contactRow, type SubmissionStore } from '../submission-store.ts';
 import type { Tables } from '../tables.ts';
+import { DatabaseUnavailableError } from './pg-connection.ts';
 import type { PostgresHealth } from './pg-health.ts';
+import { type SignupJob, subscribeBatch } from './pg-signup-batch.ts';
+
+type SubscribeOutcome = Awaited<ReturnType<SubmissionStore['subscribe']>>;
 
 /** The PostgreSQL submission store on `kysely`'s pool; every call goes through `health.guard`. */
-export function postgresSubmissionStore(kysely: Kysely<Tables>, health: PostgresHealth): SubmissionStore {
+export function postgresSubmissionStore(
+  kysely: Kysely<Tables>,
+  health: PostgresHealth,
+  options: GroupCommitOptions = DEFAULT_GROUP_COMMIT,
+): SubmissionStore & { groupCommit: GroupCommit<SignupJob, SubscribeOutcome> } {
   const claimNonce = (db: Kysely<Tables>, nonce: { value: string; expiresAt: number }, now: number) =>
     db
       .insertInto('captcha_nonces')
@@ -28,31 +42,21 @@ export function postgresSubmissionStore(kysely: Kysely<Tables>, health: Postgres
   // Expired nonces can never verify again: each write that records one drops them, as on SQLite.
   const deleteExpiredNonces = (db: Kysely<Tables>, now: number) => db.deleteFrom('captcha_nonces').where('expires_at', '<', isoAt(now)).execute();
 
+  const storeAlone = (job: SignupJob) => health.guard(async () => (await subscribeBatch(kysely, [job]))[0]!);
+  const storeBatch = async (jobs: SignupJob[]): Promise<Array<JobResult<SubscribeOutcome>>> => {
+    try {
+      const outcomes = await health.guard(() => subscribeBatch(kysely, jobs));
+      return outcomes.map((value) => ({ ok: true, value }));
+    } catch (error) {
+      // An outage fails the whole batch (503 for each); anything else is retried one by one.
+      if (error instanceof DatabaseUnavailableError || jobs.length === 1) throw error;
+      return Promise.all(jobs.map((job) => storeAlone(job).then((value) => ({ ok: true as const, value }), (failure: unknown) => ({ ok: false as const, error: failure }))));
+    }
+  };
+  const signups = new GroupCommit(storeBatch, options);
+
   const store = {
-    subscribe: (signup, now, terms) =>
-      health.guard(() =>
-        kysely.transaction().execute(async (trx) => {
-          const row = newsletterRow(signup, now, terms);
-          const inserted = await trx
-            .insertInto('newsletter')
-            .values(row)
-            .onConflict((conflict) => conflict.column('email_lower').doNothing())
-            .returning('id')
-            .executeTakeFirst();
-          if (inserted === undefined) return 'duplicate' as const;
-          const event = { newsletter_id: inserted.id, lang: row.lang, consent_hash: row.consent_hash ?? null, privacy_version: row.privacy_version, at: row.created_at };
-          await trx.insertInto('consent_events').values({ ...event, event: 'subscribed' }).execute();
-          if (terms.status === 'pending') {
-            await trx
-              .insertInto('outbox')
-              .values({ kind: 'newsletter_confirm', newsletter_id: inserted.id, status: 'pending', attempts: 0, next_attempt_at: row.created_at, created_at: row.created_at })
-              .execute();
-          } else {
-            await trx.insertInto('consent_events').values({ ...event, event: 'confirmed' }).execute();
-          }
-          return 'created' as const;
-        }),
-      ),
+    subscribe: (signup, now, terms) => signups.submit({ signup, now, terms }),
     submitContact: (contact, nonce, now) =>
       health.guard(() =>
         kysely.transaction().execute(async (trx) => {
@@ -80,8 +84,9 @@ export function postgresSubmissionStore(kysely: Kysely<Tables>, health: Postgres
         });
       }),
     isReady: () => health.ready(),
-    // The pool belongs to the backend, which closes it.
-    close: async () => {},
+    groupCommit: signups,
+    // Commits the signups still queued; the pool belongs to the backend, which closes it after.
+    close: () => signups.close(),
   } satisfies Omit<SubmissionStore, 'spendNonce'> & Record<string, unknown>;
   return store;
 }
