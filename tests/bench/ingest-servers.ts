@@ -1,0 +1,171 @@
+/**
+ * The servers `npm run bench:ingest` measures, and the child-process side of the bench: each
+ * server runs in a process of its own (the bench forks itself with `--serve <name>`), so the
+ * load generator does not share its event loop. All log at `warn` (no per-request log lines).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Fastify from 'fastify';
+import { consentSetup } from '../../ingest/consent-setup.ts';
+import { loadSiteContent } from '../../ingest/site-content.ts';
+import { buildApp } from '../../ingest/http/app.ts';
+import { LIMITS, newsletterSchema, validate } from '../../ingest/contract/schemas.ts';
+import { DEFAULT_GROUP_COMMIT } from '../../ingest/store/group-commit.ts';
+import { loggerOptions } from '../../ingest/http/logger.ts';
+import { resolveConfig } from '../../ingest/config.ts';
+import { startService } from '../../ingest/server.ts';
+import type { Synchronous } from '../../ingest/store/sqlite/connection.ts';
+
+export const SQLITE_DURABLE = 'ingest on SQLite: group commit, synchronous=FULL';
+export const PG_ONE = 'ingest on PostgreSQL: 1 replica';
+export const PG_TWO = 'ingest on PostgreSQL: 2 replicas';
+export const PG_LOOP = 'PostgreSQL: 1 connection, 1 INSERT per commit';
+export const NOOP_STORE = 'ingest app with a no-op store';
+
+/** The scenarios in table order; the first is the baseline. `--quick` runs the first five. */
+export const SCENARIOS = {
+  'no-op: bare Fastify + contract validation': { kind: 'noop' },
+  [SQLITE_DURABLE]: { kind: 'ingest', synchronous: 'FULL', maxBatch: DEFAULT_GROUP_COMMIT.maxBatch },
+  [PG_ONE]: { kind: 'postgres', replicas: 1 },
+  [PG_TWO]: { kind: 'postgres', replicas: 2 },
+  // No server: the bench itself commits in a loop (postgres-commits.ts).
+  [PG_LOOP]: { kind: 'commit-loop' },
+  [NOOP_STORE]: { kind: 'noop-store' },
+  'ingest on SQLite: group commit, synchronous=NORMAL': { kind: 'ingest', synchronous: 'NORMAL', maxBatch: DEFAULT_GROUP_COMMIT.maxBatch },
+  'ingest on SQLite: one commit per row, FULL': { kind: 'ingest', synchronous: 'FULL', maxBatch: 1 },
+} as const;
+export type ScenarioName = keyof typeof SCENARIOS;
+
+/** What a server reports about the round just measured. */
+export interface Usage {
+  /** CPU used since 'start', in µs, all threads. */
+  cpuMicros: number;
+  /** The highest resident set size seen since 'start' (sampled every 50 ms). */
+  peakRssBytes: number;
+}
+
+/** A scenario's storage counters at the end. */
+export interface Stats {
+  rows: number | null;
+  /** Group commit transactions (signups' on PostgreSQL), and the jobs they held. */
+  batches: number | null;
+  jobs: number | null;
+}
+
+/** The value of `--flag N` on the command line, or `fallback`. */
+export function argument(flag: string, fallback: number): number {
+  const index = process.argv.indexOf(flag);
+  return index < 0 ? fallback : Number(process.argv[index + 1]);
+}
+
+// The child answers 'start' (CPU accounting and RSS sampling begin), 'usage' (a Usage since then)
+// and 'finish' (for the ingest scenarios: group commit counters, on SQLite the rows on disk; then it stops).
+function answerParent(port: number, finish: () => Promise<Partial<Stats>>): void {
+  let since = process.cpuUsage();
+  let peakRssBytes = 0;
+  const sample = () => (peakRssBytes = Math.max(peakRssBytes, process.memoryUsage.rss()));
+  let sampler: NodeJS.Timeout | undefined;
+  process.on('message', async (message: string) => {
+    if (message === 'start') {
+      since = process.cpuUsage();
+      peakRssBytes = 0;
+      sample();
+      clearInterval(sampler);
+      sampler = setInterval(sample, 50);
+      process.send!('started');
+    } else if (message === 'usage') {
+      sample();
+      const cpu = process.cpuUsage(since);
+      process.send!({ cpuMicros: cpu.user + cpu.system, peakRssBytes } satisfies Usage);
+    } else {
+      clearInterval(sampler);
+      process.send!({ rows: null, batches: null, jobs: null, ...(await finish()) });
+    }
+  });
+  process.send!({ port });
+}
+
+/** Runs the server of scenario `name` in this (child) process; the SMTP sink's URL comes in `BENCH_SMTP_URL`, PostgreSQL's in `BENCH_DATABASE_URL`. */
+export async function serveScenario(name: ScenarioName): Promise<void> {
+  const scenario = SCENARIOS[name];
+  if (scenario.kind === 'noop') {
+    const app = Fastify({ logger: false, bodyLimit: LIMITS.bodyBytes });
+    app.post('/api/newsletter', async (request, reply) => {
+      const result = validate(newsletterSchema, request.body);
+      return result.ok ? reply.code(201).send({ ok: true }) : reply.code(400).send({ error: { code: 'invalid' } });
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    answerParent((app.server.address() as { port: number }).port, async () => ({}));
+    return;
+  }
+  if (scenario.kind === 'noop-store') {
+    // Everything the service does per request (plugins, hooks, validation, logging setup) except storing.
+    const store = {
+      subscribe: async () => 'created' as const,
+      submitContact: async () => 'created' as const,
+      submitUnverifiedContact: async () => {},
+      isReady: () => true,
+      close: async () => {},
+    };
+    // Every signup is new here, so the consent database (used for repeats and links) is never reached.
+    const unused = () => {
+      throw new Error('the noop-store scenario never reaches the consent database');
+    };
+    const consentDb = { kysely: undefined as never, all: unused, run: unused, transaction: unused, columns: unused, scrubDeleted: unused, close: async () => {} };
+    const setup = consentSetup({
+      content: loadSiteContent('content'),
+      secret: 'x'.repeat(64),
+      consentDb,
+      optIn: 'double',
+      linkDays: 7,
+      privacyVersion: null,
+      siteUrl: null,
+      apiUrl: null,
+      from: 'forms@example.com',
+    });
+    const newsletter = { ...setup, onMailQueued: () => {} };
+    const app = await buildApp({ store, newsletter, captchaSecret: 'x'.repeat(64), logger: loggerOptions('warn'), rateLimit: { max: 1e9, windowMs: 60_000 } });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    answerParent((app.server.address() as { port: number }).port, async () => ({}));
+    return;
+  }
+  if (scenario.kind === 'commit-loop') throw new Error('the commit loop runs in the bench process, without a server');
+  const dir = mkdtempSync(join(tmpdir(), 'ingest-bench-'));
+  const env: Record<string, string> = {
+    DATA_DIR: dir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_MAX: '1000000000',
+    SMTP_URL: process.env.BENCH_SMTP_URL!,
+  };
+  if (scenario.kind === 'postgres') {
+    env.DATABASE_URL = process.env.BENCH_DATABASE_URL!;
+    const poolMax = argument('--pg-pool-max', 0);
+    if (poolMax > 0) env.PG_POOL_MAX = String(poolMax);
+  }
+  const config = resolveConfig(env, dir);
+  if (!config.ok) throw new Error(config.errors.join('\n'));
+  const service = await startService(config.config, {
+    backend:
+      scenario.kind === 'postgres'
+        ? {}
+        : {
+            synchronous: scenario.synchronous as Synchronous,
+            groupCommit:
+              scenario.maxBatch === 1
+                ? { maxBatch: 1, maxDelayMs: 0 }
+                : { ...DEFAULT_GROUP_COMMIT, maxDelayMs: argument('--max-delay-ms', DEFAULT_GROUP_COMMIT.maxDelayMs) },
+          },
+  });
+  const { backend } = service;
+  answerParent((service.app.server.address() as { port: number }).port, async () => {
+    // PostgreSQL's rows are counted by the bench, once for all replicas, after they have closed.
+    const rows = backend.kind === 'sqlite' ? (backend.db.raw.prepare('SELECT count(*) AS n FROM newsletter').get() as { n: number }).n : null;
+    const stats = { rows, ...backend.groupCommitStats };
+    await service.close();
+    rmSync(dir, { recursive: true, force: true });
+    return stats;
+  });
+}
