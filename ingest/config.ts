@@ -19,6 +19,7 @@
  * | SALES_TIMEZONE | Europe/Madrid (the IANA time zone the sales email shows its times in) |
  * | ALLOWED_ORIGINS | empty (same origin only); comma list such as https://example.com,https://www.example.com |
  * | CAPTCHA_SECRET | generated once and kept in $DATA_DIR/captcha-secret |
+ * | CAPTCHA_MIN_FILL_MS | 3000: a contact sent sooner after its challenge was issued is refused (0 turns it off) |
  * | LOG_LEVEL | info |
  * | PRIVACY_VERSION | the privacy policy's version the site publishes (`legal.privacyVersion` in $CONTENT_DIR/site.json), recorded with each consent |
  * | CONTENT_DIR | the project's content/ beside ingest/ (the site's texts: mail texts, consent wording, site URL; the container image has a copy) |
@@ -28,6 +29,7 @@
  * | CONFIRM_LINK_DAYS | 7: how long a confirmation link works; an unconfirmed signup is deleted when its newest link expires |
  * | RATE_LIMIT_MAX | 10 form posts per window per client IP (captcha fetches: 3×) |
  * | RATE_LIMIT_WINDOW_MS | 60000 |
+ * | RATE_LIMIT_CONTACT_DAILY_MAX | 50 contact posts per client IP per 24 h, on top of the per-window limit |
  * | TRUST_PROXY | false; a comma list of the proxy addresses (IPs/CIDRs) to trust, or a hop count (only when HOST is a loopback address) |
  * | HEADERS_TIMEOUT_MS | 10000: the request line and headers must arrive within this time, else 408 |
  * | REQUEST_TIMEOUT_MS | 30000: the whole request, body included, must arrive within this time, else 408 |
@@ -39,7 +41,9 @@ import { isIP } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { DEFAULT_MIN_FILL_MS } from './http/captcha.ts';
 import { type ServerTimeouts, DEFAULT_TIMEOUTS } from './http/client-timeouts.ts';
+import { DEFAULT_CONTACT_DAILY_MAX } from './http/contact-route.ts';
 
 /** The environment variables the service reads, all optional. */
 type IngestEnv = Partial<Record<(typeof VARIABLES)[number], string>>;
@@ -73,7 +77,9 @@ export interface IngestConfig {
   publicApiUrl: string | null;
   newsletterOptIn: 'double' | 'single';
   confirmLinkDays: number;
-  rateLimit: { max: number; windowMs: number };
+  /** Form posts per client IP per window, and contact posts per client IP per 24 h. */
+  rateLimit: { max: number; windowMs: number; contactDailyMax: number };
+  captchaMinFillMs: number;
   /** false: the connecting address is the client; a list: those proxies' X-Forwarded-For is believed; a number: that many hops. */
   trustProxy: false | number | string[];
   timeouts: ServerTimeouts;
@@ -90,6 +96,7 @@ const VARIABLES = [
   'CAPTCHA_SECRET', 'LOG_LEVEL', 'PRIVACY_VERSION', 'RATE_LIMIT_MAX', 'RATE_LIMIT_WINDOW_MS', 'TRUST_PROXY',
   'HEADERS_TIMEOUT_MS', 'REQUEST_TIMEOUT_MS', 'IDLE_TIMEOUT_MS', 'SHUTDOWN_DRAIN_MS', 'PG_POOL_MAX', 'OUTBOX_LEASE_MS',
   'CONTENT_DIR', 'SITE_URL', 'PUBLIC_API_URL', 'NEWSLETTER_OPT_IN', 'CONFIRM_LINK_DAYS',
+  'CAPTCHA_MIN_FILL_MS', 'RATE_LIMIT_CONTACT_DAILY_MAX',
 ] as const;
 
 // Values never echoed back in an error line.
@@ -162,6 +169,8 @@ const envSchema = z.object({
   CONFIRM_LINK_DAYS: wholeNumber(1, 30, 'must be a whole number of days from 1 to 30').default(7),
   RATE_LIMIT_MAX: wholeNumber(1, 1e9, 'must be a whole number of requests, at least 1').default(10),
   RATE_LIMIT_WINDOW_MS: wholeNumber(1, 1e9, 'must be a whole number of milliseconds, at least 1').default(60_000),
+  RATE_LIMIT_CONTACT_DAILY_MAX: wholeNumber(1, 1e9, 'must be a whole number of contact posts, at least 1').default(DEFAULT_CONTACT_DAILY_MAX),
+  CAPTCHA_MIN_FILL_MS: wholeNumber(0, 60_000, 'must be a whole number of milliseconds from 0 to 60000').default(DEFAULT_MIN_FILL_MS),
   TRUST_PROXY: z
     .string()
     .refine(
@@ -274,7 +283,8 @@ export function resolveConfig(env: Readonly<Record<string, string | undefined>>,
     publicApiUrl: e.PUBLIC_API_URL ?? null,
     newsletterOptIn: e.NEWSLETTER_OPT_IN,
     confirmLinkDays: e.CONFIRM_LINK_DAYS,
-    rateLimit: { max: e.RATE_LIMIT_MAX, windowMs: e.RATE_LIMIT_WINDOW_MS },
+    rateLimit: { max: e.RATE_LIMIT_MAX, windowMs: e.RATE_LIMIT_WINDOW_MS, contactDailyMax: e.RATE_LIMIT_CONTACT_DAILY_MAX },
+    captchaMinFillMs: e.CAPTCHA_MIN_FILL_MS,
     trustProxy: e.TRUST_PROXY,
     timeouts: { headersMs: e.HEADERS_TIMEOUT_MS, requestMs: e.REQUEST_TIMEOUT_MS, idleMs: e.IDLE_TIMEOUT_MS },
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,

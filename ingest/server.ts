@@ -80,6 +80,7 @@ export async function startService(config: IngestConfig, overrides: ServiceOverr
     store,
     newsletter: { ...newsletter, onMailQueued: () => worker?.notify() },
     captchaSecret: secret,
+    captchaMinFillMs: config.captchaMinFillMs,
     clock,
     onContactStored: () => worker?.notify(),
     allowedOrigins: config.allowedOrigins,

@@ -52,7 +52,12 @@ export const ERROR_CODES = {
   captcha_failed: {
     status: 422,
     message:
-      'The captcha answer is wrong, or its challenge expired or was already used. Fetch a new one from GET /api/captcha and answer it.',
+      'The captcha answer is wrong, or its challenge expired or was already used (any answer, right or wrong, uses it up). Fetch a new one from GET /api/captcha and answer it.',
+  },
+  captcha_too_fast: {
+    status: 422,
+    message:
+      'The form was sent sooner after its captcha challenge was issued than a person could fill it in (the challenge says how long, `minFillMs`), and the challenge is now used up. Fetch a new one from GET /api/captcha, wait that long, and send again.',
   },
   rate_limited: {
     status: 429,

@@ -9,10 +9,10 @@
 import cors from '@fastify/cors';
 import rateLimit, { type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
-import type { CaptchaRandom } from './captcha.ts';
+import { type CaptchaRandom, DEFAULT_MIN_FILL_MS } from './captcha.ts';
 import { DEFAULT_TIMEOUTS, type ServerTimeouts, timeoutOptions } from './client-timeouts.ts';
 import { type Clock, systemClock } from '../clock.ts';
-import { type ContactRouteDeps, contactRoute } from './contact-route.ts';
+import { type ContactRouteDeps, contactRoute, DEFAULT_CONTACT_DAILY_MAX } from './contact-route.ts';
 import { LIMITS } from '../contract/schemas.ts';
 import { healthRoute } from './health-route.ts';
 import type { ServiceMetrics } from './metrics.ts';
@@ -41,8 +41,13 @@ export interface AppDeps {
   onContactStored?: () => void;
   /** Origins allowed to call the API from a browser on another origin; empty: same origin only. */
   allowedOrigins?: readonly string[];
-  /** Form posts per client IP per window; captcha fetches get three times as many. */
-  rateLimit?: { max: number; windowMs: number };
+  /**
+   * Form posts per client IP per window; captcha fetches get three times as many. `contactDailyMax`
+   * caps contact posts per client IP per 24 h on top (default 50).
+   */
+  rateLimit?: { max: number; windowMs: number; contactDailyMax?: number };
+  /** How soon after a challenge was issued a contact is accepted (ms); default `DEFAULT_MIN_FILL_MS` (3 s). */
+  captchaMinFillMs?: number;
   /** Where the rate-limit counters live; default: this process's memory (PostgreSQL replicas share a table). */
   rateLimitStore?: FastifyRateLimitStoreCtor;
   /** Whose X-Forwarded-For to believe: false (nobody), the proxy addresses, or a hop count. */
@@ -119,11 +124,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock,
     captchaSecret: deps.captchaSecret,
     ...(deps.captchaRandom === undefined ? {} : { captchaRandom: deps.captchaRandom }),
+    captchaMinFillMs: deps.captchaMinFillMs ?? DEFAULT_MIN_FILL_MS,
     captchaRateLimit: { max: limit.max * 3, timeWindow: limit.windowMs },
     verification: deps.newsletter.verification,
     links: deps.newsletter.links,
     linkDays: deps.newsletter.linkDays,
     plainForms,
+    contactDailyLimit: { max: limit.contactDailyMax ?? DEFAULT_CONTACT_DAILY_MAX, timeWindow: 24 * 60 * 60 * 1000 },
     onContactStored: deps.onContactStored ?? (() => {}),
   });
   return app;

@@ -1,23 +1,38 @@
 /**
- * The contact form's captcha: two digits to add, and a token that proves the server asked.
+ * The contact form's captcha: two digits to add, and a token that proves the server asked, and when.
  *
- * The token is `v1.<expiry>.<nonce>.<mac>` where mac = HMAC-SHA256(secret, `v1.<expiry>.<nonce>.<sum>`).
- * It binds the expected sum without revealing it, an expiry 10 minutes out and a random nonce.
- * Verifying recomputes the mac with the visitor's answer: a wrong answer and a tampered token
- * look the same (both fail). Single use is not decided here: the caller records the nonce with a
- * unique insert in the same transaction that stores the contact, so a replay fails across
- * restarts and replicas.
+ * The token is `v2.<issuedAt>.<nonce>.<seal>.<sig>`:
+ * - seal = HMAC-SHA256(secret, `sum|v2.<issuedAt>.<nonce>.<sum>`), first 16 bytes: binds the
+ *   expected sum without revealing it;
+ * - sig = HMAC-SHA256(secret, `v2.<issuedAt>.<nonce>.<seal>`): proves the server issued the token,
+ *   whatever the answer.
+ * Because a genuine token can be told from a forged one without the answer, every attempt with a
+ * genuine token spends its nonce, right or wrong (the caller records it), so a bot gets one try per
+ * challenge; forged tokens spend nothing, so they cannot fill the nonce table. The signed issue
+ * time refuses an answer that arrives sooner than a person could fill the form (`minFillMs`),
+ * and a token expires `CAPTCHA_TTL_MS` after it was issued.
+ *
+ * Single use is not decided here: the caller records the nonce with a unique insert (in the same
+ * transaction that stores the contact, or alone when the attempt is refused), so a replay fails
+ * across restarts and replicas.
  */
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 
 /** How long a challenge can be answered. */
 export const CAPTCHA_TTL_MS = 10 * 60 * 1000;
 
-/** What `GET /api/captcha` answers: `{ a: 3, b: 4, token: 'v1.…' }`; the visitor answers `a + b`. */
+/** How soon after a challenge was issued an answer is accepted, unless configured otherwise (`CAPTCHA_MIN_FILL_MS`). */
+export const DEFAULT_MIN_FILL_MS = 3000;
+
+/**
+ * What `GET /api/captcha` answers: `{ a: 3, b: 4, token: 'v2.…', minFillMs: 3000 }`; the visitor
+ * answers `a + b`, and the island does not post before `minFillMs` have passed since it got it.
+ */
 export interface Challenge {
   a: number;
   b: number;
   token: string;
+  minFillMs: number;
 }
 
 /** Where a challenge's randomness comes from (tests pass fixed values). */
@@ -32,32 +47,53 @@ const cryptoRandom: CaptchaRandom = {
   nonce: () => randomBytes(16).toString('base64url'),
 };
 
-/** The outcome of checking an answer: the nonce to record as used, or why it failed. */
-export type CaptchaCheck =
-  | { ok: true; nonce: string; expiresAt: number }
-  | { ok: false; reason: 'malformed' | 'expired' | 'wrong' };
-
-const mac = (secret: string, payload: string): Buffer => createHmac('sha256', secret).update(payload).digest();
-
-/** Makes a new challenge that expires `CAPTCHA_TTL_MS` after `now`. */
-export function createChallenge(secret: string, now: number, random: CaptchaRandom = cryptoRandom): Challenge {
-  const a = random.digit();
-  const b = random.digit();
-  const expiresAt = now + CAPTCHA_TTL_MS;
-  const head = `v1.${expiresAt.toString(36)}.${random.nonce()}`;
-  return { a, b, token: `${head}.${mac(secret, `${head}.${a + b}`).toString('base64url')}` };
+/** A genuine token's nonce, as the store records it: spent once, kept until it expires. */
+interface CaptchaNonce {
+  value: string;
+  expiresAt: number;
 }
 
-/** Checks `answer` against `token` at time `now`, e.g. `verifyAnswer(secret, token, 7, Date.now())`. */
-export function verifyAnswer(secret: string, token: string, answer: number, now: number): CaptchaCheck {
+/**
+ * The outcome of checking an answer. `too_fast` and `wrong` come from a genuine token and carry
+ * its nonce, to be spent like a right answer's; `malformed`, `forged` and `expired` have nothing
+ * worth spending.
+ */
+export type CaptchaCheck =
+  | { ok: true; nonce: CaptchaNonce }
+  | { ok: false; reason: 'too_fast' | 'wrong'; nonce: CaptchaNonce }
+  | { ok: false; reason: 'malformed' | 'forged' | 'expired' };
+
+const mac = (secret: string, payload: string): Buffer => createHmac('sha256', secret).update(payload).digest();
+const seal = (secret: string, head: string, sum: number): Buffer => mac(secret, `sum|${head}.${sum}`).subarray(0, 16);
+const sameBytes = (given: Buffer, expected: Buffer): boolean => given.length === expected.length && timingSafeEqual(given, expected);
+
+/** Makes a new challenge issued at `now`, answerable from `now + minFillMs` until `now + CAPTCHA_TTL_MS`. */
+export function createChallenge(secret: string, now: number, minFillMs: number, random: CaptchaRandom = cryptoRandom): Challenge {
+  const a = random.digit();
+  const b = random.digit();
+  const head = `v2.${now.toString(36)}.${random.nonce()}`;
+  const sealed = `${head}.${seal(secret, head, a + b).toString('base64url')}`;
+  return { a, b, token: `${sealed}.${mac(secret, sealed).toString('base64url')}`, minFillMs };
+}
+
+/**
+ * Checks `answer` against `token` at time `now`, refusing answers sent less than `minFillMs` after
+ * the challenge was issued.
+ *
+ * @example verifyAnswer(secret, token, 7, Date.now(), 3000) // → { ok: false, reason: 'wrong', nonce: { value: 'Qk…', expiresAt: … } }
+ */
+export function verifyAnswer(secret: string, token: string, answer: number, now: number, minFillMs: number): CaptchaCheck {
   const parts = token.split('.');
-  if (parts.length !== 4 || parts[0] !== 'v1') return { ok: false, reason: 'malformed' };
-  const [version, expiry, nonce, signature] = parts as [string, string, string, string];
-  const expiresAt = Number.parseInt(expiry, 36);
-  if (!/^[0-9a-z]{1,12}$/.test(expiry) || !/^[\w-]{16,64}$/.test(nonce)) return { ok: false, reason: 'malformed' };
-  const given = Buffer.from(signature, 'base64url');
-  const expected = mac(secret, `${version}.${expiry}.${nonce}.${answer}`);
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'wrong' };
-  if (now > expiresAt) return { ok: false, reason: 'expired' };
-  return { ok: true, nonce, expiresAt };
+  if (parts.length !== 5 || parts[0] !== 'v2') return { ok: false, reason: 'malformed' };
+  const [version, issued, value, sealText, sig] = parts as [string, string, string, string, string];
+  if (!/^[0-9a-z]{1,12}$/.test(issued) || !/^[\w-]{16,64}$/.test(value)) return { ok: false, reason: 'malformed' };
+  const head = `${version}.${issued}.${value}`;
+  if (!sameBytes(Buffer.from(sig, 'base64url'), mac(secret, `${head}.${sealText}`))) return { ok: false, reason: 'forged' };
+  const issuedAt = Number.parseInt(issued, 36);
+  const nonce = { value, expiresAt: issuedAt + CAPTCHA_TTL_MS };
+  if (now > nonce.expiresAt) return { ok: false, reason: 'expired' };
+  // Checked before the answer, so a hurried bot does not learn whether its answer was right.
+  if (now - issuedAt < minFillMs) return { ok: false, reason: 'too_fast', nonce };
+  if (!sameBytes(Buffer.from(sealText, 'base64url'), seal(secret, head, answer))) return { ok: false, reason: 'wrong', nonce };
+  return { ok: true, nonce };
 }

@@ -1,35 +1,48 @@
 /**
  * `GET /api/captcha` and `POST /api/contact`.
  *
- * A contact is validated with the contract (400 `invalid`), then its captcha answer is checked
- * (422 `captcha_failed` for wrong, expired or tampered), then the contact, its outbox row and the
- * captcha's nonce are stored in one transaction; if the nonce was already used the transaction
- * stores nothing and the answer is 422 too. Only then is the outbox worker woken: no email is
- * sent on the request path.
+ * A contact is validated with the contract (400 `invalid`), then its captcha answer is checked:
+ * a genuine token answered too soon after it was issued is 422 `captcha_too_fast`, answered
+ * wrongly 422 `captcha_failed`, and either way its nonce is spent before the answer goes out, so
+ * the same token cannot be tried again; a forged, malformed or expired token is 422
+ * `captcha_failed` too. A right answer stores the contact, its outbox row and the nonce in one
+ * transaction; if the nonce was already spent the transaction stores nothing and the answer is
+ * 422. Only then is the outbox worker woken: no email is sent on the request path.
  *
  * The same route takes the plain HTML form (urlencoded, JavaScript off; see `plain-form-posts.ts`),
- * which cannot carry a fresh captcha: checked for its origin and validated without the captcha,
- * the message is stored unverified and its sender gets a confirmation mail (`contact_confirm`);
- * the visitor lands on "check your inbox". `POST /api/contact/confirm` with the mail's token
- * verifies the message and only then queues its sales mail; `GET` of the link only redirects to
- * the page with the button. Unconfirmed messages are deleted when the link expires (retention).
+ * which cannot carry a captcha (the question exists only in the island, the page is static), so
+ * there is no token to spend and no issue time to wait for: checked for its origin and validated
+ * without the captcha, the message is stored unverified and its sender gets a confirmation mail
+ * (`contact_confirm`); the visitor lands on "check your inbox". `POST /api/contact/confirm` with
+ * the mail's token verifies the message and only then queues its sales mail; `GET` of the link
+ * only redirects to the page with the button. Unconfirmed messages are deleted when the link
+ * expires (retention).
+ *
+ * Besides the app-wide per-minute limit, contact posts of either kind have a daily cap per client
+ * address (429 `rate_limited` with `Retry-After`; a plain form lands on "too many attempts"),
+ * counted for every post, stored or refused.
  */
-import type { FastifyInstance } from 'fastify';
+import { normalizeIP } from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type CaptchaRandom, createChallenge, verifyAnswer } from './captcha.ts';
 import type { Clock } from '../clock.ts';
 import type { ConsentLinks } from '../consent/links.ts';
 import type { ContactVerification } from '../consent/contact-verification.ts';
 import { contactSchema, plainContactSchema, validate } from '../contract/schemas.ts';
 import { NOT_ACCEPTED_PAGES } from '../contract/service-pages.ts';
+import { sendError } from './errors.ts';
 import { acceptFormBodies, isFormPost } from './form-body.ts';
 import { formSubmissionHandler } from './form-submission.ts';
 import { checkPlainForm, firstIssue, type PlainFormDeps, redirectFormErrors, toResultPage } from './plain-form-posts.ts';
 import { openLinkRoute, sendConfirmOutcome, tokenOf } from './token-links.ts';
 import type { SubmissionStore } from '../store/submission-store.ts';
 
+/** Contact posts a client IP may make per 24 h, unless configured otherwise (`RATE_LIMIT_CONTACT_DAILY_MAX`). */
+export const DEFAULT_CONTACT_DAILY_MAX = 50;
+
 /** What the routes need. */
 export interface ContactRouteDeps {
-  store: Pick<SubmissionStore, 'submitContact' | 'submitUnverifiedContact'>;
+  store: Pick<SubmissionStore, 'submitContact' | 'submitUnverifiedContact' | 'spendNonce'>;
   /** Confirms a contact sent without JavaScript. */
   verification: Pick<ContactVerification, 'confirmContact'>;
   links: Pick<ConsentLinks, 'parse'>;
@@ -40,26 +53,45 @@ export interface ContactRouteDeps {
   clock: Clock;
   captchaSecret: string;
   captchaRandom?: CaptchaRandom;
+  /** How soon after a challenge was issued an answer is accepted (ms). */
+  captchaMinFillMs: number;
   /** Per-IP limit for challenges (more generous than for posts: a visitor may reload). */
   captchaRateLimit: { max: number; timeWindow: number };
+  /** Per-IP cap on contact posts over a longer window (a day), on top of the app-wide limit. */
+  contactDailyLimit: { max: number; timeWindow: number };
   /** Called after a contact is committed, to wake the outbox worker. */
   onContactStored: () => void;
 }
 
-/** Registers the captcha and contact routes on `app`. */
+/** Registers the captcha and contact routes on `app` (after `@fastify/rate-limit`). */
 export async function contactRoute(app: FastifyInstance, deps: ContactRouteDeps): Promise<void> {
   app.get('/api/captcha', { config: { rateLimit: deps.captchaRateLimit } }, async () =>
-    createChallenge(deps.captchaSecret, deps.clock.now(), deps.captchaRandom),
+    createChallenge(deps.captchaSecret, deps.clock.now(), deps.captchaMinFillMs, deps.captchaRandom),
   );
+
+  // A second counter for the same route: the plugin runs one limit per route, so this one is
+  // checked by hand with the plugin's own limiter, in the app's store (shared by the replicas on
+  // PostgreSQL). Its keys say what they count, apart from every other counter of the client
+  // (a limiter made this way has no route to tell them apart); addresses grouped as the plugin does.
+  const dailyCount = app.createRateLimit({ ...deps.contactDailyLimit, keyGenerator: (request) => `contact-daily:${normalizeIP(request.ip)}` });
+  const dailyCap = async (request: FastifyRequest, reply: FastifyReply) => {
+    const limit = await dailyCount(request);
+    if (limit.isAllowed || !limit.isExceeded) return;
+    request.log.info({ form: 'contact', limit: 'daily' }, 'request refused');
+    reply.header('retry-after', String(limit.ttlInSeconds));
+    return sendError(reply, 'rate_limited');
+  };
 
   const json = formSubmissionHandler('contact', contactSchema, async (contact, request) => {
     const now = deps.clock.now();
-    const check = verifyAnswer(deps.captchaSecret, contact.captcha.token, contact.captcha.answer, now);
+    const check = verifyAnswer(deps.captchaSecret, contact.captcha.token, contact.captcha.answer, now, deps.captchaMinFillMs);
     if (!check.ok) {
+      // Spent before answering, so a retry with the same token, even right away, finds it used.
+      if ('nonce' in check) await deps.store.spendNonce(check.nonce, now);
       request.log.info({ form: 'contact', captcha: check.reason }, 'captcha refused');
-      return 'captcha_failed';
+      return check.reason === 'too_fast' ? 'captcha_too_fast' : 'captcha_failed';
     }
-    const outcome = await deps.store.submitContact(contact, { value: check.nonce, expiresAt: check.expiresAt }, now);
+    const outcome = await deps.store.submitContact(contact, check.nonce, now);
     if (outcome === 'captcha_reused') {
       request.log.info({ form: 'contact', captcha: 'reused' }, 'captcha refused');
       return 'captcha_failed';
@@ -70,7 +102,7 @@ export async function contactRoute(app: FastifyInstance, deps: ContactRouteDeps)
 
   acceptFormBodies(app);
   redirectFormErrors(app, deps.plainForms);
-  app.post('/api/contact', async (request, reply) => {
+  app.post('/api/contact', { onRequest: dailyCap }, async (request, reply) => {
     if (!isFormPost(request.headers['content-type'])) return json(request, reply);
     // A plain HTML form (JavaScript off): no captcha, so the sender confirms the address first.
     const form = checkPlainForm(request, reply, deps.plainForms, 'contact', 'contactCheckInbox');

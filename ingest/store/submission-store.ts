@@ -1,7 +1,8 @@
 /**
- * What the HTTP routes store: newsletter signups, and contacts together with their outbox row and
- * their captcha nonce. Implementations commit before they resolve, and let the database decide
- * duplicates (unique index, nonce key), so two concurrent requests can never both win.
+ * What the HTTP routes store: newsletter signups, contacts together with their outbox row and
+ * their captcha nonce, and the nonces of refused captcha attempts. Implementations commit before
+ * they resolve, and let the database decide duplicates (unique index, nonce key), so two
+ * concurrent requests can never both win.
  */
 import type { Insertable } from 'kysely';
 import { isoAt } from '../clock.ts';
@@ -30,6 +31,11 @@ export interface SubmissionStore {
   submitContact(contact: ContactSubmission, nonce: { value: string; expiresAt: number }, now: number): Promise<ContactOutcome>;
   /** Stores a contact sent without a captcha (a plain form post), unverified until `expiresAt`, with its confirmation mail to the sender queued. */
   submitUnverifiedContact(contact: UnverifiedContact, now: number, expiresAt: number): Promise<void>;
+  /**
+   * Records a captcha nonce as used without a contact (the attempt was refused: wrong answer, too
+   * fast), so the same token cannot be tried again; a nonce already recorded stays as it is.
+   */
+  spendNonce(nonce: { value: string; expiresAt: number }, now: number): Promise<void>;
   /** True when the database answers and its schema is current. */
   isReady(): boolean;
   /** Commits what is queued, refuses new writes and stops the writer. */

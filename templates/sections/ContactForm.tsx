@@ -10,7 +10,7 @@ const STRINGS = [
   'firstName', 'lastName', 'email', 'phone', 'companyName', 'optional', 'country', 'selectCountry', 'message',
   'messagePlaceholder', 'captchaLabel', 'captchaHint', 'captchaLoading', 'submit', 'sending', 'successTitle',
   'successMessage', 'errorTitle', 'errorMessage', 'captchaErrorTitle', 'captchaErrorMessage', 'privacyNote',
-  'reason', 'reasonDemo', 'reasonSales', 'reasonGeneral', 'sentTitle', 'sentText', 'sendAnother',
+  'captchaTooFastMessage', 'reason', 'reasonDemo', 'reasonSales', 'reasonGeneral', 'sentTitle', 'sentText', 'sendAnother',
 ] as const;
 
 /**

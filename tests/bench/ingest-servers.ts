@@ -105,6 +105,7 @@ export async function serveScenario(name: ScenarioName): Promise<void> {
       subscribe: async () => 'created' as const,
       submitContact: async () => 'created' as const,
       submitUnverifiedContact: async () => {},
+      spendNonce: async () => {},
       isReady: () => true,
       close: async () => {},
     };

@@ -131,7 +131,10 @@ export interface TestApp {
   close: () => Promise<void>;
 }
 
-/** Builds the app on a migrated SQLite file in a temp folder; rate limits are high unless given. */
+/**
+ * Builds the app on a migrated SQLite file in a temp folder; rate limits are high and captcha
+ * answers are accepted at once unless given (the captcha tests set `captchaMinFillMs`).
+ */
 export async function testApp(overrides: Partial<AppDeps> & { clock?: Clock; optIn?: 'double' | 'single' } = {}): Promise<TestApp> {
   const temp = tempDir();
   const db = await migratedDb(temp.dir);
@@ -145,7 +148,8 @@ export async function testApp(overrides: Partial<AppDeps> & { clock?: Clock; opt
     newsletter,
     captchaSecret: SECRET,
     clock: overrides.clock ?? systemClock,
-    rateLimit: { max: 10_000, windowMs: 60_000 },
+    rateLimit: { max: 10_000, windowMs: 60_000, contactDailyMax: 1_000_000 },
+    captchaMinFillMs: 0,
     logger: loggerOptions('info', { write: (line) => void logs.push(line) }),
     ...deps,
   });
@@ -191,7 +195,8 @@ export async function testAppOn(
     newsletter,
     captchaSecret: SECRET,
     clock: overrides.clock ?? systemClock,
-    rateLimit: { max: 10_000, windowMs: 60_000 },
+    rateLimit: { max: 10_000, windowMs: 60_000, contactDailyMax: 1_000_000 },
+    captchaMinFillMs: 0,
     ...(backend.kind === 'postgres' ? { rateLimitStore: backend.rateLimitStore } : {}),
     isReady: () => backend.isReady(),
     logger: loggerOptions('info', { write: (line) => void logs.push(line) }),
@@ -212,9 +217,13 @@ export async function testAppOn(
   };
 }
 
-/** A resolved configuration for a service whose data lives in `dir`. */
+/**
+ * A resolved configuration for a service whose data lives in `dir`; captcha answers are accepted
+ * at once and the daily contact cap is out of reach unless `env` says otherwise.
+ */
 export function configFor(dir: string, env: Record<string, string> = {}): IngestConfig {
-  const result = resolveConfig({ PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'warn', ...env }, dir);
+  const defaults = { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'warn', CAPTCHA_MIN_FILL_MS: '0', RATE_LIMIT_CONTACT_DAILY_MAX: '1000000' };
+  const result = resolveConfig({ ...defaults, ...env }, dir);
   if (!result.ok) throw new Error(result.errors.join('\n'));
   return result.config;
 }

@@ -13,26 +13,53 @@ const T0 = Date.parse('2025-01-12T00:00:00Z');
 
 describe('captcha', () => {
   const fixed = { digit: () => 4, nonce: () => 'AAAAAAAAAAAAAAAAAAAAAA' };
+  const MIN = 3000;
+  const nonce = { value: 'AAAAAAAAAAAAAAAAAAAAAA', expiresAt: T0 + CAPTCHA_TTL_MS };
 
-  it('verifies the right answer until the expiry and returns the nonce', () => {
-    const { a, b, token } = createChallenge(SECRET, T0, fixed);
-    expect(verifyAnswer(SECRET, token, a + b, T0 + CAPTCHA_TTL_MS)).toEqual({ ok: true, nonce: 'AAAAAAAAAAAAAAAAAAAAAA', expiresAt: T0 + CAPTCHA_TTL_MS });
-    expect(verifyAnswer(SECRET, token, a + b, T0 + CAPTCHA_TTL_MS + 1)).toEqual({ ok: false, reason: 'expired' });
+  it('verifies the right answer from the minimum fill time until the expiry and returns the nonce', () => {
+    const { a, b, token, minFillMs } = createChallenge(SECRET, T0, MIN, fixed);
+    expect(minFillMs).toBe(MIN);
+    expect(verifyAnswer(SECRET, token, a + b, T0 + MIN, MIN)).toEqual({ ok: true, nonce });
+    expect(verifyAnswer(SECRET, token, a + b, T0 + CAPTCHA_TTL_MS, MIN)).toEqual({ ok: true, nonce });
+    expect(verifyAnswer(SECRET, token, a + b, T0 + CAPTCHA_TTL_MS + 1, MIN)).toEqual({ ok: false, reason: 'expired' });
   });
 
   it('does not reveal the sum in the token', () => {
-    const { token } = createChallenge(SECRET, T0, fixed);
-    expect(token.split('.').slice(0, 3).join('.')).not.toContain('8');
+    // Only the MACs differ between a sum of 8 and a sum of 6.
+    const head = (token: string) => token.split('.').slice(0, 3).join('.');
+    expect(head(createChallenge(SECRET, T0, MIN, fixed).token)).toBe(head(createChallenge(SECRET, T0, MIN, { ...fixed, digit: () => 3 }).token));
   });
 
-  it('refuses wrong answers, other secrets, tampered and malformed tokens', () => {
-    const { token } = createChallenge(SECRET, T0, fixed);
-    const [v, expiry, nonce, mac] = token.split('.') as [string, string, string, string];
-    expect(verifyAnswer(SECRET, token, 7, T0).ok).toBe(false);
-    expect(verifyAnswer('other-secret-other-secret-other-secret', token, 8, T0).ok).toBe(false);
-    expect(verifyAnswer(SECRET, `${v}.${(Number.parseInt(expiry, 36) + 1).toString(36)}.${nonce}.${mac}`, 8, T0).ok).toBe(false);
-    expect(verifyAnswer(SECRET, `${v}.${expiry}.BBBBBBBBBBBBBBBBBBBBBB.${mac}`, 8, T0).ok).toBe(false);
-    for (const bad of ['', 'v1', 'v2.a.b.c', `${token}.x`, 'v1.zz.short.mac']) expect(verifyAnswer(SECRET, bad, 8, T0)).toMatchObject({ ok: false });
+  it('regression: a wrong answer to a genuine token returns its nonce, so the caller can spend it', () => {
+    const { token } = createChallenge(SECRET, T0, MIN, fixed);
+    expect(verifyAnswer(SECRET, token, 7, T0 + MIN, MIN)).toEqual({ ok: false, reason: 'wrong', nonce });
+  });
+
+  it('regression: an answer 200 ms after the challenge was issued is refused as too fast, right or wrong, and spends the nonce', () => {
+    const { token } = createChallenge(SECRET, T0, MIN, fixed);
+    expect(verifyAnswer(SECRET, token, 8, T0 + 200, MIN)).toEqual({ ok: false, reason: 'too_fast', nonce });
+    expect(verifyAnswer(SECRET, token, 7, T0 + MIN - 1, MIN)).toEqual({ ok: false, reason: 'too_fast', nonce });
+    // A clock behind the issuer's is "too fast" too, never a negative age that passes.
+    expect(verifyAnswer(SECRET, token, 8, T0 - 5000, MIN)).toEqual({ ok: false, reason: 'too_fast', nonce });
+    expect(verifyAnswer(SECRET, token, 8, T0, 0)).toEqual({ ok: true, nonce });
+  });
+
+  it('refuses other secrets, tampered and malformed tokens without a nonce to spend', () => {
+    const { token } = createChallenge(SECRET, T0, MIN, fixed);
+    const [v, issued, value, seal, sig] = token.split('.') as [string, string, string, string, string];
+    const later = T0 + MIN;
+    expect(verifyAnswer('other-secret-other-secret-other-secret', token, 8, later, MIN)).toEqual({ ok: false, reason: 'forged' });
+    // An earlier issue time would dodge the minimum fill time; a later one would extend the expiry.
+    for (const shifted of [T0 - 60_000, T0 + 60_000]) {
+      expect(verifyAnswer(SECRET, `${v}.${shifted.toString(36)}.${value}.${seal}.${sig}`, 8, later + 60_000, MIN)).toEqual({ ok: false, reason: 'forged' });
+    }
+    expect(verifyAnswer(SECRET, `${v}.${issued}.BBBBBBBBBBBBBBBBBBBBBB.${seal}.${sig}`, 8, later, MIN)).toEqual({ ok: false, reason: 'forged' });
+    // A seal swapped for another sum's does not make the wrong answer right.
+    const other = createChallenge(SECRET, T0, MIN, { digit: () => 3, nonce: fixed.nonce });
+    expect(verifyAnswer(SECRET, `${v}.${issued}.${value}.${other.token.split('.')[3]}.${sig}`, 6, later, MIN)).toEqual({ ok: false, reason: 'forged' });
+    for (const bad of ['', 'v1', 'v2.a.b.c', `${token}.x`, 'v2.zz.short.seal.sig', `v1.${issued}.${value}.${sig}`]) {
+      expect(verifyAnswer(SECRET, bad, 8, later, MIN)).toEqual({ ok: false, reason: 'malformed' });
+    }
   });
 });
 

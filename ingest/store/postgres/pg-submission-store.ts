@@ -12,7 +12,8 @@
  * returns no row when the unique `email_lower` index (newsletter, any case) or the nonce's
  * primary key (a captcha used once, by any replica) already holds the value. A contact, its
  * outbox row and its nonce are one transaction: a second use of a token, in this replica or
- * another, waits for the first transaction and then stores nothing.
+ * another, waits for the first transaction and then stores nothing. A refused answer spends its
+ * nonce the same way (`spendNonce`), so no replica accepts that token afterwards.
  */
 import type { Kysely } from 'kysely';
 import { isoAt } from '../../clock.ts';
@@ -76,7 +77,7 @@ export function postgresSubmissionStore(
           await trx.insertInto('outbox').values({ kind: 'contact_confirm', contact_id: id, status: 'pending', attempts: 0, next_attempt_at: at, created_at: at }).execute();
         }),
       ),
-    spendNonce: (nonce: { value: string; expiresAt: number }, now: number) =>
+    spendNonce: (nonce, now) =>
       health.guard(async () => {
         await kysely.transaction().execute(async (trx) => {
           await claimNonce(trx, nonce, now);
@@ -87,6 +88,6 @@ export function postgresSubmissionStore(
     groupCommit: signups,
     // Commits the signups still queued; the pool belongs to the backend, which closes it after.
     close: () => signups.close(),
-  } satisfies Omit<SubmissionStore, 'spendNonce'> & Record<string, unknown>;
+  } satisfies SubmissionStore & { groupCommit: unknown };
   return store;
 }

@@ -196,6 +196,13 @@ export async function openSubmissionStore(
         step('insertOutbox', { kind: 'contact_confirm', status: 'pending', attempts: 0, next_attempt_at: at, created_at: at }),
       ]);
     },
+    async spendNonce(nonce, now) {
+      const at = isoAt(now);
+      await groupCommit.submit([
+        step('claimNonce', { nonce: nonce.value, expires_at: isoAt(nonce.expiresAt), used_at: at }, true),
+        step('deleteExpiredNonces', { now: at }),
+      ]);
+    },
     isReady: () => writer.alive && checkFiles() === null && health.problem() === null && schemaIsCurrent(db),
     logTo: (log) => health.logTo(log),
     async close() {

@@ -5,7 +5,7 @@ import { CONTACT_INTENTS, contactSchema, fieldIssues, HONEYPOT_FIELD, LIMITS, ty
 import { Field, INPUT_CLASS, Optional } from '../../forms/Field.tsx';
 import { RichText } from '../../ui/RichText.tsx';
 import { format, postJson } from './api.ts';
-import { fetchChallenge, type Challenge } from './captcha.ts';
+import { challengeReady, fetchChallenge, type Challenge } from './captcha.ts';
 import { intentFromQuery, sourcePageOf } from './contact-origin.ts';
 import type { ValidationMessages } from '../../forms/validation-messages.ts';
 import { errorAttributes, focusFirstInvalid, messageFor } from './field-errors.ts';
@@ -23,7 +23,7 @@ export interface ContactFormProps {
     | 'firstName' | 'lastName' | 'email' | 'phone' | 'companyName' | 'optional' | 'country' | 'selectCountry' | 'message'
     | 'messagePlaceholder' | 'captchaLabel' | 'captchaHint' | 'captchaLoading' | 'captchaNoScript' | 'submit' | 'sending'
     | 'successTitle' | 'successMessage' | 'errorTitle' | 'errorMessage' | 'captchaErrorTitle' | 'captchaErrorMessage'
-    | 'privacyNote' | 'rateLimited' | 'close'
+    | 'captchaTooFastMessage' | 'privacyNote' | 'rateLimited' | 'close'
     | 'reason' | 'reasonDemo' | 'reasonSales' | 'reasonGeneral' | 'sentTitle' | 'sentText' | 'sendAnother',
     string
   >;
@@ -36,7 +36,8 @@ type Values = typeof EMPTY;
 /**
  * The contact form: validates with the shared contract, checks the arithmetic captcha before
  * sending anything, and on success clears every field and asks a new question; on failure it
- * keeps the data and explains in a toast.
+ * keeps the data and explains in a toast. A question is good for one answer: after a wrong one,
+ * here or refused by the service, the visitor gets a new question.
  *
  * The reason for writing is preselected from the link's `?intent=` (unless the visitor chose one
  * before the script ran), and the page the visitor came from is sent along (`sourcePageOf`). A
@@ -78,12 +79,15 @@ export function ContactForm({ lang, endpoint, captchaEndpoint, privacyHref, coun
   useEffect(() => {
     if (sent.value) sentRef.current?.focus();
   }, [sent.value]);
-  // A refused answer marks the answer field invalid with the reason and gives it the focus (once a
-  // new question, if any, is shown), so a screen reader announces the question and why it failed.
+  // The question just answered is spent: it goes away at once, so it cannot be answered again.
+  // After a refused answer the new question's field is marked invalid with the reason and takes
+  // the focus, so a screen reader announces the new question and why the last answer failed.
   const refused = useSignal<string | null>(null);
-  const refuse = async (reason: string, question?: Promise<void>) => {
+  const nextQuestion = async (reason: string) => {
+    values.value = { ...values.value, answer: '' };
     refused.value = reason;
-    await question;
+    challenge.value = null;
+    await newChallenge();
     requestAnimationFrame(() => document.getElementById('contact-answer')?.focus());
   };
 
@@ -118,9 +122,10 @@ export function ContactForm({ lang, endpoint, captchaEndpoint, privacyHref, coun
     }
     if (answer !== current.a + current.b) {
       showToast({ variant: 'destructive', title: s.captchaErrorTitle, description: s.captchaErrorMessage });
-      return void refuse(s.captchaErrorMessage);
+      return void nextQuestion(s.captchaErrorMessage);
     }
     sending.value = true;
+    await challengeReady(current);
     const result = await postJson(endpoint, body);
     sending.value = false;
     if (result.kind === 'ok') {
@@ -129,10 +134,11 @@ export function ContactForm({ lang, endpoint, captchaEndpoint, privacyHref, coun
       showToast({ variant: 'default', title: s.successTitle, description: s.successMessage });
       return void newChallenge();
     }
+    // The service spent the question (a wrong or too quick answer, or one already used).
     if (result.kind === 'error' && result.status === 422) {
-      showToast({ variant: 'destructive', title: s.captchaErrorTitle, description: s.captchaErrorMessage });
-      values.value = { ...values.value, answer: '' };
-      return void refuse(s.captchaErrorMessage, newChallenge());
+      const description = result.error?.code === 'captcha_too_fast' ? s.captchaTooFastMessage : s.captchaErrorMessage;
+      showToast({ variant: 'destructive', title: s.captchaErrorTitle, description });
+      return void nextQuestion(description);
     }
     if (result.kind === 'error' && result.status === 400 && result.error?.fields) {
       issues.value = result.error.fields;

@@ -2,12 +2,13 @@
  * Both forms posted as plain HTML (JavaScript off): urlencoded fields, the same contract, and
  * every answer a 303 to a localized result page of the site — or, from another website, a 403
  * page in the form's language. Never a JSON body, a 405 or a 5xx. A contact without its captcha
- * waits for its sender to confirm the address before it goes to sales.
+ * waits for its sender to confirm the address before it goes to sales, and counts against the
+ * daily contact cap like the island's posts.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../../../ingest/clock.ts';
 import { applyRetention } from '../../../ingest/ops/retention.ts';
-import { BACKENDS, type BackendTestApp, SITE_CONTENT, TEST_SITE_URL, testAppOn, testNewsletter } from '../fixtures.ts';
+import { BACKENDS, type BackendTestApp, contact, postJson, SITE_CONTENT, solvedCaptcha, TEST_SITE_URL, testAppOn, testNewsletter } from '../fixtures.ts';
 
 let t: BackendTestApp;
 afterEach(async () => {
@@ -169,5 +170,21 @@ describe.each(BACKENDS)('the contact form as a plain HTML form on %s', (kind) =>
     expect((await postContact({ ...CONTACT_FIELDS, email: 'nope' })).headers.location).toBe(`${TEST_SITE_URL}/de/form/not-accepted/email`);
     expect((await postContact(CONTACT_FIELDS, { origin: 'https://evil.example' })).statusCode).toBe(403);
     expect(await t.count('contacts')).toBe(0);
+  });
+
+  it('counts plain form posts against the daily contact cap, with the island\'s posts, and sends a visitor over it to "too many attempts"', async () => {
+    t = await testAppOn(kind, { rateLimit: { max: 10_000, windowMs: 60_000, contactDailyMax: 3 } });
+    const fromPage = { origin: TEST_SITE_URL, referer: `${TEST_SITE_URL}/de/contact` };
+    expect((await postContact(CONTACT_FIELDS, fromPage)).headers.location).toBe(`${TEST_SITE_URL}/de/contact/check-inbox`);
+    expect((await postJson(t.app, '/api/contact', contact({ captcha: await solvedCaptcha(t.app) }))).statusCode).toBe(201);
+    expect((await postContact(CONTACT_FIELDS, fromPage)).headers.location).toBe(`${TEST_SITE_URL}/de/contact/check-inbox`);
+    // Refused before its body is read: the page's language comes from the Referer.
+    const capped = await postContact(CONTACT_FIELDS, fromPage);
+    expect([capped.statusCode, capped.headers.location, capped.headers['retry-after'], capped.body]).toEqual([303, `${TEST_SITE_URL}/de/form/too-many-attempts`, undefined, '']);
+    expect((await postJson(t.app, '/api/contact', contact({ captcha: await solvedCaptcha(t.app) }))).statusCode).toBe(429);
+    expect(await t.count('contacts')).toBe(3);
+    expect(await t.rows("SELECT kind FROM outbox WHERE kind = 'contact_confirm'")).toHaveLength(2);
+    // The newsletter is not capped by it.
+    expect((await post(FIELDS)).headers.location).toBe(`${TEST_SITE_URL}/de/newsletter/check-inbox`);
   });
 });

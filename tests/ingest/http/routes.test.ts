@@ -93,10 +93,10 @@ describe('GET /api/captcha and POST /api/contact', () => {
     const res = await t.app.inject({ method: 'GET', url: '/api/captcha' });
     expect(res.statusCode).toBe(200);
     const body = res.json();
-    expect(Object.keys(body).sort()).toEqual(['a', 'b', 'token']);
+    expect(Object.keys(body).sort()).toEqual(['a', 'b', 'minFillMs', 'token']);
     expect(body.a).toBeGreaterThanOrEqual(0);
     expect(body.b).toBeLessThanOrEqual(9);
-    expect(body.token).toMatch(/^v1\.[0-9a-z]+\.[\w-]+\.[\w-]+$/);
+    expect(body.token).toMatch(/^v2\.[0-9a-z]+\.[\w-]+\.[\w-]+\.[\w-]+$/);
   });
 
   it('stores the contact and its outbox row together and answers 201', async () => {
@@ -112,13 +112,14 @@ describe('GET /api/captcha and POST /api/contact', () => {
     expect(notified).toBe(1);
   });
 
-  it('answers 422 captcha_failed for a wrong answer and stores nothing', async () => {
+  it('answers 422 captcha_failed for a wrong answer and stores no contact, only the spent nonce', async () => {
     t = await testApp();
     const captcha = await solvedCaptcha(t.app);
     const res = await postJson(t.app, '/api/contact', contact({ captcha: { ...captcha, answer: (captcha.answer + 1) % 19 } }));
     expect(res.statusCode).toBe(422);
     expect(res.json().error.code).toBe('captcha_failed');
-    expect(count(t.db, 'contacts') + count(t.db, 'outbox') + count(t.db, 'captcha_nonces')).toBe(0);
+    expect(count(t.db, 'contacts') + count(t.db, 'outbox')).toBe(0);
+    expect(count(t.db, 'captcha_nonces')).toBe(1);
   });
 
   it('accepts one solved token once: 20 replays give 1 success and 19 rejections', async () => {

@@ -117,7 +117,7 @@ describe('ingest serve, at rest', () => {
     const port = 20_000 + Math.floor(Math.random() * 20_000);
     child = spawn('sh', ['-c', `umask 022 && exec "${process.execPath}" "${BIN}" serve`], {
       cwd: temp.dir,
-      env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1' },
+      env: { PATH: process.env.PATH ?? '', PORT: String(port), HOST: '127.0.0.1', CAPTCHA_MIN_FILL_MS: '0' },
     });
     let output = '';
     child.stdout!.on('data', (chunk) => (output += chunk));

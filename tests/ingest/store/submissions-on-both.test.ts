@@ -1,9 +1,11 @@
 /**
  * The guarantees of the form routes, through `app.inject`, on SQLite and on a real PostgreSQL:
  * a 201 names a committed row, newsletter addresses are unique whatever their case, a captcha
- * token is accepted once, a contact comes with its outbox row, and readiness follows the schema.
+ * token is accepted once and any refused answer spends it, a contact comes with its outbox row,
+ * and readiness follows the schema.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import { manualClock } from '../../../ingest/clock.ts';
 import { BACKENDS, type BackendTestApp, contact, postJson, signup, solvedCaptcha, testAppOn } from '../fixtures.ts';
 
 let t: BackendTestApp | undefined;
@@ -56,6 +58,21 @@ describe.each(BACKENDS)('submissions on %s', (kind) => {
     expect(burst.filter((res) => res.statusCode === 201)).toHaveLength(1);
     expect(await t.count('contacts')).toBe(1);
     expect(await t.count('outbox')).toBe(1);
+  });
+
+  it('spends a token on a too quick or wrong answer, so its right answer afterwards is refused', async () => {
+    // Starts now: PostgreSQL's backend drops expired nonces by the real clock now and then.
+    const clock = manualClock(Date.now());
+    t = await testAppOn(kind, { clock, captchaMinFillMs: 3000 });
+    const hurried = await solvedCaptcha(t.app);
+    clock.advance(200);
+    expect((await postJson(t.app, '/api/contact', contact({ captcha: hurried }))).json().error.code).toBe('captcha_too_fast');
+    const wrong = await solvedCaptcha(t.app);
+    clock.advance(3000);
+    expect((await postJson(t.app, '/api/contact', contact({ captcha: { ...wrong, answer: (wrong.answer + 1) % 19 } }))).json().error.code).toBe('captcha_failed');
+    for (const captcha of [hurried, wrong]) expect((await postJson(t.app, '/api/contact', contact({ captcha }))).json().error.code).toBe('captcha_failed');
+    expect(await t.count('contacts')).toBe(0);
+    expect(await t.count('captcha_nonces')).toBe(2);
   });
 
   it('is ready with a current schema, and not ready once a migration is missing', async () => {

@@ -1,8 +1,9 @@
 /**
  * What several replicas on one PostgreSQL share, proved with several backends (each its own
  * pool, as a replica has) on one real database: migrations run once when all start together,
- * rate limits and the captcha key are shared, the outbox hands each row to one worker, a stale
- * worker's finish is fenced off, and an outage answers 503 with Retry-After and heals by itself.
+ * rate limits (the daily contact cap too), the captcha key and spent captcha tokens are shared,
+ * the outbox hands each row to one worker, a stale worker's finish is fenced off, and an outage
+ * answers 503 with Retry-After and heals by itself.
  */
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { buildApp } from '../../../../ingest/http/app.ts';
@@ -28,12 +29,15 @@ async function replica(url: string, env: Record<string, string> = {}): Promise<P
   return backend;
 }
 
-async function appOn(backend: PostgresBackend, rateLimit = { max: 10_000, windowMs: 60_000 }) {
+// Captcha answers are accepted at once (the tests answer in microseconds), and no test meets the
+// daily contact cap unless it sets one.
+async function appOn(backend: PostgresBackend, rateLimit: { max: number; windowMs: number; contactDailyMax?: number } = { max: 10_000, windowMs: 60_000 }) {
   const app = await buildApp({
     store: backend.submissions,
     newsletter: testNewsletter(backend.consentDb),
     captchaSecret: await backend.sharedCaptchaSecret(),
-    rateLimit,
+    rateLimit: { contactDailyMax: 1_000_000, ...rateLimit },
+    captchaMinFillMs: 0,
     rateLimitStore: backend.rateLimitStore,
     isReady: () => backend.isReady(),
     logger: loggerOptions('silent'),
@@ -74,6 +78,42 @@ describe.skipIf(inject('postgresUrl') === null)('replicas on one PostgreSQL', ()
     const answers = await Promise.all(apps.flatMap((app) => [0, 1, 2].map(() => postJson(app, '/api/contact', contact({ captcha })))));
     expect(answers.filter((res) => res.statusCode === 201)).toHaveLength(1);
     expect(answers.filter((res) => res.statusCode === 422)).toHaveLength(8);
+  });
+
+  it('spends a token refused on one replica for all: its right answer on another is refused too', async () => {
+    const url = await freshPostgresUrl();
+    const backends = await Promise.all([0, 1, 2].map(() => replica(url)));
+    const apps = await Promise.all(backends.map((backend) => appOn(backend)));
+    const captcha = await solvedCaptcha(apps[0]!);
+    const wrong = await postJson(apps[1]!, '/api/contact', contact({ captcha: { ...captcha, answer: (captcha.answer + 1) % 19 } }));
+    expect([wrong.statusCode, wrong.json().error.code]).toEqual([422, 'captcha_failed']);
+    const right = await postJson(apps[2]!, '/api/contact', contact({ captcha }));
+    expect([right.statusCode, right.json().error.code]).toEqual([422, 'captcha_failed']);
+    const db = backends[0]!.kysely;
+    expect(await db.selectFrom('contacts').select('id').execute()).toEqual([]);
+    expect(await db.selectFrom('captcha_nonces').select('nonce').execute()).toHaveLength(1);
+  });
+
+  it('shares the daily contact cap: N contact posts a day across three replicas, stored or refused, not N each', async () => {
+    const url = await freshPostgresUrl();
+    const apps = await Promise.all([0, 1, 2].map(async () => appOn(await replica(url), { max: 10_000, windowMs: 60_000, contactDailyMax: 4 })));
+    const statuses: number[] = [];
+    for (let i = 0; i < 9; i++) {
+      const captcha = await solvedCaptcha(apps[(i + 1) % 3]!);
+      // The second post answers wrongly: it counts like the others.
+      const answer = i === 1 ? (captcha.answer + 1) % 19 : captcha.answer;
+      statuses.push((await postJson(apps[i % 3]!, '/api/contact', contact({ captcha: { ...captcha, answer } }))).statusCode);
+    }
+    expect(statuses).toEqual([201, 422, 201, 201, ...Array(5).fill(429)]);
+    // Another client's day is its own, and the per-window limit (shared too) was never reached.
+    const other = await apps[0]!.inject({
+      method: 'POST',
+      url: '/api/contact',
+      remoteAddress: '198.51.100.9',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify(contact({ captcha: await solvedCaptcha(apps[0]!) })),
+    });
+    expect(other.statusCode).toBe(201);
   });
 
   it('hands each due outbox row to one worker (SKIP LOCKED), and fences off a stale claim', async () => {
