@@ -16,7 +16,7 @@ afterEach(async () => {
 scenario('delivers every mail exactly once after an SMTP outage, and drains the backlog promptly', async () => {
   stack = await startStack();
   const { smtp, replicas } = stack;
-  const load = startLoad(() => replicas.live(), { concurrency: 6, tag: 'smtpdown' });
+  const load = startLoad(() => replicas.live(), { concurrency: 6, tag: 'smtpdown', perSecond: 25 });
   await pause(1500);
   await smtp.down();
   const deliveredBefore = smtp.messages.length;

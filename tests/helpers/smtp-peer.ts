@@ -76,6 +76,9 @@ export async function smtpPeer(options: { onMessage?: (raw: Buffer, recipients: 
       });
     },
   });
+  // A client that vanishes mid-session (a replica killed with SIGKILL) resets its connection;
+  // smtp-server reports that as an 'error', which must not end the test process.
+  server.on('error', () => {});
   server.server.on('connection', (socket: Socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));

@@ -4,7 +4,9 @@
  * and newsletter signups in turn, each to the next live replica. Every address is unique, so an
  * acknowledged (201) submission can be looked for in the database and the mail afterwards.
  * A connection that breaks (a replica killed mid-request) is counted, not retried: the visitor
- * saw an error and was never told the row was stored.
+ * saw an error and was never told the row was stored. Submissions arrive at a fixed rate
+ * (`perSecond`, while the replicas keep up), so a fast machine makes no more mail than a slow one
+ * and each scenario's drain limits mean the same everywhere.
  */
 
 /** What the load did: acknowledged addresses by form, and every answer counted. */
@@ -25,7 +27,15 @@ export interface Load {
 const TIMEOUT_MS = 15_000;
 
 /** Starts the load on whichever replicas `targets()` names at each request; `tag` keeps addresses unique per scenario. */
-export function startLoad(targets: () => string[], options: { concurrency: number; tag: string }): Load {
+export function startLoad(targets: () => string[], options: { concurrency: number; tag: string; perSecond?: number }): Load {
+  const gapMs = 1000 / (options.perSecond ?? 40);
+  let nextSlot = Date.now();
+  // Waits for this submission's turn in the schedule.
+  const paced = async () => {
+    const slot = Math.max(Date.now(), nextSlot);
+    nextSlot = slot + gapMs;
+    if (slot > Date.now()) await new Promise((resolve) => setTimeout(resolve, slot - Date.now()));
+  };
   const report: LoadReport = { contacts: [], signups: [], answers: {} };
   let running = true;
   let turn = 0;
@@ -98,6 +108,8 @@ export function startLoad(targets: () => string[], options: { concurrency: numbe
   let serial = 0;
   const loops = Array.from({ length: options.concurrency }, async () => {
     while (running) {
+      await paced();
+      if (!running) break;
       const n = serial++;
       await (n % 2 === 0 ? contact(n) : signup(n));
       // No live replica at all: wait for the supervisor rather than spin.
