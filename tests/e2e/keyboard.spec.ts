@@ -14,6 +14,10 @@ test('the newsletter form can be completed with the keyboard alone', async ({ pa
   const email = uniqueEmail('keys');
   await page.goto(url('/nl'));
   await tabTo(page, '#newsletter-name');
+  // Reaching the form starts its hydration. A key pressed in the instant React takes over can be
+  // lost (seen once in CI: "keys.…" stored as "eys.…"); that race is a known open defect, and this
+  // test is about the keyboard path, so it types once the form is hydrated.
+  await page.waitForFunction(() => Object.keys(document.querySelector('form[data-form=newsletter]') ?? {}).some((k) => k.startsWith('__react')));
   await page.keyboard.type('Keyboard Karel');
   await page.keyboard.press('Tab');
   await page.keyboard.type(email);
