@@ -1,5 +1,6 @@
 import { usePage } from '../page-context.tsx';
-import { Icon } from '../ui/Icon.tsx';
+import type { ReactNode } from 'react';
+import { Icon, type IconName } from '../ui/Icon.tsx';
 import { DATABASES, REGULATIONS, type DatabaseStatus } from '../visuals/databases.ts';
 
 const STATUS_STYLE: Record<DatabaseStatus, { dot: string; badge: string }> = {
@@ -18,10 +19,7 @@ export function SupportStrip() {
     <section aria-label={t('overview.support')} className="border-b border-slate-200 bg-white py-10 sm:py-12">
       <div className="mx-auto grid max-w-6xl gap-10 px-4 sm:px-6 lg:grid-cols-[3fr_2fr] lg:gap-16 lg:px-8">
         <div>
-          <h2 className="flex items-center gap-2 text-sm font-semibold uppercase tracking-wider text-slate-600">
-            <Icon name="database" className="h-4 w-4 text-teal-700" />
-            {t('overview.databases.title')}
-          </h2>
+          <StripHeading icon="database">{t('overview.databases.title')}</StripHeading>
           <dl className="mt-4 grid gap-4 sm:grid-cols-[auto_1fr] sm:items-center sm:gap-x-6 sm:gap-y-3">
             {(Object.keys(DATABASES) as DatabaseStatus[]).map((status) => (
               <div key={status} className="contents">
@@ -41,10 +39,7 @@ export function SupportStrip() {
           </dl>
         </div>
         <div>
-          <h2 className="flex items-center gap-2 text-sm font-semibold uppercase tracking-wider text-slate-600">
-            <Icon name="scale" className="h-4 w-4 text-teal-700" />
-            {t('overview.regulations.title')}
-          </h2>
+          <StripHeading icon="scale">{t('overview.regulations.title')}</StripHeading>
           <ul className="mt-4 flex flex-wrap gap-2">
             {REGULATIONS.map((id) => (
               <li key={id} className="inline-flex items-baseline gap-2 rounded-full bg-slate-50 px-3.5 py-1.5 ring-1 ring-slate-200">
@@ -56,5 +51,15 @@ export function SupportStrip() {
         </div>
       </div>
     </section>
+  );
+}
+
+/** The small uppercase heading of each half of the strip, with its icon. */
+function StripHeading({ icon, children }: { icon: IconName; children: ReactNode }) {
+  return (
+    <h2 className="flex items-center gap-2 text-sm font-semibold uppercase tracking-wider text-slate-600">
+      <Icon name={icon} className="h-4 w-4 text-teal-700" />
+      {children}
+    </h2>
   );
 }

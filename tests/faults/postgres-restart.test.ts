@@ -4,21 +4,17 @@
  * every replica recovers by itself — same process, ready again, accepting posts — and the outbox
  * sends every mail exactly once.
  */
-import { afterEach, expect } from 'vitest';
+import { expect } from 'vitest';
 import { startLoad } from './support/load.ts';
-import { untilReady } from './support/replica-set.ts';
-import { checkBooks, pause, reportFigures, scenario, type Stack, startStack } from './support/scenario.ts';
+import { untilReady } from '../helpers/until-ready.ts';
+import { checkBooks, pause, reportFigures, scenario, stackPerTest } from './support/scenario.ts';
 
-let stack: Stack | undefined;
-afterEach(async () => {
-  await stack?.stop();
-  stack = undefined;
-});
+const startStack = stackPerTest();
 
 scenario('keeps every acknowledged row through a PostgreSQL crash and restart, and the replicas recover without restarting', async () => {
   // A lease longer than the outage (as production's 60 s is): a mail sent just before the crash
   // is recorded once the database is back, not sent again by another replica.
-  stack = await startStack({ OUTBOX_LEASE_MS: '20000' });
+  const stack = await startStack({ OUTBOX_LEASE_MS: '20000' });
   const { cluster, replicas } = stack;
   const load = startLoad(() => replicas.live(), { concurrency: 9, tag: 'pgrestart' });
   await pause(3000);
@@ -33,7 +29,7 @@ scenario('keeps every acknowledged row through a PostgreSQL crash and restart, a
   expect(report.answers.connection ?? 0, 'requests without an answer (no replica was killed)').toBe(0);
   expect(load.acknowledged(), 'submissions acknowledged after the restart').toBeGreaterThan(before);
   for (const [index, replica] of replicas.replicas.entries()) {
-    await untilReady(replica.url, 15_000);
+    await untilReady(`${replica.url}/readyz`, 15_000);
     expect(replicas.stillFirstProcess(index), `replica ${index} kept its process`).toBe(true);
   }
   const books = await checkBooks(stack, report);

@@ -5,18 +5,14 @@
  * than the kills. The supervisor here restarts a killed replica after a second, as systemd or an
  * orchestrator would.
  */
-import { afterEach, expect } from 'vitest';
+import { expect } from 'vitest';
 import { startLoad } from './support/load.ts';
-import { checkBooks, pause, reportFigures, scenario, type Stack, startStack } from './support/scenario.ts';
+import { checkBooks, pause, reportFigures, scenario, stackPerTest } from './support/scenario.ts';
 
-let stack: Stack | undefined;
-afterEach(async () => {
-  await stack?.stop();
-  stack = undefined;
-});
+const startStack = stackPerTest();
 
 scenario('loses no acknowledged row and no email when replicas are killed with SIGKILL mid-load', async () => {
-  stack = await startStack();
+  const stack = await startStack();
   const { replicas } = stack;
   const load = startLoad(() => replicas.live(), { concurrency: 9, tag: 'kill' });
   const kills = 3;

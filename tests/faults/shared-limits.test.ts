@@ -5,6 +5,7 @@
  * over real sockets at the same moment.
  */
 import { afterAll, expect } from 'vitest';
+import { contactBody } from './support/load.ts';
 import { scenario, type Stack, startStack } from './support/scenario.ts';
 
 // One stack for all three, started by the first, behind a (simulated) proxy: the replicas believe
@@ -27,17 +28,7 @@ async function postContact(url: string, captcha: { token: string; answer: number
   const res = await fetch(`${url}/api/contact`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-forwarded-for': from },
-    body: JSON.stringify({
-      firstName: 'Ana',
-      lastName: 'Replay',
-      email: `replay-${n}@example.com`,
-      phone: '+34 600 000 000',
-      companyName: 'Acme Datos',
-      country: 'es',
-      message: 'One token, many posts.',
-      lang: 'es',
-      captcha,
-    }),
+    body: JSON.stringify(contactBody(`replay-${n}@example.com`, 'One token, many posts.', captcha)),
   });
   await res.arrayBuffer();
   return res.status;

@@ -3,18 +3,14 @@
  * replicas: every mail is delivered exactly once, and the backlog drains promptly once the server
  * is back (the first successful send brings every waiting row forward).
  */
-import { afterEach, expect } from 'vitest';
+import { expect } from 'vitest';
 import { startLoad } from './support/load.ts';
-import { checkBooks, pause, reportFigures, scenario, type Stack, startStack } from './support/scenario.ts';
+import { checkBooks, pause, reportFigures, scenario, stackPerTest } from './support/scenario.ts';
 
-let stack: Stack | undefined;
-afterEach(async () => {
-  await stack?.stop();
-  stack = undefined;
-});
+const startStack = stackPerTest();
 
 scenario('delivers every mail exactly once after an SMTP outage, and drains the backlog promptly', async () => {
-  stack = await startStack();
+  const stack = await startStack();
   const { smtp, replicas } = stack;
   const load = startLoad(() => replicas.live(), { concurrency: 6, tag: 'smtpdown', perSecond: 25 });
   await pause(1500);

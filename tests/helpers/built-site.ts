@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, expect } from 'vitest';
 import { buildSite, type BuildResult } from '../../cli/build/build-site.ts';
 import { DEFAULT_PATHS } from '../../cli/paths.ts';
+import { textOf } from './html-text.ts';
 
 let cached: Promise<{ outDir: string; result: BuildResult }> | undefined;
 
@@ -39,18 +40,7 @@ export function readBuilt(outDir: string, file: string): string {
 
 /** The visible text of an HTML document: tags, scripts and styles removed, entities decoded, spaces collapsed. */
 export function visibleText(html: string): string {
-  return html
-    .replace(/<head>[\s\S]*?<\/head>/, ' ')
-    .replace(/<(script|style)[\s\S]*?<\/\1>/g, ' ')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&amp;/g, '&')
-    .replace(/&quot;/g, '"')
-    .replace(/&#x27;|&#39;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return textOf(html.replace(/<head>[\s\S]*?<\/head>/, ' ').replace(/<(script|style)[\s\S]*?<\/\1>/g, ' '));
 }
 
 /** Collapses every kind of space (French typography uses narrow no-break spaces) to one plain space. */

@@ -29,19 +29,7 @@ export function renderTemplate(lang: Lang, Template: ComponentType, page: 'home'
   );
 }
 
-/** The text a visitor reads in an HTML fragment: tags dropped, entities decoded, spaces collapsed. */
-export function textOf(html: string): string {
-  return html
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&amp;/g, '&')
-    .replace(/&quot;/g, '"')
-    .replace(/&#x27;|&#39;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
+export { textOf } from '../helpers/html-text.ts';
 
 /** Removes the parts hidden from assistive technology (`aria-hidden="true"` elements without nested ones of the same tag). */
 export function withoutHidden(html: string): string {

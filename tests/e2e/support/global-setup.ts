@@ -8,6 +8,7 @@ import { DEFAULT_PATHS, INGEST_BIN, PROJECT_ROOT } from '../../../cli/paths.ts';
 import { createStaticServer } from '../../../cli/serve/static-server.ts';
 import { freePort } from '../../helpers/ports.ts';
 import { smtpPeer } from '../../helpers/smtp-peer.ts';
+import { untilReady } from '../../helpers/until-ready.ts';
 import { nginxAvailable, startNginx } from './nginx-server.ts';
 
 /** What the specs need to know about the running stack; written to `E2E_STATE` as JSON. */
@@ -26,19 +27,6 @@ export interface E2EState {
    * Its `ALLOWED_ORIGINS` is `nginxURL` (when nginx runs), so plain form posts through nginx are accepted.
    */
   siteUrl: string;
-}
-
-async function waitForHealthy(url: string, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`ingest did not become healthy at ${url}`);
 }
 
 /**
@@ -94,7 +82,7 @@ export default async function globalSetup() {
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
-  await waitForHealthy(`http://127.0.0.1:${ingestPort}/readyz`);
+  await untilReady(`http://127.0.0.1:${ingestPort}/readyz`, 20_000);
 
   const nginx = nginxPort === null ? null : await startNginx(outDir, ingestPort, join(work, 'nginx'), nginxPort);
 

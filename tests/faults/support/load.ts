@@ -26,6 +26,11 @@ export interface Load {
 
 const TIMEOUT_MS = 15_000;
 
+/** A valid contact message from `email`, answering `captcha`. */
+export function contactBody(email: string, message: string, captcha: { token: string; answer: number }): Record<string, unknown> {
+  return { firstName: 'Ana', lastName: 'Visitor', email, phone: '+34 600 000 000', companyName: 'Acme Datos', country: 'es', message, lang: 'es', captcha };
+}
+
 /** Starts the load on whichever replicas `targets()` names at each request; `tag` keeps addresses unique per scenario. */
 export function startLoad(targets: () => string[], options: { concurrency: number; tag: string; perSecond?: number }): Load {
   const gapMs = 1000 / (options.perSecond ?? 40);
@@ -81,17 +86,7 @@ export function startLoad(targets: () => string[], options: { concurrency: numbe
     const to = next();
     if (to === undefined) return;
     const email = `contact-${options.tag}-${n}@example.com`;
-    const status = await post(to, '/api/contact', {
-      firstName: 'Ana',
-      lastName: 'Load',
-      email,
-      phone: '+34 600 000 000',
-      companyName: 'Acme Datos',
-      country: 'es',
-      message: `Fault suite message ${n}`,
-      lang: 'es',
-      captcha,
-    });
+    const status = await post(to, '/api/contact', contactBody(email, `Fault suite message ${n}`, captcha));
     count(status);
     if (status === 201) report.contacts.push(email);
   };

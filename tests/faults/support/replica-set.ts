@@ -9,6 +9,7 @@ import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../../helpers/ports.ts';
+import { untilReady } from '../../helpers/until-ready.ts';
 
 const BIN = new URL('../../../ingest/bin.js', import.meta.url).pathname;
 
@@ -80,7 +81,7 @@ export async function startReplicas(count: number, databaseUrl: string, smtpUrl:
       child.once('exit', (code, signal) => reject(new Error(`replica ${index} exited (${code ?? signal}) while starting:\n${readFileSync(logFile, 'utf8').slice(-3000)}`))),
     );
     exited.catch(() => {}); // a later kill is not an error
-    await Promise.race([untilReady(replica.url, 90_000, logFile), exited]);
+    await Promise.race([untilReady(`${replica.url}/readyz`, 90_000, logFile), exited]);
     replica.ready = true;
   };
 
@@ -117,22 +118,4 @@ export async function startReplicas(count: number, databaseUrl: string, smtpUrl:
       rmSync(root, { recursive: true, force: true });
     },
   };
-}
-
-/** Polls `GET /readyz` until it answers 200, or throws with the log's tail after `timeoutMs`. */
-export async function untilReady(url: string, timeoutMs: number, logFile?: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      const res = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2000) });
-      if (res.status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      const tail = logFile === undefined ? '' : `:\n${readFileSync(logFile, 'utf8').slice(-3000)}`;
-      throw new Error(`${url} not ready after ${timeoutMs} ms${tail}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }

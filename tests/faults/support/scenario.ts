@@ -3,7 +3,7 @@
  * a real SMTP peer, three replicas on them; afterwards every acknowledged submission stored, the
  * outbox drained with nothing failed, and each outbox row's mail delivered.
  */
-import { expect, it } from 'vitest';
+import { afterEach, expect, it } from 'vitest';
 import { INSTALL_HINT, type PostgresCluster, postgresBin, startPostgresCluster } from '../../helpers/postgres-cluster.ts';
 import { type SmtpPeer, smtpPeer } from '../../helpers/smtp-peer.ts';
 import type { LoadReport } from './load.ts';
@@ -23,6 +23,19 @@ export interface Stack {
   smtp: SmtpPeer;
   replicas: ReplicaSet;
   stop(): Promise<void>;
+}
+
+/**
+ * For a file whose scenarios each need a stack of their own: returns the function that starts
+ * one, and stops it after the test, whatever the test's outcome.
+ */
+export function stackPerTest(): (env?: Record<string, string>) => Promise<Stack> {
+  let current: Stack | undefined;
+  afterEach(async () => {
+    await current?.stop();
+    current = undefined;
+  });
+  return async (env) => (current = await startStack(env));
 }
 
 /**
