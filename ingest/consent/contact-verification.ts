@@ -5,6 +5,7 @@
  */
 import { isoAt } from '../clock.ts';
 import type { OpsDatabase } from '../store/ops-database.ts';
+import { outboxRow } from '../store/outbox-row.ts';
 import type { ConsentLinks } from './links.ts';
 
 /** What a contact's confirmation link did. */
@@ -29,7 +30,7 @@ export function contactVerification(db: OpsDatabase, links: ConsentLinks) {
         await tx.run(kysely.updateTable('contacts').set({ verified_at: at, expires_at: null }).where('id', '=', row.id));
         await tx.run(kysely.deleteFrom('outbox').where('contact_id', '=', row.id).where('kind', '=', 'contact_confirm').where('status', '=', 'pending'));
         await tx.run(
-          kysely.insertInto('outbox').values({ kind: 'sales', contact_id: row.id, status: 'pending', attempts: 0, next_attempt_at: at, created_at: at }),
+          kysely.insertInto('outbox').values({ ...outboxRow('sales', now), contact_id: row.id }),
         );
         return 'confirmed';
       });

@@ -11,6 +11,7 @@
  */
 import { isoAt } from '../clock.ts';
 import type { OpsDatabase, OpsQueries } from '../store/ops-database.ts';
+import { outboxRow } from '../store/outbox-row.ts';
 import type { ConsentEventKind, NewsletterTable } from '../store/tables.ts';
 import type { Selectable } from 'kysely';
 import type { ConsentWording } from './consent-wording.ts';
@@ -88,7 +89,7 @@ export function subscriptionLifecycle(db: OpsDatabase, links: ConsentLinks, link
         await tx.run(
           kysely
             .insertInto('outbox')
-            .values({ kind: 'newsletter_confirm', newsletter_id: row.id, contact_id: null, status: 'pending', attempts: 0, next_attempt_at: at, created_at: at }),
+            .values({ ...outboxRow('newsletter_confirm', now), newsletter_id: row.id, contact_id: null }),
         );
         return 'queued';
       });

@@ -222,6 +222,57 @@ const contactVerification: Migration = {
   },
 };
 
+// Each outbox row gets the random part of its mail's Message-ID (`message_key`): ids derived from
+// row ids alone came back on every fresh database (staging and production, a restore), and a
+// mailbox may drop a real mail as a duplicate. New rows get theirs from `outbox-row.ts` (a column
+// DEFAULT cannot be random on both backends); rows from before get a random one each here.
+// SQLite adds a NOT NULL column only with a constant default, which would let a forgotten key
+// pass as '', so the column is NOT NULL on PostgreSQL alone; the types require it on both.
+const outboxMessageKey: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('outbox').addColumn('message_key', 'text').execute();
+    if (isPostgres(db)) {
+      await sql`update outbox set message_key = md5(random()::text || clock_timestamp()::text || id::text)`.execute(db);
+      await sql`alter table outbox alter column message_key set not null`.execute(db);
+    } else {
+      await sql`update outbox set message_key = lower(hex(randomblob(16)))`.execute(db);
+    }
+  },
+};
+
+// Per-recipient mail caps and replaced signups (issue 22). `mail_caps` counts the mails the
+// service sends to a visitor-typed address by the mailbox it delivers to (`mailboxKey`), per
+// stream (`newsletter`, `contact`): one conditional upsert both checks and counts, so replicas
+// share it. `newsletter_requests` keeps the earlier requests of a pending signup whose links are
+// still out (`consent/subscriptions.ts`), so a later signup of the same address does not void them.
+const mailCapsAndSignupRequests: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('mail_caps')
+      .addColumn('mailbox', 'text', (c) => c.notNull())
+      .addColumn('stream', 'text', (c) => c.notNull())
+      .addColumn('day', 'text', (c) => c.notNull())
+      .addColumn('mails', 'integer', (c) => c.notNull())
+      .addColumn('last_mail_at', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('mail_caps_pkey', ['mailbox', 'stream'])
+      .execute();
+    await db.schema.createIndex('mail_caps_day').on('mail_caps').column('day').execute();
+    await db.schema
+      .createTable('newsletter_requests')
+      .addColumn('id', 'integer', idColumn(db, true))
+      .addColumn('newsletter_id', 'integer', (c) => c.notNull().references('newsletter.id').onDelete('cascade'))
+      .addColumn('name', 'text', (c) => c.notNull())
+      .addColumn('lang', 'text', (c) => c.notNull())
+      .addColumn('marketing_consent', 'integer', (c) => c.notNull())
+      .addColumn('consent_hash', 'text')
+      .addColumn('privacy_version', 'text', (c) => c.notNull())
+      .addColumn('consent_at', 'text', (c) => c.notNull())
+      .addColumn('expires_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema.createIndex('newsletter_requests_newsletter_id').on('newsletter_requests').column('newsletter_id').execute();
+  },
+};
+
 /** Every migration by name; names sort in the order they apply. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '2025-01-12-001-initial': initial,
@@ -229,6 +280,8 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '2026-11-25-003-replica-shared-state': replicaSharedState,
   '2026-11-26-004-consent-lifecycle': consentLifecycle,
   '2026-11-27-005-contact-verification': contactVerification,
+  '2026-11-28-006-mail-caps-signup-requests': mailCapsAndSignupRequests,
+  '2026-11-28-007-outbox-message-key': outboxMessageKey,
 };
 
 /**

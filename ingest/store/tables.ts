@@ -65,8 +65,12 @@ export interface ContactsTable {
 /** Where an outbox row is in its life: `pending` → `sending` → `sent`, or back to `pending` for a retry, or `failed` after 48 h. */
 export type OutboxStatus = 'pending' | 'sending' | 'sent' | 'failed';
 
-/** What an outbox row sends: `sales` (a contact, to sales), `newsletter_confirm` (the confirmation link, to a subscriber) or `contact_confirm` (the confirmation link, to a contact's sender). */
-export type OutboxKind = 'sales' | 'newsletter_confirm' | 'contact_confirm';
+/**
+ * What an outbox row sends: `sales` (a contact, to sales), `newsletter_confirm` (the confirmation
+ * link, to a subscriber), `newsletter_already_subscribed` (a signup of an address already
+ * subscribed, to that address) or `contact_confirm` (the confirmation link, to a contact's sender).
+ */
+export type OutboxKind = 'sales' | 'newsletter_confirm' | 'newsletter_already_subscribed' | 'contact_confirm';
 
 /** One email to send; the text is rendered from its subject row (a contact or a subscription) at send time. */
 interface OutboxTable {
@@ -82,6 +86,8 @@ interface OutboxTable {
   sent_at: string | null;
   last_error: string | null;
   created_at: string;
+  /** The random part of the mail's Message-ID, made once when the row is queued (`outbox-row.ts`), so retries keep it and no other database repeats it. */
+  message_key: string;
 }
 
 /** A captcha nonce that has been used once; the primary key rejects a second use. */
@@ -128,6 +134,37 @@ interface ConsentTextsTable {
   recorded_at: string;
 }
 
+/**
+ * How many mails the service sent to one mailbox (`mailboxKey` of a visitor-typed address) for one
+ * stream of mail (`newsletter`: confirmation and "already subscribed" mails; `contact`: a contact's
+ * confirmation mail) on `day` (UTC date), and when the last one went out. Deleted once the day is over.
+ */
+export interface MailCapsTable {
+  mailbox: string;
+  stream: string;
+  day: string;
+  mails: number;
+  last_mail_at: string;
+}
+
+/**
+ * An earlier request of a pending signup whose confirmation link is still out: what that signup
+ * asked for (name, language, consent choices, wording, policy version) and when (`consent_at`,
+ * which its link is bound to). Confirming its link records these choices; deleted with the
+ * subscription, on confirmation, or once `expires_at` has passed.
+ */
+export interface NewsletterRequestsTable {
+  id: Generated<number>;
+  newsletter_id: number;
+  name: string;
+  lang: string;
+  marketing_consent: number;
+  consent_hash: string | null;
+  privacy_version: string;
+  consent_at: string;
+  expires_at: string;
+}
+
 /** All tables, for `Kysely<Tables>`. */
 export interface Tables {
   newsletter: NewsletterTable;
@@ -138,4 +175,6 @@ export interface Tables {
   settings: SettingsTable;
   consent_events: ConsentEventsTable;
   consent_texts: ConsentTextsTable;
+  mail_caps: MailCapsTable;
+  newsletter_requests: NewsletterRequestsTable;
 }

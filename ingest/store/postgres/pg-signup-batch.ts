@@ -14,6 +14,7 @@
  */
 import { type Kysely, sql } from 'kysely';
 import type { NewsletterSignup } from '../../contract/schemas.ts';
+import { newMessageKey } from '../outbox-row.ts';
 import { newsletterRow, type SignupTerms } from '../submission-store.ts';
 import type { Tables } from '../tables.ts';
 
@@ -58,8 +59,13 @@ export async function subscribeBatch(kysely: Kysely<Tables>, jobs: SignupJob[]):
     .with('mails', (db) =>
       db
         .insertInto('outbox')
-        .columns(['kind', 'newsletter_id', 'status', 'attempts', 'next_attempt_at', 'created_at'])
-        .expression(sql`SELECT 'newsletter_confirm', id, 'pending', 0, created_at, created_at FROM created WHERE status = 'pending' ORDER BY id`),
+        .columns(['kind', 'newsletter_id', 'status', 'attempts', 'next_attempt_at', 'created_at', 'message_key'])
+        // Each mail's Message-ID key made here (outbox-row.ts), matched to its subscription by address.
+        .expression(
+          sql`SELECT 'newsletter_confirm', id, 'pending', 0, created_at, created_at, keys.message_key
+              FROM created JOIN unnest(${order.map((index) => rows[index]!.email_lower)}::text[], ${order.map(() => newMessageKey())}::text[]) AS keys (email_lower, message_key) USING (email_lower)
+              WHERE status = 'pending' ORDER BY id`,
+        ),
     )
     .selectFrom('created')
     .select('email_lower')

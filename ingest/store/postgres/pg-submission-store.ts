@@ -18,6 +18,7 @@
 import type { Kysely } from 'kysely';
 import { isoAt } from '../../clock.ts';
 import { DEFAULT_GROUP_COMMIT, GroupCommit, type GroupCommitOptions, type JobResult } from '../group-commit.ts';
+import { outboxRow } from '../outbox-row.ts';
 import { contactRow, type SubmissionStore } from '../submission-store.ts';
 import type { Tables } from '../tables.ts';
 import { DatabaseUnavailableError } from './pg-connection.ts';
@@ -63,8 +64,7 @@ export function postgresSubmissionStore(
         kysely.transaction().execute(async (trx) => {
           if ((await claimNonce(trx, nonce, now)).length === 0) return 'captcha_reused' as const;
           const { id } = await trx.insertInto('contacts').values(contactRow(contact, now)).returning('id').executeTakeFirstOrThrow();
-          const at = isoAt(now);
-          await trx.insertInto('outbox').values({ contact_id: id, status: 'pending', attempts: 0, next_attempt_at: at, created_at: at }).execute();
+          await trx.insertInto('outbox').values({ ...outboxRow('sales', now), contact_id: id }).execute();
           await deleteExpiredNonces(trx, now);
           return 'created' as const;
         }),
@@ -73,8 +73,7 @@ export function postgresSubmissionStore(
       health.guard(() =>
         kysely.transaction().execute(async (trx) => {
           const { id } = await trx.insertInto('contacts').values(contactRow(contact, now, expiresAt)).returning('id').executeTakeFirstOrThrow();
-          const at = isoAt(now);
-          await trx.insertInto('outbox').values({ kind: 'contact_confirm', contact_id: id, status: 'pending', attempts: 0, next_attempt_at: at, created_at: at }).execute();
+          await trx.insertInto('outbox').values({ ...outboxRow('contact_confirm', now), contact_id: id }).execute();
         }),
       ),
     spendNonce: (nonce, now) =>

@@ -21,6 +21,7 @@ import type { SqliteDatabase, Synchronous } from './connection.ts';
 import { databaseFilesProblem, recordDatabaseFiles } from './file-identity.ts';
 import { isStorageError, StorageHealth, type StorageLog, stderrStorageLog } from './storage-health.ts';
 import { type ErrorDetail, startSqliteWriter, type WriteStep, WriterError, type WriterHealth } from './writer.ts';
+import { outboxRow } from '../outbox-row.ts';
 import { contactRow, newsletterRow, type SubmissionStore } from '../submission-store.ts';
 import type { Tables } from '../tables.ts';
 
@@ -55,7 +56,7 @@ function statements(kysely: Kysely<Tables>) {
     // The subscription just inserted, found by its address (last_insert_rowid() moves with each insert).
     insertConfirmMail: prepare(
       kysely.insertInto('outbox').values({
-        ...nameTemplate('kind', 'status', 'attempts', 'next_attempt_at', 'created_at'),
+        ...nameTemplate('kind', 'status', 'attempts', 'next_attempt_at', 'created_at', 'message_key'),
         newsletter_id: kysely.selectFrom('newsletter').select('id').where('email_lower', '=', 'email_lower' as never),
       }),
     ),
@@ -86,7 +87,7 @@ function statements(kysely: Kysely<Tables>) {
     insertOutbox: prepare(
       kysely
         .insertInto('outbox')
-        .values({ ...nameTemplate('kind', 'status', 'attempts', 'next_attempt_at', 'created_at'), contact_id: sql<number>`last_insert_rowid()` }),
+        .values({ ...nameTemplate('kind', 'status', 'attempts', 'next_attempt_at', 'created_at', 'message_key'), contact_id: sql<number>`last_insert_rowid()` }),
     ),
     // Expired nonces can never verify again, so their rows have done their job.
     deleteExpiredNonces: prepare(kysely.deleteFrom('captcha_nonces').where('expires_at', '<', 'now')),
@@ -174,7 +175,7 @@ export async function openSubmissionStore(
         step('insertSignup', row, true),
         event('subscribed'),
         terms.status === 'pending'
-          ? step('insertConfirmMail', { kind: 'newsletter_confirm', status: 'pending', attempts: 0, next_attempt_at: row.created_at, created_at: row.created_at, email_lower: row.email_lower })
+          ? step('insertConfirmMail', { ...outboxRow('newsletter_confirm', now), email_lower: row.email_lower })
           : event('confirmed'),
       ]);
       return stoppedAt === 0 ? 'duplicate' : 'created';
@@ -184,16 +185,15 @@ export async function openSubmissionStore(
       const stoppedAt = await groupCommit.submit([
         step('claimNonce', { nonce: nonce.value, expires_at: isoAt(nonce.expiresAt), used_at: at }, true),
         step('insertContact', contactRow(contact, now)),
-        step('insertOutbox', { kind: 'sales', status: 'pending', attempts: 0, next_attempt_at: at, created_at: at }),
+        step('insertOutbox', outboxRow('sales', now)),
         step('deleteExpiredNonces', { now: at }),
       ]);
       return stoppedAt === 0 ? 'captcha_reused' : 'created';
     },
     async submitUnverifiedContact(contact, now, expiresAt) {
-      const at = isoAt(now);
       await groupCommit.submit([
         step('insertContact', contactRow(contact, now, expiresAt)),
-        step('insertOutbox', { kind: 'contact_confirm', status: 'pending', attempts: 0, next_attempt_at: at, created_at: at }),
+        step('insertOutbox', outboxRow('contact_confirm', now)),
       ]);
     },
     async spendNonce(nonce, now) {
