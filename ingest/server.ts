@@ -85,7 +85,7 @@ export async function startService(config: IngestConfig, overrides: ServiceOverr
     onContactStored: () => worker?.notify(),
     allowedOrigins: config.allowedOrigins,
     rateLimit: config.rateLimit,
-    ...(backend.kind === 'postgres' ? { rateLimitStore: backend.rateLimitStore } : {}),
+    rateLimitStore: backend.rateLimitStore,
     trustProxy: config.trustProxy,
     timeouts: config.timeouts,
     isReady: () => !draining && backend.isReady(),

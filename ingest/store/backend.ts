@@ -20,6 +20,11 @@ interface BackendBase {
   outbox: OutboxStore;
   /** Where the consent lifecycle and the retention purge run their transactions. */
   consentDb: OpsDatabase;
+  /**
+   * The @fastify/rate-limit store: on PostgreSQL a table every replica shares; on SQLite the
+   * per-minute counters in memory and the daily ones in `rate-limits.sqlite`, never evicted.
+   */
+  rateLimitStore: FastifyRateLimitStoreCtor;
   /** How many batches the group commit has committed (on PostgreSQL: of newsletter signups), and how many jobs they held (the bench reports them). */
   groupCommitStats: GroupCommit<unknown, unknown>['stats'];
   /** True when the database answers, takes writes and its schema is current (`/readyz`). */
@@ -40,8 +45,6 @@ export interface SqliteBackend extends BackendBase {
 export interface PostgresBackend extends BackendBase {
   kind: 'postgres';
   kysely: Kysely<Tables>;
-  /** A @fastify/rate-limit store whose counters every replica shares. */
-  rateLimitStore: FastifyRateLimitStoreCtor;
   /** The captcha key every replica uses: created in the database by the first replica to start. */
   sharedCaptchaSecret(): Promise<string>;
 }

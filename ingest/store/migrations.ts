@@ -111,8 +111,9 @@ const contactIntentAndSource: Migration = {
 
 // What replicas share besides the forms: rate-limit counters and settings such as the captcha
 // key (created by the first replica to start). Both backends get both tables, so the schemas stay
-// the same; only PostgreSQL uses them (a SQLite service is one process, its counters live in
-// memory and its key in $DATA_DIR). On PostgreSQL the counters are UNLOGGED: an increment writes
+// the same; only PostgreSQL uses them (a SQLite service is one process: its per-minute
+// counters live in memory, its daily ones in rate-limits.sqlite beside the database, its key in
+// $DATA_DIR). On PostgreSQL the counters are UNLOGGED: an increment writes
 // no WAL and waits for no disk flush, and a crash only empties the table, which resets the windows.
 const replicaSharedState: Migration = {
   async up(db: Kysely<unknown>) {

@@ -178,7 +178,7 @@ export interface BackendTestApp {
   close: () => Promise<void>;
 }
 
-/** Builds the app as `testApp` does, on a fresh database of `kind` (on PostgreSQL with its shared rate-limit counters). */
+/** Builds the app as `testApp` does, on a fresh database of `kind`, with the backend's rate-limit counters (PostgreSQL's shared table, SQLite's counter file). */
 export async function testAppOn(
   kind: BackendKind,
   overrides: Partial<AppDeps> & { clock?: Clock; optIn?: 'double' | 'single' } = {},
@@ -197,7 +197,7 @@ export async function testAppOn(
     clock: overrides.clock ?? systemClock,
     rateLimit: { max: 10_000, windowMs: 60_000, contactDailyMax: 1_000_000 },
     captchaMinFillMs: 0,
-    ...(backend.kind === 'postgres' ? { rateLimitStore: backend.rateLimitStore } : {}),
+    rateLimitStore: backend.rateLimitStore,
     isReady: () => backend.isReady(),
     logger: loggerOptions('info', { write: (line) => void logs.push(line) }),
     ...deps,

@@ -1,4 +1,5 @@
-/** The SQLite backend: one migrated file, its writer thread for submissions, and its outbox. */
+/** The SQLite backend: one migrated file, its writer thread for submissions, its outbox, and the rate-limit counters' file beside it. */
+import { dirname, join } from 'node:path';
 import type { IngestConfig } from '../../config.ts';
 import type { SqliteBackend } from '../backend.ts';
 import type { GroupCommitOptions } from '../group-commit.ts';
@@ -6,7 +7,11 @@ import type { Synchronous } from './connection.ts';
 import { openMigrated } from './open-migrated.ts';
 import { sqliteOps } from './sqlite-ops-database.ts';
 import { sqliteOutbox } from './sqlite-outbox-store.ts';
+import { sqliteRateLimitCounters } from './sqlite-rate-limit-store.ts';
 import { openSubmissionStore } from './sqlite-submission-store.ts';
+
+/** The file beside the database that holds the daily rate-limit counters (see `sqlite-rate-limit-store.ts`). */
+export const RATE_LIMIT_FILE = 'rate-limits.sqlite';
 
 /** Knobs the tests and the bench turn; production passes none. */
 export interface SqliteBackendOptions {
@@ -30,17 +35,20 @@ export async function openSqliteBackend(
   // needs to finish (for the whole busy timeout). On one connection the worker's statement simply
   // joins the open transaction; transactions themselves run one at a time (`sqliteOps`).
   const consentDb = sqliteOps(db);
+  const counters = sqliteRateLimitCounters(join(dirname(config.database.path), RATE_LIMIT_FILE));
   return {
     kind: 'sqlite',
     db,
     submissions: store,
     outbox: sqliteOutbox(db),
     consentDb,
+    rateLimitStore: counters.Store,
     groupCommitStats: store.groupCommit.stats,
     isReady: () => store.isReady(),
     logTo: (log) => store.logTo(log),
     async close() {
       await store.close();
+      counters.close();
       db.close();
     },
   };
