@@ -37,6 +37,11 @@ export const ERROR_CODES = {
     message:
       'Only JSON bodies encoded as UTF-8 are accepted (and, on the newsletter link routes, application/x-www-form-urlencoded). Send the form with Content-Type: application/json, without a charset or with charset=utf-8.',
   },
+  origin_not_allowed: {
+    status: 403,
+    message:
+      'The request was sent from a web page on another origin that this service does not accept (its Origin header is neither the site\'s nor one of ALLOWED_ORIGINS); nothing was stored or counted. Send it from the site, or ask the operator to add that origin to ALLOWED_ORIGINS.',
+  },
   already_subscribed: {
     status: 409,
     message: 'This email address is already subscribed to the newsletter. Nothing more to do.',

@@ -21,6 +21,7 @@ import { jsonBodyPlugin } from './json-body.ts';
 import { type LoggerOptions, loggerOptions } from './logger.ts';
 import { type NewsletterLinksRouteDeps, newsletterLinksRoute } from './newsletter-links-route.ts';
 import { type NewsletterRouteDeps, newsletterRoute } from './newsletter-route.ts';
+import { refuseForeignPosts } from './origin-check.ts';
 import type { PlainFormDeps } from './plain-form-posts.ts';
 import { securityHeadersPlugin } from './security-headers.ts';
 import type { SubmissionStore } from '../store/submission-store.ts';
@@ -105,8 +106,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     allowedHeaders: ['content-type'],
     maxAge: 600,
   });
+  // Posts from other websites are refused before anything counts them (origin-check.ts): the check
+  // runs at preValidation, once the body is read, and every limiter at preHandler after it — the
+  // app-wide one below and the routes' own daily caps.
+  const plainForms: PlainFormDeps = { urls: deps.newsletter.urls, allowedOrigins: deps.allowedOrigins ?? [], content: deps.newsletter.content };
+  app.addHook('preValidation', refuseForeignPosts(plainForms, FORM_ROUTES));
   await app.register(rateLimit, {
     global: true,
+    hook: 'preHandler',
     max: limit.max,
     timeWindow: limit.windowMs,
     ...(deps.rateLimitStore === undefined ? {} : { store: deps.rateLimitStore }),
@@ -116,7 +123,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   deps.metrics?.register(app);
   await app.register(healthRoute, { isReady: () => !closing && !isDraining() && isReady() });
-  const plainForms: PlainFormDeps = { urls: deps.newsletter.urls, allowedOrigins: deps.allowedOrigins ?? [], content: deps.newsletter.content };
   await app.register(newsletterRoute, { ...deps.newsletter, store: deps.store, clock, plainForms });
   await app.register(newsletterLinksRoute, { ...deps.newsletter, clock, rateLimit: { max: limit.max * 10, timeWindow: limit.windowMs } });
   await app.register(contactRoute, {
@@ -135,6 +141,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   return app;
 }
+
+// The routes the site's plain HTML forms post to: their posts need an origin (or Referer) of the site.
+const FORM_ROUTES = ['/api/newsletter', '/api/contact'];
 
 // A hop count means "trust that many proxies in front of us" (Fastify's types omit the number form).
 function trustProxyOption(value: false | number | readonly string[]): boolean | string[] | ((address: string, hop: number) => boolean) {

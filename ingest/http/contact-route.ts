@@ -20,7 +20,8 @@
  *
  * Besides the app-wide per-minute limit, contact posts of either kind have a daily cap per client
  * address (429 `rate_limited` with `Retry-After`; a plain form lands on "too many attempts"),
- * counted for every post, stored or refused.
+ * counted for every post, stored or refused — but not for one from another website, which is
+ * refused before any counter (`origin-check.ts`; the cap runs at `preHandler`).
  */
 import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -102,7 +103,7 @@ export async function contactRoute(app: FastifyInstance, deps: ContactRouteDeps)
 
   acceptFormBodies(app);
   redirectFormErrors(app, deps.plainForms);
-  app.post('/api/contact', { onRequest: dailyCap }, async (request, reply) => {
+  app.post('/api/contact', { preHandler: dailyCap }, async (request, reply) => {
     if (!isFormPost(request.headers['content-type'])) return json(request, reply);
     // A plain HTML form (JavaScript off): no captcha, so the sender confirms the address first.
     const form = checkPlainForm(request, reply, deps.plainForms, 'contact', 'contactCheckInbox');

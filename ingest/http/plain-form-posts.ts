@@ -3,13 +3,14 @@
  * the JSON clients' path. The fields are read into the contract's JSON shape and validated by the
  * same schema; every answer is a `303 See Other` to a localized result page of the site, built from
  * the configured site URL and the form's validated `lang` (never from the request); a post from
- * a foreign origin is refused with a short 403 page in the form's language.
+ * a foreign origin is refused with a short 403 page in the form's language (`sendRefused`).
  *
  * A plain form post is not protected by CORS (browsers send it cross-site without asking), so
  * its `Origin` — or, when a browser sends none, the origin of its `Referer` — must be the site's
- * own origin or one of `ALLOWED_ORIGINS`; neither header means refused. Errors answered by any
- * part of the service (rate limit, body too large, database unavailable) become redirects too,
- * through an `onSend` hook, so a visitor never sees a JSON body, a 405 or a 5xx.
+ * own origin or one of `ALLOWED_ORIGINS`; neither header means refused. That check runs before
+ * any rate limit counts the post (`origin-check.ts`). Errors answered by any part of the service
+ * (rate limit, body too large, database unavailable) become redirects too, through an `onSend`
+ * hook, so a visitor never sees a JSON body, a 405 or a 5xx.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type PublicUrls, pageUrl } from '../consent/links.ts';
@@ -29,14 +30,14 @@ export interface PlainFormDeps {
 }
 
 /** The form's language, if it names one of ours; else English. */
-function formLang(fields: unknown): Lang {
+export function formLang(fields: unknown): Lang {
   const lang = fields !== null && typeof fields === 'object' ? (fields as Record<string, unknown>).lang : undefined;
   return typeof lang === 'string' && (LANGS as readonly string[]).includes(lang) ? (lang as Lang) : 'en';
 }
 
 /**
- * The language to answer a form post in when its body cannot be read (refused before parsing, as
- * by the rate limit, or unreadable): the body's `lang` if there is one, else the language of the
+ * The language to answer a form post in when its body may not have been read (too large, of
+ * another type, or refused before parsing): the body's `lang` if there is one, else the language of the
  * page the form was on (the first segment of its `Referer`: `/de/…` → de), else English.
  */
 function answerLang(request: FastifyRequest): Lang {
@@ -58,27 +59,13 @@ export function firstIssue(fields: Readonly<Record<string, IssueCode>>, order: r
   return Object.values(fields)[0] ?? ISSUE_CODES[0];
 }
 
-/** The origin a request came from: its `Origin`, else its `Referer`'s origin, else null. */
-function requestOrigin(request: FastifyRequest): string | null {
-  const origin = request.headers.origin;
-  if (typeof origin === 'string' && origin !== 'null') return origin;
-  const referer = request.headers.referer;
-  return typeof referer === 'string' && URL.canParse(referer) ? new URL(referer).origin : null;
-}
-
-/** Whether a plain form post may be accepted from where it came. */
-function fromAllowedOrigin(request: FastifyRequest, deps: PlainFormDeps): boolean {
-  const origin = requestOrigin(request);
-  return origin !== null && (origin === new URL(deps.urls.siteUrl).origin || deps.allowedOrigins.includes(origin));
-}
-
 /** Sends the visitor to a result page: `303 See Other`, never cached. */
 export function toResultPage(reply: FastifyReply, deps: PlainFormDeps, page: ServicePage, lang: Lang): FastifyReply {
   return toPage(reply, deps.urls, page, lang);
 }
 
 /** Refuses a post from another website with a short page in the form's language (403). */
-function sendRefused(reply: FastifyReply, deps: PlainFormDeps, lang: Lang): FastifyReply {
+export function sendRefused(reply: FastifyReply, deps: PlainFormDeps, lang: Lang): FastifyReply {
   const t = deps.content.texts[lang].formRefused;
   const home = `${deps.urls.siteUrl}${lang === 'en' ? '/' : `/${lang}`}`;
   const html = [
@@ -98,17 +85,14 @@ export interface PlainForm {
 }
 
 /**
- * The checks every plain form post starts with: refused from a foreign origin (403 page), and a
- * filled honeypot answered as if stored (`droppedPage`) and dropped. Returns the form to handle,
- * or null when the answer has been sent.
+ * The check every plain form post starts with, once its origin has passed (`origin-check.ts`, a
+ * hook that runs before the handler and the rate limits): a filled honeypot is answered as if
+ * stored (`droppedPage`) and dropped. Returns the form to handle, or null when the answer has
+ * been sent.
  */
 export function checkPlainForm(request: FastifyRequest, reply: FastifyReply, deps: PlainFormDeps, form: string, droppedPage: ServicePage): PlainForm | null {
   const fields = (request.body ?? {}) as Record<string, unknown>;
   const lang = formLang(fields);
-  if (!fromAllowedOrigin(request, deps)) {
-    sendRefused(reply, deps, lang);
-    return null;
-  }
   if (honeypotFilled(fields)) {
     request.log.info({ form }, 'honeypot filled, submission dropped');
     toResultPage(reply, deps, droppedPage, lang);

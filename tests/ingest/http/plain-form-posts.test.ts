@@ -89,7 +89,7 @@ describe.each(BACKENDS)('the newsletter as a plain HTML form on %s', (kind) => {
     t = await testAppOn(kind, { rateLimit: { max: 2, windowMs: 60_000 } });
     await post(FIELDS);
     await post(FIELDS);
-    // Refused before its body is read: the page's language comes from the Referer.
+    // Refused by a limit (which counts only posts whose origin passed): the page is in the form's language.
     const limited = await post(FIELDS, { origin: TEST_SITE_URL, referer: `${TEST_SITE_URL}/de` });
     expect([limited.statusCode, limited.headers.location, limited.body]).toEqual([303, `${TEST_SITE_URL}/de/form/too-many-attempts`, '']);
     await t.close();
@@ -178,7 +178,7 @@ describe.each(BACKENDS)('the contact form as a plain HTML form on %s', (kind) =>
     expect((await postContact(CONTACT_FIELDS, fromPage)).headers.location).toBe(`${TEST_SITE_URL}/de/contact/check-inbox`);
     expect((await postJson(t.app, '/api/contact', contact({ captcha: await solvedCaptcha(t.app) }))).statusCode).toBe(201);
     expect((await postContact(CONTACT_FIELDS, fromPage)).headers.location).toBe(`${TEST_SITE_URL}/de/contact/check-inbox`);
-    // Refused before its body is read: the page's language comes from the Referer.
+    // Refused by a limit (which counts only posts whose origin passed): the page is in the form's language.
     const capped = await postContact(CONTACT_FIELDS, fromPage);
     expect([capped.statusCode, capped.headers.location, capped.headers['retry-after'], capped.body]).toEqual([303, `${TEST_SITE_URL}/de/form/too-many-attempts`, undefined, '']);
     expect((await postJson(t.app, '/api/contact', contact({ captcha: await solvedCaptcha(t.app) }))).statusCode).toBe(429);
@@ -186,5 +186,50 @@ describe.each(BACKENDS)('the contact form as a plain HTML form on %s', (kind) =>
     expect(await t.rows("SELECT kind FROM outbox WHERE kind = 'contact_confirm'")).toHaveLength(2);
     // The newsletter is not capped by it.
     expect((await post(FIELDS)).headers.location).toBe(`${TEST_SITE_URL}/de/newsletter/check-inbox`);
+  });
+});
+
+describe.each(BACKENDS)('posts from another website on %s', (kind) => {
+  // The production limits: 10 posts a minute per client, 50 contacts a day (and whatever daily caps the routes add).
+  const productionLimits = { rateLimit: { max: 10, windowMs: 60_000 } };
+  const foreign = { origin: 'https://evil.example', referer: 'https://evil.example/' };
+  const postForeignJson = (url: string, body: unknown) => postJson(t.app, url, body, { origin: 'https://evil.example' });
+
+  it('regression: 60 refused cross-site posts spend none of the visitor\'s allowance: a genuine newsletter signup after them is accepted', async () => {
+    t = await testAppOn(kind, productionLimits);
+    for (let i = 0; i < 60; i++) {
+      const form = await post({ ...FIELDS, email: `lena+${i}@example.de` }, foreign);
+      expect([form.statusCode, form.body.includes(SITE_CONTENT.texts.de.formRefused.title)], `form ${i}`).toEqual([403, true]);
+      const json = await postForeignJson('/api/newsletter', { name: 'Eve', email: `eve${i}@example.com`, privacyConsent: true, marketingConsent: false, lang: 'en' });
+      expect([json.statusCode, json.json().error.code], `json ${i}`).toEqual([403, 'origin_not_allowed']);
+    }
+    expect(await t.count('newsletter')).toBe(0);
+    expect((await post(FIELDS)).headers.location).toBe(`${TEST_SITE_URL}/de/newsletter/check-inbox`);
+    const island = await postJson(t.app, '/api/newsletter', { name: 'Lena', email: 'lena.island@example.de', privacyConsent: true, marketingConsent: false, lang: 'de' }, { origin: TEST_SITE_URL });
+    expect(island.statusCode).toBe(201);
+  });
+
+  it('regression: 60 refused cross-site posts spend none of the visitor\'s allowance: a genuine contact after them is accepted', async () => {
+    t = await testAppOn(kind, { rateLimit: { ...productionLimits.rateLimit, contactDailyMax: 50 } });
+    for (let i = 0; i < 60; i++) {
+      expect((await postContact(CONTACT_FIELDS, foreign)).statusCode, `form ${i}`).toBe(403);
+      const json = await postForeignJson('/api/contact', contact({ captcha: { token: 'x', answer: 1 } }));
+      expect([json.statusCode, json.json().error.code], `json ${i}`).toEqual([403, 'origin_not_allowed']);
+    }
+    expect(await t.count('contacts')).toBe(0);
+    expect((await postContact(CONTACT_FIELDS)).headers.location).toBe(`${TEST_SITE_URL}/de/contact/check-inbox`);
+    expect((await postJson(t.app, '/api/contact', contact({ captcha: await solvedCaptcha(t.app) }), { origin: TEST_SITE_URL })).statusCode).toBe(201);
+  });
+
+  it('lets JSON through from the site, ALLOWED_ORIGINS, its own host, or a program that sends no Origin; a refused one stores nothing', async () => {
+    t = await testAppOn(kind, { allowedOrigins: ['https://partner.example'] });
+    const body = (i: number) => ({ name: 'Ana', email: `ana${i}@example.com`, privacyConsent: true, marketingConsent: false, lang: 'es' });
+    const allowed: Array<Record<string, string>> = [{ origin: TEST_SITE_URL }, { origin: 'https://partner.example' }, {}, { origin: 'http://forms.site.test', host: 'forms.site.test' }];
+    for (const [i, headers] of allowed.entries()) expect((await postJson(t.app, '/api/newsletter', body(i), headers)).statusCode, JSON.stringify(headers)).toBe(201);
+    for (const origin of ['null', 'https://site.test.evil.example', 'http://site.test']) {
+      const res = await postJson(t.app, '/api/newsletter', body(9), { origin });
+      expect([res.statusCode, res.json().error.code], origin).toEqual([403, 'origin_not_allowed']);
+    }
+    expect(await t.count('newsletter')).toBe(4);
   });
 });
