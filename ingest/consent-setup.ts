@@ -10,6 +10,7 @@ import { confirmationEmail } from './mail/confirmation-email.ts';
 import { contactConfirmationEmail } from './mail/contact-confirmation-email.ts';
 import { type ContactVerification, contactVerification } from './consent/contact-verification.ts';
 import type { OutgoingMail } from './mail/mailer.ts';
+import type { OutboxRef } from './mail/message-id.ts';
 import type { SiteContent } from './site-content.ts';
 import type { OpsDatabase } from './store/ops-database.ts';
 import type { SignupTerms } from './store/submission-store.ts';
@@ -47,8 +48,8 @@ export interface ConsentSetup {
   linkDays: number;
   wordings: readonly ConsentWording[];
   termsFor(signup: NewsletterSignup, now: number): SignupTerms;
-  confirmationMail(subscription: Selectable<NewsletterTable>, outboxId: number): OutgoingMail;
-  contactConfirmationMail(contact: Selectable<ContactsTable>, outboxId: number): OutgoingMail;
+  confirmationMail(subscription: Selectable<NewsletterTable>, outbox: OutboxRef): OutgoingMail;
+  contactConfirmationMail(contact: Selectable<ContactsTable>, outbox: OutboxRef): OutgoingMail;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -74,9 +75,9 @@ export function consentSetup(options: ConsentSetupOptions): ConsentSetup {
         ? { status: 'confirmed', consentHash, privacyVersion }
         : { status: 'pending', consentHash, privacyVersion, expiresAt: now + options.linkDays * DAY_MS };
     },
-    confirmationMail: (subscription, outboxId) =>
-      confirmationEmail(subscription, outboxId, { content: options.content, links, urls, linkDays: options.linkDays, from: options.from }),
-    contactConfirmationMail: (contact, outboxId) =>
-      contactConfirmationEmail(contact, outboxId, { content: options.content, links, urls, linkDays: options.linkDays, from: options.from }),
+    confirmationMail: (subscription, outbox) =>
+      confirmationEmail(subscription, outbox, { content: options.content, links, urls, linkDays: options.linkDays, from: options.from }),
+    contactConfirmationMail: (contact, outbox) =>
+      contactConfirmationEmail(contact, outbox, { content: options.content, links, urls, linkDays: options.linkDays, from: options.from }),
   };
 }

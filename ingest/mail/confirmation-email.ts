@@ -17,6 +17,7 @@ import type { NewsletterTable } from '../store/tables.ts';
 import { type ConfirmationLayout, confirmationHtml, confirmationText } from './confirmation-layout.ts';
 import { escapeHtml } from './escape-html.ts';
 import type { OutgoingMail } from './mailer.ts';
+import { outboxMessageId, type OutboxRef } from './message-id.ts';
 
 /** What the confirmation mail needs besides the subscription. */
 export interface ConfirmationMailDeps {
@@ -31,8 +32,8 @@ export interface ConfirmationMailDeps {
 const fill = (template: string, values: Readonly<Record<string, string>>) =>
   template.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => values[name] ?? whole);
 
-/** Renders the confirmation mail for `subscription`, queued as outbox row `outboxId`. */
-export function confirmationEmail(subscription: Selectable<NewsletterTable>, outboxId: number, deps: ConfirmationMailDeps): OutgoingMail {
+/** Renders the confirmation mail for `subscription`, queued as outbox row `outbox`. */
+export function confirmationEmail(subscription: Selectable<NewsletterTable>, outbox: OutboxRef, deps: ConfirmationMailDeps): OutgoingMail {
   const lang: Lang = (LANGS as readonly string[]).includes(subscription.lang) ? (subscription.lang as Lang) : 'en';
   const values = { brand: deps.content.brand, days: String(deps.linkDays) };
   const t = Object.fromEntries(Object.entries(deps.content.texts[lang].mail.confirm).map(([key, text]) => [key, fill(text, values)])) as Record<
@@ -65,7 +66,7 @@ export function confirmationEmail(subscription: Selectable<NewsletterTable>, out
     subject: t.subject,
     text,
     html,
-    messageId: `<newsletter-${subscription.id}.outbox-${outboxId}@ingest.invalid>`,
+    messageId: outboxMessageId(`newsletter-${subscription.id}`, outbox, deps.from),
     date: new Date(subscription.last_confirm_mail_at ?? subscription.created_at),
     headers: {
       'List-Unsubscribe': `<${oneClickUrl(deps.urls, unsubscribeToken)}>`,

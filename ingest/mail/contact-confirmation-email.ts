@@ -13,6 +13,7 @@ import type { ContactsTable } from '../store/tables.ts';
 import { type ConfirmationLayout, confirmationHtml, confirmationText } from './confirmation-layout.ts';
 import { escapeHtml } from './escape-html.ts';
 import type { OutgoingMail } from './mailer.ts';
+import { outboxMessageId, type OutboxRef } from './message-id.ts';
 
 /** What the mail needs besides the contact. */
 export interface ContactConfirmationMailDeps {
@@ -23,8 +24,8 @@ export interface ContactConfirmationMailDeps {
   from: string;
 }
 
-/** Renders the confirmation mail for `contact`, queued as outbox row `outboxId`. */
-export function contactConfirmationEmail(contact: Selectable<ContactsTable>, outboxId: number, deps: ContactConfirmationMailDeps): OutgoingMail {
+/** Renders the confirmation mail for `contact`, queued as outbox row `outbox`. */
+export function contactConfirmationEmail(contact: Selectable<ContactsTable>, outbox: OutboxRef, deps: ContactConfirmationMailDeps): OutgoingMail {
   const lang: Lang = (LANGS as readonly string[]).includes(contact.lang) ? (contact.lang as Lang) : 'en';
   const values: Record<string, string> = { brand: deps.content.brand, days: String(deps.linkDays) };
   const texts = deps.content.texts[lang].mail.contactConfirm;
@@ -52,7 +53,7 @@ export function contactConfirmationEmail(contact: Selectable<ContactsTable>, out
     subject: t('subject'),
     text,
     html,
-    messageId: `<contact-confirm-${contact.id}.outbox-${outboxId}@ingest.invalid>`,
+    messageId: outboxMessageId(`contact-confirm-${contact.id}`, outbox, deps.from),
     date: new Date(contact.created_at),
   };
 }

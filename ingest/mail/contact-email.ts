@@ -19,6 +19,7 @@ import type { Selectable } from 'kysely';
 import type { ContactsTable } from '../store/tables.ts';
 import { escapeHtml } from './escape-html.ts';
 import type { OutgoingMail } from './mailer.ts';
+import { outboxMessageId, type OutboxRef } from './message-id.ts';
 
 /** The sales mail: an outgoing mail whose `Reply-To` is the visitor. */
 export interface ContactEmail extends OutgoingMail {
@@ -115,10 +116,10 @@ function link(href: string, text: string): string {
   return `<a href="${escapeHtml(href)}">${escapeHtml(text)}</a>`;
 }
 
-/** Builds the message for contact `contact`, queued as outbox row `outboxId`. */
+/** Builds the message for contact `contact`, queued as outbox row `envelope.outbox`. */
 export function contactEmail(
   contact: Selectable<ContactsTable>,
-  envelope: SalesEnvelope & { outboxId: number },
+  envelope: SalesEnvelope & { outbox: OutboxRef },
 ): ContactEmail {
   const name = oneLine(`${contact.first_name} ${contact.last_name}`);
   const company = contact.company_name === null ? null : oneLine(contact.company_name);
@@ -166,7 +167,7 @@ export function contactEmail(
     text,
     html,
     // Stable per outbox row: should a crash ever cause a second send, mail clients see one message.
-    messageId: `<contact-${contact.id}.outbox-${envelope.outboxId}@ingest.invalid>`,
+    messageId: outboxMessageId(`contact-${contact.id}`, envelope.outbox, envelope.from),
     date: new Date(contact.created_at),
   };
 }

@@ -20,6 +20,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.ts';
 import { contactEmail, type SalesEnvelope } from './contact-email.ts';
 import type { Mailer, OutgoingMail } from './mailer.ts';
+import type { OutboxRef } from './message-id.ts';
 import type { Selectable } from 'kysely';
 import type { ContactsTable, NewsletterTable, OutboxKind } from '../store/tables.ts';
 import type { OutboxJob, OutboxStore } from '../store/outbox-store.ts';
@@ -42,10 +43,10 @@ export interface OutboxWorkerDeps {
   mailer: Mailer;
   /** Who sends the sales mail to whom. */
   envelope: SalesEnvelope;
-  /** Renders a subscription's confirmation mail (queued as outbox row `outboxId`); rows of that kind fail without it. */
-  confirmationMail?: (subscription: Selectable<NewsletterTable>, outboxId: number) => OutgoingMail;
+  /** Renders a subscription's confirmation mail (queued as outbox row `outbox`); rows of that kind fail without it. */
+  confirmationMail?: (subscription: Selectable<NewsletterTable>, outbox: OutboxRef) => OutgoingMail;
   /** Renders the confirmation mail of a contact sent without JavaScript, to its sender; rows of that kind fail without it. */
-  contactConfirmationMail?: (contact: Selectable<ContactsTable>, outboxId: number) => OutgoingMail;
+  contactConfirmationMail?: (contact: Selectable<ContactsTable>, outbox: OutboxRef) => OutgoingMail;
   clock: Clock;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
   policy?: RetryPolicy;
@@ -155,13 +156,13 @@ export function outboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
   }
 
   const render = (job: OutboxJob): OutgoingMail => {
-    if (job.kind === 'sales') return contactEmail(job.contact, { ...deps.envelope, outboxId: job.id });
+    if (job.kind === 'sales') return contactEmail(job.contact, { ...deps.envelope, outbox: job });
     if (job.kind === 'contact_confirm') {
       if (deps.contactConfirmationMail === undefined) throw new Error('this worker has no contact confirmation mail composer');
-      return deps.contactConfirmationMail(job.contact, job.id);
+      return deps.contactConfirmationMail(job.contact, job);
     }
     if (deps.confirmationMail === undefined) throw new Error('this worker has no confirmation mail composer');
-    return deps.confirmationMail(job.subscription, job.id);
+    return deps.confirmationMail(job.subscription, job);
   };
 
   // Logs a finish that changed nothing: the lease ran out and another worker holds the row now.

@@ -11,6 +11,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Selectable } from 'kysely';
 import nodemailer from 'nodemailer';
+import { newMessageKey } from '../store/outbox-row.ts';
 import type { ContactsTable } from '../store/tables.ts';
 import { type ContactEmail, contactEmail, type SalesEnvelope } from './contact-email.ts';
 
@@ -42,7 +43,7 @@ interface MailSample {
 function mailSamples(envelope: SalesEnvelope): MailSample[] {
   const sales = (name: string, contact: Partial<Selectable<ContactsTable>>, outboxId: number): MailSample => ({
     name,
-    mail: contactEmail({ ...SAMPLE_CONTACT, ...contact }, { ...envelope, outboxId }),
+    mail: contactEmail({ ...SAMPLE_CONTACT, ...contact }, { ...envelope, outbox: { id: outboxId, messageKey: newMessageKey() } }),
   });
   return [
     sales('sales-demo-request', {}, 1),

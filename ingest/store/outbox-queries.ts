@@ -27,11 +27,11 @@ export function claimQuery(kysely: Kysely<Tables>, claim: { now: number; dueBy: 
     .set((eb) => ({ status: 'sending', claimed_at: at, attempts: eb('attempts', '+', 1) }))
     .where('id', '=', due)
     .where('status', '=', 'pending')
-    .returning(['id', 'attempts', 'created_at', 'kind', 'contact_id', 'newsletter_id']);
+    .returning(['id', 'attempts', 'created_at', 'kind', 'contact_id', 'newsletter_id', 'message_key']);
 }
 
 /** What `claimQuery` returns for a claimed row. */
-type ClaimedRow = { id: number; attempts: number; created_at: string; kind: OutboxKind; contact_id: number | null; newsletter_id: number | null };
+type ClaimedRow = { id: number; attempts: number; created_at: string; kind: OutboxKind; contact_id: number | null; newsletter_id: number | null; message_key: string };
 
 /** Runs one built query and returns its first row (on either backend). */
 type FirstRow = <R>(query: Compilable<R>) => Promise<R | undefined>;
@@ -41,7 +41,7 @@ type FirstRow = <R>(query: Compilable<R>) => Promise<R | undefined>;
  * (erased between the claim and the read: its outbox row went with it).
  */
 export async function jobFor(kysely: Kysely<Tables>, claimed: ClaimedRow, first: FirstRow): Promise<OutboxJob | null> {
-  const base = { id: claimed.id, attempts: claimed.attempts, queuedAt: Date.parse(claimed.created_at) };
+  const base = { id: claimed.id, attempts: claimed.attempts, queuedAt: Date.parse(claimed.created_at), messageKey: claimed.message_key };
   if (claimed.kind === 'newsletter_confirm' && claimed.newsletter_id !== null) {
     const subscription = await first(kysely.selectFrom('newsletter').selectAll().where('id', '=', claimed.newsletter_id));
     return subscription === undefined ? null : { ...base, kind: 'newsletter_confirm', subscription };

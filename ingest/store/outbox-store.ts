@@ -10,8 +10,8 @@
  * fenced by the claim's attempt number: once a lease has run out and another worker has claimed
  * the row again, the first worker's late `markSent`/`reschedule`/`markFailed` changes nothing
  * (and returns false). A row left `sending` by a process that died mid-send is handed out again
- * once its lease has run out: the mail may then arrive twice (with the same Message-ID, derived
- * from the row id, so the receiver can drop the copy), which is better than never.
+ * once its lease has run out: the mail may then arrive twice (with the same Message-ID, made from
+ * the row's `message_key`, so the receiver can drop the copy), which is better than never.
  */
 import type { Selectable } from 'kysely';
 import type { ContactsTable, NewsletterTable, OutboxStatus } from './tables.ts';
@@ -23,7 +23,7 @@ export interface OutboxClaim {
 }
 
 /** One claimed outbox row with the row it is about: a contact (sales mail) or a subscription (its confirmation mail). */
-export type OutboxJob = OutboxClaim & { queuedAt: number } & (
+export type OutboxJob = OutboxClaim & { queuedAt: number; /** The row's random Message-ID part (`mail/message-id.ts`). */ messageKey: string } & (
   | { kind: 'sales'; contact: Selectable<ContactsTable> }
   | { kind: 'contact_confirm'; contact: Selectable<ContactsTable> }
   | { kind: 'newsletter_confirm'; subscription: Selectable<NewsletterTable> }

@@ -11,6 +11,7 @@ import { SECRET, SITE_CONTENT } from '../fixtures.ts';
 
 const urls = { siteUrl: 'https://www.example.com', apiUrl: 'https://www.example.com/api' };
 const links = consentLinks(SECRET);
+const MESSAGE_KEY = '5b2c0d8e9f1a4b3c6d7e8f9a0b1c2d3e';
 
 function subscription(overrides: Record<string, unknown> = {}) {
   return {
@@ -36,7 +37,7 @@ function subscription(overrides: Record<string, unknown> = {}) {
 }
 
 const render = (overrides: Record<string, unknown> = {}) =>
-  confirmationEmail(subscription(overrides), 99, { content: SITE_CONTENT, links, urls, linkDays: 7, from: 'news@example.com' });
+  confirmationEmail(subscription(overrides), { id: 99, messageKey: MESSAGE_KEY }, { content: SITE_CONTENT, links, urls, linkDays: 7, from: 'news@example.com' });
 
 describe('the confirmation mail', () => {
   it('is written in the signup language with the content texts, placeholders filled', () => {
@@ -73,7 +74,7 @@ describe('the confirmation mail', () => {
     expect(mail.to).toBe('Ana@example.com');
     expect(mail.replyTo).toBeUndefined();
     expect(JSON.stringify(mail)).not.toMatch(/pills|evil\.example/);
-    expect(mail.messageId).toBe('<newsletter-7.outbox-99@ingest.invalid>');
+    expect(mail.messageId).toBe(`<${MESSAGE_KEY}.newsletter-7.outbox-99@example.com>`);
   });
 });
 
@@ -97,7 +98,7 @@ describe('the contact confirmation mail (a contact sent without JavaScript)', ()
   };
 
   it('is in the message language, links to the contact confirm page with an expiring token, and holds nothing the sender typed but the address', () => {
-    const mail = contactConfirmationEmail(contactRow, 5, { content: SITE_CONTENT, links, urls, linkDays: 7, from: 'news@example.com' });
+    const mail = contactConfirmationEmail(contactRow, { id: 5, messageKey: MESSAGE_KEY }, { content: SITE_CONTENT, links, urls, linkDays: 7, from: 'news@example.com' });
     expect(mail.subject).toBe(SITE_CONTENT.texts.nl.mail.contactConfirm.subject.replace('{{brand}}', SITE_CONTENT.brand));
     expect(mail.to).toBe('lena@example.de');
     expect(JSON.stringify(mail)).not.toMatch(/pills|evil\.example/);

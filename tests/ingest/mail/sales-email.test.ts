@@ -40,7 +40,7 @@ function row(overrides: Partial<Selectable<ContactsTable>> = {}): Selectable<Con
   };
 }
 
-const envelope = { from: 'forms@example.com', to: 'sales@example.com', outboxId: 3 };
+const envelope = { from: 'forms@example.com', to: 'sales@example.com', outbox: { id: 3, messageKey: '0123456789abcdef0123456789abcdef' } };
 
 describe('the sales email', () => {
   it('names the intent in the subject: demo request, sales question, or the contact form for a general question', () => {

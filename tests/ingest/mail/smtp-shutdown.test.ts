@@ -59,7 +59,8 @@ function workerOn(db: SqliteDatabase, smtp: SmtpPeer, mailerOptions: Record<stri
   });
 }
 
-const messageId = (raw: string | undefined) => /^Message-ID: (.+)$/im.exec(raw ?? '')?.[1];
+// A long Message-ID is folded onto the next line (RFC 5322), so the id is read across the fold.
+const messageId = (raw: string | undefined) => /^Message-ID:\s*(<[^>]+>)/im.exec(raw ?? '')?.[1];
 const lastError = (db: SqliteDatabase) => (db.raw.prepare('SELECT last_error FROM outbox').get() as { last_error: string | null }).last_error;
 
 describe('shutdown while the SMTP server hangs', () => {
