@@ -1,21 +1,53 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, expect } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { beforeAll, expect, inject } from 'vitest';
 import { buildSite, type BuildResult } from '../../cli/build/build-site.ts';
 import { DEFAULT_PATHS } from '../../cli/paths.ts';
 import { textOf } from './html-text.ts';
 
+/** How long a test file waits for the build another file of the run is making. */
+const WAIT_FOR_BUILD_MS = 180_000;
+
 let cached: Promise<{ outDir: string; result: BuildResult }> | undefined;
 
-/** Builds the real site once per test file into a temporary folder. */
+/**
+ * The real site, built once per test run (shared by every test file, read-only) into the run's
+ * folder (`shared-build-setup.ts`): the first file to ask builds it, the others wait for its
+ * result. Tests that change a build make their own (`buildSite` into a temp folder).
+ */
 export function builtSite(): Promise<{ outDir: string; result: BuildResult }> {
-  cached ??= (async () => {
-    const outDir = mkdtempSync(join(tmpdir(), 'sitegen-test-'));
-    const result = await buildSite({ ...DEFAULT_PATHS, outDir, now: new Date('2026-03-01T00:00:00Z') });
-    return { outDir, result };
-  })();
+  cached ??= sharedBuild(inject('sharedBuildDir'));
   return cached;
+}
+
+async function sharedBuild(runDir: string): Promise<{ outDir: string; result: BuildResult }> {
+  const outDir = join(runDir, 'site');
+  const done = join(runDir, 'site-result.json');
+  let builder = true;
+  try {
+    mkdirSync(join(runDir, 'site-lock'));
+  } catch {
+    builder = false;
+  }
+  if (builder) {
+    let outcome: { result?: BuildResult; error?: string };
+    try {
+      outcome = { result: await buildSite({ ...DEFAULT_PATHS, outDir, now: new Date('2026-03-01T00:00:00Z') }) };
+    } catch (error) {
+      outcome = { error: String((error as Error).stack ?? error) };
+    }
+    writeFileSync(`${done}.tmp`, JSON.stringify(outcome));
+    renameSync(`${done}.tmp`, done);
+  }
+  const started = Date.now();
+  while (!existsSync(done)) {
+    if (Date.now() - started > WAIT_FOR_BUILD_MS) throw new Error(`the shared site build in ${runDir} did not finish within ${WAIT_FOR_BUILD_MS / 1000} s`);
+    await sleep(100);
+  }
+  const outcome = JSON.parse(readFileSync(done, 'utf8')) as { result?: BuildResult; error?: string };
+  if (outcome.result === undefined) throw new Error(`the shared site build failed: ${outcome.error}`);
+  return { outDir, result: outcome.result };
 }
 
 /**
