@@ -18,7 +18,7 @@ node cli/bin.js check
 stage "unit, build and service tests (vitest)"
 npx vitest run
 
-stage "fault suite (three ingest replicas on a real PostgreSQL: kill -9, database restart, SMTP outage, shared limits)"
+stage "fault and concurrency suites (ingest replicas on a real PostgreSQL: kill -9, database restart, SMTP outage, shared limits; N identical requests at once on SQLite and PostgreSQL: one effect each)"
 npm run --silent test:faults
 
 stage "browser tests (Playwright in Chromium, real ingest service and SMTP peer, Debian's nginx)"

@@ -5,7 +5,7 @@
  * over real sockets at the same moment.
  */
 import { afterAll, expect } from 'vitest';
-import { contactBody } from './support/load.ts';
+import { contactBody } from '../helpers/form-bodies.ts';
 import { scenario, type Stack, startStack } from './support/scenario.ts';
 
 // One stack for all three, started by the first, behind a (simulated) proxy: the replicas believe

@@ -8,6 +8,7 @@
  * (`perSecond`, while the replicas keep up), so a fast machine makes no more mail than a slow one
  * and each scenario's drain limits mean the same everywhere.
  */
+import { contactBody, signupBody } from '../../helpers/form-bodies.ts';
 
 /** What the load did: acknowledged addresses by form, and every answer counted. */
 export interface LoadReport {
@@ -25,11 +26,6 @@ export interface Load {
 }
 
 const TIMEOUT_MS = 15_000;
-
-/** A valid contact message from `email`, answering `captcha`. */
-export function contactBody(email: string, message: string, captcha: { token: string; answer: number }): Record<string, unknown> {
-  return { firstName: 'Ana', lastName: 'Visitor', email, phone: '+34 600 000 000', companyName: 'Acme Datos', country: 'es', message, lang: 'es', captcha };
-}
 
 /** Starts the load on whichever replicas `targets()` names at each request; `tag` keeps addresses unique per scenario. */
 export function startLoad(targets: () => string[], options: { concurrency: number; tag: string; perSecond?: number }): Load {
@@ -95,7 +91,7 @@ export function startLoad(targets: () => string[], options: { concurrency: numbe
     const to = next();
     if (to === undefined) return;
     const email = `signup-${options.tag}-${n}@example.com`;
-    const status = await post(to, '/api/newsletter', { name: 'Ana Load', email, privacyConsent: true, marketingConsent: false, lang: 'es' });
+    const status = await post(to, '/api/newsletter', signupBody(email));
     count(status);
     if (status === 201) report.signups.push(email);
   };

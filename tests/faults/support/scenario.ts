@@ -7,8 +7,8 @@ import { afterEach, expect, it } from 'vitest';
 import { INSTALL_HINT, type PostgresCluster, postgresBin, startPostgresCluster } from '../../helpers/postgres-cluster.ts';
 import { type SmtpPeer, smtpPeer } from '../../helpers/smtp-peer.ts';
 import type { LoadReport } from './load.ts';
-import { type Deliveries, deliveries, outboxRows, storedAddresses, untilOutboxDrained } from './ledger.ts';
-import { type ReplicaSet, startReplicas } from './replica-set.ts';
+import { type Deliveries, deliveries, outboxRows, storedAddresses, untilOutboxDrained } from '../../helpers/ledger.ts';
+import { type ReplicaSet, startReplicas } from '../../helpers/replica-set.ts';
 
 /**
  * `it` for a fault scenario. Without PostgreSQL a developer's run prints the one-line install hint

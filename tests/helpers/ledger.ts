@@ -1,13 +1,27 @@
 /**
- * The books the fault suite checks after each scenario: what the database holds (read directly
- * with `pg`, not through the service under test) and what the SMTP peer received, matched by the
- * stable Message-ID each outbox row's mail carries (`…outbox-<id>@ingest.invalid`).
+ * The books the fault and concurrency suites check after each scenario: what the database holds
+ * (read directly with `pg` or better-sqlite3, not through the service under test) and what the
+ * SMTP peer received, matched by the stable Message-ID each outbox row's mail carries
+ * (`…outbox-<id>@ingest.invalid`).
  */
+import Database from 'better-sqlite3';
 import pg from 'pg';
-import type { SmtpPeer } from '../../helpers/smtp-peer.ts';
+import type { SmtpPeer } from './smtp-peer.ts';
 
-/** Runs one query on a short-lived connection. */
-async function query<Row>(databaseUrl: string, text: string): Promise<Row[]> {
+/**
+ * Runs one query on a short-lived connection to `databaseUrl`, the service's `DATABASE_URL`:
+ * `postgres://…`, or `sqlite:PATH` (opened read-only beside the service's own connection).
+ * PostgreSQL's counts come back as text: read them with `Number`.
+ */
+export async function query<Row>(databaseUrl: string, text: string): Promise<Row[]> {
+  if (databaseUrl.startsWith('sqlite:')) {
+    const db = new Database(databaseUrl.replace(/^sqlite:(\/\/)?/, ''), { readonly: true, fileMustExist: true });
+    try {
+      return db.prepare(text).all() as Row[];
+    } finally {
+      db.close();
+    }
+  }
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   try {

@@ -1,17 +1,18 @@
 /**
- * Several ingest replicas as separate processes on one PostgreSQL database, started the way an
- * operator starts them: `node ingest/bin.js serve` with environment variables, each on its own
- * loopback port with its own data folder. The fault suite kills (SIGKILL) and restarts them as a
- * process supervisor would; a replica's log goes to a file, printed when it fails to start.
+ * Several ingest replicas as separate processes on one PostgreSQL database (or one process on a
+ * SQLite file), started the way an operator starts them: `node ingest/bin.js serve` with
+ * environment variables, each on its own loopback port with its own data folder. The fault suite
+ * kills (SIGKILL) and restarts them as a process supervisor would, the concurrency suite sends
+ * them identical requests at once; a replica's log goes to a file, printed when it fails to start.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '../../helpers/ports.ts';
-import { untilReady } from '../../helpers/until-ready.ts';
+import { freePort } from './ports.ts';
+import { untilReady } from './until-ready.ts';
 
-const BIN = new URL('../../../ingest/bin.js', import.meta.url).pathname;
+const BIN = new URL('../../ingest/bin.js', import.meta.url).pathname;
 
 /** One replica: its URL stays the same across restarts. */
 interface Replica {

@@ -1,0 +1,164 @@
+/**
+ * The newsletter's state changes under N identical requests at once: a signup (JSON and the plain
+ * form), a repeat signup of a pending address and of a confirmed one, the confirmation, the
+ * unsubscribe form and the RFC 8058 one-click unsubscribe. Each must have one effect, counted in
+ * the database (rows, consent events, outbox rows) and at the SMTP peer (mails delivered), and the
+ * N answers must look alike. The scenarios build on each other in order: one address signs up,
+ * signs up again, confirms, signs up once more and unsubscribes; another signs up by the plain
+ * form and leaves by one click.
+ */
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { expect, it } from 'vitest';
+import { signupBody } from '../helpers/form-bodies.ts';
+import { books, grew, newestOneClick, newestToken, settled } from './support/books.ts';
+import { form, json } from './support/burst.ts';
+import { atMost, count, exactly, fact, sameShape, verdict } from './support/report.ts';
+import { N, sendAtOnce, sendOnce, stackLabel } from './support/requests.ts';
+import { onEachBackend, type Stack } from './support/stack.ts';
+
+const JSON_SIGNUP = 'json-signup@example.com';
+const FORM_SIGNUP = 'form-signup@example.com';
+const CHECK_INBOX = '201 {next,ok}';
+
+// Moves the address's last confirmation mail 11 minutes into the past, as if the visitor had
+// waited: the per-address throttle (one mail per 10 minutes) then lets one more mail out, and
+// only one of N concurrent repeat signups may take it.
+async function waitedTenMinutes(stack: Stack, address: string): Promise<void> {
+  const at = new Date(Date.now() - 11 * 60 * 1000).toISOString();
+  const sql = `UPDATE newsletter SET last_confirm_mail_at = '${at}' WHERE email_lower = '${address}'`;
+  if (stack.backend === 'sqlite') {
+    const db = new Database(stack.databaseUrl.replace(/^sqlite:/, ''), { timeout: 5000 });
+    try {
+      db.prepare(sql).run();
+    } finally {
+      db.close();
+    }
+    return;
+  }
+  const client = new pg.Client({ connectionString: stack.databaseUrl });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+onEachBackend((stack) => {
+  it(`signs up once when ${N} identical JSON signups of a new address arrive at once`, async () => {
+    const before = await books(stack(), JSON_SIGNUP);
+    const answers = await sendAtOnce(stack(), '/api/newsletter', json(signupBody(JSON_SIGNUP)));
+    await settled(stack());
+    const after = await books(stack(), JSON_SIGNUP);
+    verdict(`${stackLabel(stack())} · ${N} JSON signups of a new address`, [
+      sameShape(answers, CHECK_INBOX),
+      count('subscriptions', after.subscriptions, exactly(1)),
+      count('`subscribed` events', grew(before.events, after.events, 'subscribed'), exactly(1)),
+      count('outbox rows', total(after.outbox) - total(before.outbox), exactly(1)),
+      count('confirmation mails delivered', after.mails.confirmation, exactly(1)),
+      count('mails delivered twice', after.duplicateMails, exactly(0)),
+    ]);
+  });
+
+  it(`signs up once when ${N} identical plain form signups of a new address arrive at once`, async () => {
+    const before = await books(stack(), FORM_SIGNUP);
+    const fields = { name: 'Ana Form', email: FORM_SIGNUP, privacyConsent: 'on', lang: 'es' };
+    const answers = await sendAtOnce(stack(), '/api/newsletter', form(fields));
+    await settled(stack());
+    const after = await books(stack(), FORM_SIGNUP);
+    verdict(`${stackLabel(stack())} · ${N} plain form signups of a new address`, [
+      sameShape(answers, '303 → /es/newsletter/check-inbox'),
+      count('subscriptions', after.subscriptions, exactly(1)),
+      count('`subscribed` events', grew(before.events, after.events, 'subscribed'), exactly(1)),
+      count('outbox rows', total(after.outbox) - total(before.outbox), exactly(1)),
+      count('confirmation mails delivered', after.mails.confirmation, exactly(1)),
+      count('mails delivered twice', after.duplicateMails, exactly(0)),
+    ]);
+  });
+
+  it(`sends at most one new confirmation mail when ${N} repeat signups of a pending address arrive at once`, async () => {
+    await waitedTenMinutes(stack(), JSON_SIGNUP);
+    const before = await books(stack(), JSON_SIGNUP);
+    const answers = await sendAtOnce(stack(), '/api/newsletter', json(signupBody(JSON_SIGNUP, 'Ana Again')));
+    await settled(stack());
+    const after = await books(stack(), JSON_SIGNUP);
+    verdict(`${stackLabel(stack())} · ${N} repeat signups of a pending address (last mail 11 min ago)`, [
+      sameShape(answers, CHECK_INBOX),
+      count('subscriptions', after.subscriptions, exactly(1)),
+      count('`subscribed` events', grew(before.events, after.events, 'subscribed'), exactly(0)),
+      count('new outbox rows', total(after.outbox) - total(before.outbox), atMost(1)),
+      count('new confirmation mails delivered', after.mails.confirmation - before.mails.confirmation, atMost(1)),
+      count('mails delivered twice', after.duplicateMails, exactly(0)),
+    ]);
+  });
+
+  it(`confirms once when ${N} confirmations with one link arrive at once`, async () => {
+    const token = newestToken(stack(), JSON_SIGNUP, 'newsletterConfirm');
+    expect(token, 'the confirmation mail has a confirmation link').toBeDefined();
+    const before = await books(stack(), JSON_SIGNUP);
+    const answers = await sendAtOnce(stack(), '/api/newsletter/confirm', json({ token: token! }));
+    await settled(stack());
+    const after = await books(stack(), JSON_SIGNUP);
+    const confirmedAnswers = answers.filter((answer) => answer.body.includes('"status":"confirmed"')).length;
+    verdict(`${stackLabel(stack())} · ${N} confirmations with one link`, [
+      sameShape(answers, '200 {ok,status}'),
+      fact('answers saying "confirmed" (now)', String(confirmedAnswers), 'reported', true),
+      count('confirmed subscriptions', after.confirmed, exactly(1)),
+      count('`confirmed` events', grew(before.events, after.events, 'confirmed'), exactly(1)),
+      count('mails delivered', total(after.mails) - total(before.mails), exactly(0)),
+    ]);
+  });
+
+  it(`answers ${N} signups of a confirmed address at once like any other, with at most one notice mail`, async () => {
+    const before = await books(stack(), JSON_SIGNUP);
+    const answers = await sendAtOnce(stack(), '/api/newsletter', json(signupBody(JSON_SIGNUP)));
+    await settled(stack());
+    const after = await books(stack(), JSON_SIGNUP);
+    verdict(`${stackLabel(stack())} · ${N} signups of a confirmed address`, [
+      sameShape(answers, CHECK_INBOX),
+      count('subscriptions (confirmed)', after.confirmed, exactly(1)),
+      count('consent events', total(after.events) - total(before.events), exactly(0)),
+      count('new confirmation mails delivered', after.mails.confirmation - before.mails.confirmation, exactly(0)),
+      count('"already subscribed" mails delivered', after.mails.notice - before.mails.notice, atMost(1)),
+    ]);
+  });
+
+  it(`unsubscribes once when ${N} unsubscribe form posts with one link arrive at once`, async () => {
+    const token = newestToken(stack(), JSON_SIGNUP, 'newsletterUnsubscribe');
+    expect(token, 'the mail has an unsubscribe link').toBeDefined();
+    const before = await books(stack(), JSON_SIGNUP);
+    // The unsubscribe page's button: a form posted back to its own address, which the host forwards to the API.
+    const answers = await sendAtOnce(stack(), `/api/newsletter/unsubscribe?token=${encodeURIComponent(token!)}`, form({ lang: 'es' }));
+    await settled(stack());
+    const after = await books(stack(), JSON_SIGNUP);
+    verdict(`${stackLabel(stack())} · ${N} unsubscribe form posts with one link`, [
+      sameShape(answers, '303 → /es/newsletter/unsubscribed'),
+      count('subscriptions', after.subscriptions, exactly(0)),
+      count('`unsubscribed` events', grew(before.events, after.events, 'unsubscribed'), exactly(1)),
+      count('mails delivered', total(after.mails) - total(before.mails), exactly(0)),
+    ]);
+  });
+
+  it(`unsubscribes once when ${N} RFC 8058 one-click posts arrive at once`, async () => {
+    const confirm = newestToken(stack(), FORM_SIGNUP, 'newsletterConfirm');
+    expect((await sendOnce(stack(), '/api/newsletter/confirm', json({ token: confirm! }))).status).toBe(200);
+    const oneClick = newestOneClick(stack(), FORM_SIGNUP);
+    expect(oneClick, 'the mail has a List-Unsubscribe address').toBeDefined();
+    const before = await books(stack(), FORM_SIGNUP);
+    const answers = await sendAtOnce(stack(), oneClick!, form({ 'List-Unsubscribe': 'One-Click' }));
+    await settled(stack());
+    const after = await books(stack(), FORM_SIGNUP);
+    verdict(`${stackLabel(stack())} · ${N} one-click unsubscribes (List-Unsubscribe=One-Click)`, [
+      sameShape(answers, '200 {ok,status}'),
+      count('subscriptions', after.subscriptions, exactly(0)),
+      count('`unsubscribed` events', grew(before.events, after.events, 'unsubscribed'), exactly(1)),
+      count('mails delivered', total(after.mails) - total(before.mails), exactly(0)),
+    ]);
+  });
+});
+
+// The sum of counts by kind.
+function total(counts: Record<string, number>): number {
+  return Object.values(counts).reduce((sum, n) => sum + n, 0);
+}

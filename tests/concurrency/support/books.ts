@@ -1,0 +1,132 @@
+/**
+ * The counts a concurrency scenario is judged by, read as an auditor would: straight from the
+ * database (not through the service under test) and from the mails the SMTP peer accepted.
+ * Consent events and outbox rows are counted over the whole database and compared before and
+ * after a burst (an `unsubscribed` event keeps no link to its subscription); rows and mails are
+ * counted for the scenario's own address, which no other scenario uses.
+ */
+import { SERVICE_PAGES } from '../../../ingest/contract/service-pages.ts';
+import { query, untilOutboxDrained } from '../../helpers/ledger.ts';
+import { type Mail, parseMail } from '../../helpers/mail-message.ts';
+import { SALES_EMAIL, type Stack } from './stack.ts';
+
+/** What a visitor's mail is, by the link it carries; `notice` has none of these (such as "you are already subscribed"). */
+type VisitorMailKind = 'confirmation' | 'contactConfirmation' | 'notice';
+
+/** One delivered mail about an address. */
+interface Delivered {
+  kind: VisitorMailKind | 'sales';
+  mail: Mail;
+  messageId: string;
+}
+
+/** The counts at one moment. */
+export interface Books {
+  /** The address's newsletter rows, and how many are confirmed. */
+  subscriptions: number;
+  confirmed: number;
+  /** The address's contact rows, and how many are verified. */
+  contacts: number;
+  verified: number;
+  /** Consent events by kind (`subscribed`, `confirmed`, `unsubscribed`, `erased`, …), whole database. */
+  events: Record<string, number>;
+  /** Outbox rows by kind (`newsletter_confirm`, `contact_confirm`, `sales`, …), whole database. */
+  outbox: Record<string, number>;
+  /** Mails delivered about the address, by kind (sales mails: those whose Reply-To is the address). */
+  mails: Record<Delivered['kind'], number>;
+  /** Mails delivered more than once (the same Message-ID). */
+  duplicateMails: number;
+}
+
+const byKey = (rows: Array<{ key: string; n: number | string }>) => Object.fromEntries(rows.map((row) => [row.key, Number(row.n)]));
+
+// An address is always written literally by the scenarios (no quote in it); the SQL stays the same on both backends.
+const literal = (address: string) => `'${address.toLowerCase().replace(/'/g, "''")}'`;
+
+/** The mails the peer accepted that concern `address`: sent to it, or to sales with it as Reply-To. */
+function mailsAbout(stack: Stack, address: string): Delivered[] {
+  const wanted = address.toLowerCase();
+  return stack.smtp.messages.flatMap((raw, index): Delivered[] => {
+    const recipients = (stack.smtp.recipients[index] ?? []).map((recipient) => recipient.toLowerCase());
+    const mail = parseMail(Buffer.from(raw, 'utf8'));
+    const messageId = mail.header('message-id') ?? `#${index}`;
+    if (recipients.includes(wanted)) return [{ kind: visitorMailKind(mail), mail, messageId }];
+    const replyTo = (mail.header('reply-to') ?? '').toLowerCase();
+    if (recipients.includes(SALES_EMAIL) && replyTo.includes(wanted)) return [{ kind: 'sales', mail, messageId }];
+    return [];
+  });
+}
+
+// The links of a mail's text body, as URLs.
+const linksOf = (mail: Mail) => [...mail.text.matchAll(/https?:\/\/[^\s<>"]+/g)].map(([url]) => new URL(url));
+
+function visitorMailKind(mail: Mail): VisitorMailKind {
+  const paths = linksOf(mail).map((url) => url.pathname);
+  if (paths.some((path) => path.endsWith(SERVICE_PAGES.newsletterConfirm))) return 'confirmation';
+  if (paths.some((path) => path.endsWith(SERVICE_PAGES.contactConfirm))) return 'contactConfirmation';
+  return 'notice';
+}
+
+/** The token of the newest delivered mail to `address` with a link to `page` (as the visitor would click it), or undefined. */
+export function newestToken(stack: Stack, address: string, page: keyof typeof SERVICE_PAGES): string | undefined {
+  const links = mailsAbout(stack, address).flatMap(({ mail }) => linksOf(mail));
+  const link = links.filter((url) => url.pathname.endsWith(SERVICE_PAGES[page]) && url.searchParams.has('token')).at(-1);
+  return link?.searchParams.get('token') ?? undefined;
+}
+
+/** The RFC 8058 one-click address (`List-Unsubscribe`) of the newest mail to `address` that has one, as path and query. */
+export function newestOneClick(stack: Stack, address: string): string | undefined {
+  const headers = mailsAbout(stack, address).flatMap(({ mail }) => mail.header('list-unsubscribe') ?? []);
+  const url = /^<([^>]+)>/.exec(headers.at(-1) ?? '')?.[1];
+  return url === undefined ? undefined : new URL(url).pathname + new URL(url).search;
+}
+
+/**
+ * Waits until the mail the service queued has gone out (no outbox row pending or sending, and the
+ * peer's count still for 300 ms), so that the counts that follow are final.
+ */
+export async function settled(stack: Stack, timeoutMs = 20_000): Promise<void> {
+  const started = Date.now();
+  await untilOutboxDrained(stack.databaseUrl, timeoutMs).catch((error: unknown) => {
+    throw new Error(`${(error as Error).message}\n${stack.logTails()}`);
+  });
+  let seen = -1;
+  while (seen !== stack.smtp.messages.length && Date.now() - started < timeoutMs) {
+    seen = stack.smtp.messages.length;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+}
+
+/** The counts for `address` now. */
+export async function books(stack: Stack, address: string): Promise<Books> {
+  const url = stack.databaseUrl;
+  const key = literal(address);
+  const [subscriptions] = await query<{ n: number | string; confirmed: number | string | null }>(
+    url,
+    `SELECT count(*) AS n, sum(CASE WHEN status = 'confirmed' THEN 1 ELSE 0 END) AS confirmed FROM newsletter WHERE email_lower = ${key}`,
+  );
+  const [contacts] = await query<{ n: number | string; verified: number | string | null }>(
+    url,
+    `SELECT count(*) AS n, sum(CASE WHEN verified_at IS NULL THEN 0 ELSE 1 END) AS verified FROM contacts WHERE email_lower = ${key}`,
+  );
+  const events = byKey(await query(url, 'SELECT event AS key, count(*) AS n FROM consent_events GROUP BY event'));
+  const outbox = byKey(await query(url, 'SELECT kind AS key, count(*) AS n FROM outbox GROUP BY kind'));
+  const delivered = mailsAbout(stack, address);
+  const mails = { confirmation: 0, contactConfirmation: 0, notice: 0, sales: 0 };
+  for (const one of delivered) mails[one.kind] += 1;
+  return {
+    subscriptions: Number(subscriptions?.n ?? 0),
+    confirmed: Number(subscriptions?.confirmed ?? 0),
+    contacts: Number(contacts?.n ?? 0),
+    verified: Number(contacts?.verified ?? 0),
+    events,
+    outbox,
+    mails,
+    duplicateMails: delivered.length - new Set(delivered.map((one) => one.messageId)).size,
+  };
+}
+
+/** How a count changed from `before` to `after` (a kind absent on one side counts 0). */
+export function grew(before: Record<string, number>, after: Record<string, number>, kind: string): number {
+  return (after[kind] ?? 0) - (before[kind] ?? 0);
+}
