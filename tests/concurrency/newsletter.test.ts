@@ -21,16 +21,30 @@ const JSON_SIGNUP = 'json-signup@example.com';
 const FORM_SIGNUP = 'form-signup@example.com';
 const CHECK_INBOX = '201 {next,ok}';
 
-// Moves the address's last confirmation mail 11 minutes into the past, as if the visitor had
-// waited: the per-address throttle (one mail per 10 minutes) then lets one more mail out, and
-// only one of N concurrent repeat signups may take it.
+// Moves the address's last mail 11 minutes into the past, as if the visitor had waited: the
+// per-address throttle (one mail per 10 minutes) then lets one more mail out, and only one of N
+// concurrent requests may take it. The throttle is kept on the subscription (last_confirm_mail_at)
+// and, where the service has one, in the per-mailbox cap (mail_caps; for example.com the mailbox
+// is the address itself).
 async function waitedTenMinutes(stack: Stack, address: string): Promise<void> {
   const at = new Date(Date.now() - 11 * 60 * 1000).toISOString();
-  const sql = `UPDATE newsletter SET last_confirm_mail_at = '${at}' WHERE email_lower = '${address}'`;
+  const statements = [
+    `UPDATE newsletter SET last_confirm_mail_at = '${at}' WHERE email_lower = '${address}'`,
+    `UPDATE mail_caps SET last_mail_at = '${at}' WHERE mailbox = '${address}'`,
+  ];
+  const noCapTable = (error: unknown) => {
+    if (!/mail_caps/.test((error as Error).message)) throw error;
+  };
   if (stack.backend === 'sqlite') {
     const db = new Database(stack.databaseUrl.replace(/^sqlite:/, ''), { timeout: 5000 });
     try {
-      db.prepare(sql).run();
+      for (const sql of statements) {
+        try {
+          db.prepare(sql).run();
+        } catch (error) {
+          noCapTable(error);
+        }
+      }
     } finally {
       db.close();
     }
@@ -39,7 +53,7 @@ async function waitedTenMinutes(stack: Stack, address: string): Promise<void> {
   const client = new pg.Client({ connectionString: stack.databaseUrl });
   await client.connect();
   try {
-    await client.query(sql);
+    for (const sql of statements) await client.query(sql).catch(noCapTable);
   } finally {
     await client.end();
   }
@@ -111,11 +125,12 @@ onEachBackend((stack) => {
   });
 
   it(`answers ${N} signups of a confirmed address at once like any other, with at most one notice mail`, async () => {
+    await waitedTenMinutes(stack(), JSON_SIGNUP);
     const before = await books(stack(), JSON_SIGNUP);
     const answers = await sendAtOnce(stack(), '/api/newsletter', json(signupBody(JSON_SIGNUP)));
     await settled(stack());
     const after = await books(stack(), JSON_SIGNUP);
-    verdict(`${stackLabel(stack())} · ${N} signups of a confirmed address`, [
+    verdict(`${stackLabel(stack())} · ${N} signups of a confirmed address (last mail 11 min ago)`, [
       sameShape(answers, CHECK_INBOX),
       count('subscriptions (confirmed)', after.confirmed, exactly(1)),
       count('consent events', total(after.events) - total(before.events), exactly(0)),

@@ -69,6 +69,7 @@ export async function startReplicas(count: number, databaseUrl: string, smtpUrl:
         // captchas are answered at once, not after the 3 s a person needs.
         RATE_LIMIT_MAX: '1000000',
         RATE_LIMIT_CONTACT_DAILY_MAX: '1000000',
+        RATE_LIMIT_NEWSLETTER_DAILY_MAX: '1000000',
         CAPTCHA_MIN_FILL_MS: '0',
         SHUTDOWN_DRAIN_MS: '0',
         ...env,
