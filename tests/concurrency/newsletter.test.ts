@@ -100,7 +100,8 @@ onEachBackend((stack) => {
     verdict(`${stackLabel(stack())} · ${N} repeat signups of a pending address (last mail 11 min ago)`, [
       sameShape(answers, CHECK_INBOX),
       count('subscriptions', after.subscriptions, exactly(1)),
-      count('`subscribed` events', grew(before.events, after.events, 'subscribed'), exactly(0)),
+      // A repeat signup that may mail again may also record itself as the new request (issue 22 item 7): once at most.
+      count('new `subscribed` events', grew(before.events, after.events, 'subscribed'), atMost(1)),
       count('new outbox rows', total(after.outbox) - total(before.outbox), atMost(1)),
       count('new confirmation mails delivered', after.mails.confirmation - before.mails.confirmation, atMost(1)),
       count('mails delivered twice', after.duplicateMails, exactly(0)),
