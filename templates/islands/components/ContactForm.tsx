@@ -8,7 +8,7 @@ import { format, postJson } from './api.ts';
 import { challengeReady, fetchChallenge, type Challenge } from './captcha.ts';
 import { intentFromQuery, sourcePageOf } from './contact-origin.ts';
 import type { ValidationMessages } from '../../forms/validation-messages.ts';
-import { errorAttributes, focusFirstInvalid, messageFor } from './field-errors.ts';
+import { errorAttributes, focusFirstInvalid, messageFor, withoutIssue } from './field-errors.ts';
 import { Toaster } from './Toaster.tsx';
 import { showToast } from './toast-store.ts';
 
@@ -30,8 +30,7 @@ export interface ContactFormProps {
   validation: ValidationMessages;
 }
 
-const EMPTY = { intent: 'general', firstName: '', lastName: '', email: '', phone: '', companyName: '', country: '', message: '', answer: '' };
-type Values = typeof EMPTY;
+type TextField = 'firstName' | 'lastName' | 'email' | 'phone' | 'companyName';
 
 /**
  * The contact form: validates with the shared contract, checks the arithmetic captcha before
@@ -50,15 +49,17 @@ type Values = typeof EMPTY;
  * link, as the note in `<noscript>` says. Once hydrated the island takes over: it turns the
  * browser's checks off (`noValidate`) for its own translated messages, asks the question and
  * sends JSON instead.
+ *
+ * Its fields are uncontrolled: what the visitor types lives in the controls alone, from before the
+ * island hydrates to the submit, which reads them with `FormData`; a message sent clears them with
+ * the form's `reset()`. React never writes a field's value, so no keystroke can be overwritten.
  */
 export function ContactForm({ lang, endpoint, captchaEndpoint, privacyHref, countries, strings: s, validation }: ContactFormProps) {
   useSignals();
-  const values = useSignal<Values>(EMPTY);
   const issues = useSignal<FieldIssues>({});
   const sending = useSignal(false);
   const challenge = useSignal<Challenge | null>(null);
   const formRef = useRef<HTMLFormElement>(null);
-  const honeypot = useRef<HTMLInputElement>(null);
   const sourcePage = useRef<string | null>(null);
   const sent = useSignal(false);
   const sentRef = useRef<HTMLHeadingElement>(null);
@@ -70,9 +71,10 @@ export function ContactForm({ lang, endpoint, captchaEndpoint, privacyHref, coun
   useEffect(() => {
     hydrated.value = true;
     void newChallenge();
-    // Runs before hydrate.tsx replays what the visitor chose, so their choice wins.
+    // Unless the visitor has chosen a reason already (before the script ran): theirs wins.
     const intent = intentFromQuery(location.search);
-    if (intent) set('intent', intent);
+    const select = formRef.current?.elements.namedItem('intent');
+    if (intent && select instanceof HTMLSelectElement && select.selectedOptions[0]?.defaultSelected) select.value = intent;
     sourcePage.current = sourcePageOf(location.search, document.referrer, location.href);
   }, []);
   // The confirmation takes the place of the form, and the focus that was in it.
@@ -83,39 +85,42 @@ export function ContactForm({ lang, endpoint, captchaEndpoint, privacyHref, coun
   // After a refused answer the new question's field is marked invalid with the reason and takes
   // the focus, so a screen reader announces the new question and why the last answer failed.
   const refused = useSignal<string | null>(null);
+  // (The answer's field goes with the question, so the new question's field starts empty.)
   const nextQuestion = async (reason: string) => {
-    values.value = { ...values.value, answer: '' };
     refused.value = reason;
     challenge.value = null;
     await newChallenge();
     requestAnimationFrame(() => document.getElementById('contact-answer')?.focus());
   };
 
-  const set = (field: keyof Values, value: string) => {
-    values.value = { ...values.value, [field]: value };
+  // A field the visitor edits loses its message until the next check.
+  const edited = (event: FormEvent<HTMLFormElement>) => {
+    const field = (event.target as HTMLInputElement).name;
     if (field === 'answer') refused.value = null;
-    if (field in issues.value) issues.value = Object.fromEntries(Object.entries(issues.value).filter(([k]) => k !== field));
+    issues.value = withoutIssue(issues.value, field);
   };
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (sending.value) return;
-    const v = values.value;
+    const form = event.currentTarget;
+    const data = new FormData(form);
+    const text = (name: string) => String(data.get(name) ?? '');
+    const optional = (name: string) => (text(name).trim() === '' ? null : text(name));
     const current = challenge.value;
-    const answer = v.answer.trim() === '' ? NaN : Number(v.answer);
+    const answer = text('answer').trim() === '' ? NaN : Number(text('answer'));
     const body = {
-      intent: v.intent, sourcePage: sourcePage.current,
-      firstName: v.firstName, lastName: v.lastName, email: v.email,
-      phone: v.phone.trim() === '' ? null : v.phone,
-      companyName: v.companyName.trim() === '' ? null : v.companyName,
-      country: v.country, message: v.message, lang,
+      intent: text('intent'), sourcePage: sourcePage.current,
+      firstName: text('firstName'), lastName: text('lastName'), email: text('email'),
+      phone: optional('phone'), companyName: optional('companyName'),
+      country: text('country'), message: text('message'), lang,
       captcha: { token: current?.token ?? '', answer: Number.isInteger(answer) ? answer : -1 },
-      [HONEYPOT_FIELD]: honeypot.current?.value || undefined,
+      [HONEYPOT_FIELD]: text(HONEYPOT_FIELD) || undefined,
     };
     const { captcha: _captcha, ...found } = fieldIssues(contactSchema, body);
     if (Number.isNaN(answer)) found.answer = 'captcha';
     issues.value = found;
-    if (Object.keys(found).length > 0) return focusFirstInvalid(formRef.current, found);
+    if (Object.keys(found).length > 0) return focusFirstInvalid(form, found);
     if (!current) {
       showToast({ variant: 'destructive', title: s.errorTitle, description: s.errorMessage });
       return void newChallenge();
@@ -129,7 +134,7 @@ export function ContactForm({ lang, endpoint, captchaEndpoint, privacyHref, coun
     const result = await postJson(endpoint, body);
     sending.value = false;
     if (result.kind === 'ok') {
-      values.value = EMPTY;
+      form.reset();
       sent.value = true;
       showToast({ variant: 'default', title: s.successTitle, description: s.successMessage });
       return void newChallenge();
@@ -142,17 +147,16 @@ export function ContactForm({ lang, endpoint, captchaEndpoint, privacyHref, coun
     }
     if (result.kind === 'error' && result.status === 400 && result.error?.fields) {
       issues.value = result.error.fields;
-      focusFirstInvalid(formRef.current, result.error.fields);
+      focusFirstInvalid(form, result.error.fields);
     }
     const description = result.kind === 'error' && result.status === 429 ? s.rateLimited : s.errorMessage;
     showToast({ variant: 'destructive', title: s.errorTitle, description });
   }
 
   const error = (field: string) => messageFor(field, issues.value, validation);
-  const text = (field: keyof Values, type: string, autoComplete: string, max: number, required: boolean) => (
+  const text = (field: TextField, type: string, autoComplete: string, max: number, required: boolean) => (
     <input id={`contact-${field}`} name={field} type={type} autoComplete={autoComplete} maxLength={max} required={required}
-      className={INPUT_CLASS} value={values.value[field]} onChange={(e) => set(field, e.target.value)}
-      {...errorAttributes(`contact-${field}`, error(field))} />
+      className={INPUT_CLASS} defaultValue="" {...errorAttributes(`contact-${field}`, error(field))} />
   );
   const optional = <Optional text={s.optional} />;
   const c = challenge.value;
@@ -168,11 +172,11 @@ export function ContactForm({ lang, endpoint, captchaEndpoint, privacyHref, coun
         </button>
       </div>
     )}
-    <form ref={formRef} method="post" action={endpoint} onSubmit={submit} noValidate={hydrated.value} data-form="contact" hidden={sent.value}
+    <form ref={formRef} method="post" action={endpoint} onSubmit={submit} onChange={edited} noValidate={hydrated.value} data-form="contact" hidden={sent.value}
       className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
       <Field id="contact-intent" label={s.reason} error={error('intent')}>
-        <select id="contact-intent" name="intent" className={INPUT_CLASS} value={values.value.intent}
-          onChange={(e) => set('intent', e.target.value)} {...errorAttributes('contact-intent', error('intent'))}>
+        <select id="contact-intent" name="intent" className={INPUT_CLASS} defaultValue="general"
+          {...errorAttributes('contact-intent', error('intent'))}>
           {CONTACT_INTENTS.map((intent) => (
             <option key={intent} value={intent}>{{ demo: s.reasonDemo, sales: s.reasonSales, general: s.reasonGeneral }[intent]}</option>
           ))}
@@ -188,7 +192,7 @@ export function ContactForm({ lang, endpoint, captchaEndpoint, privacyHref, coun
         </Field>
         <Field id="contact-country" label={s.country} error={error('country')}>
           <select id="contact-country" name="country" required autoComplete="country" className={INPUT_CLASS}
-            value={values.value.country} onChange={(e) => set('country', e.target.value)} {...errorAttributes('contact-country', error('country'))}>
+            defaultValue="" {...errorAttributes('contact-country', error('country'))}>
             <option value="" disabled>{s.selectCountry}</option>
             {countries.map((country) => <option key={country.value} value={country.value}>{country.label}</option>)}
           </select>
@@ -196,18 +200,18 @@ export function ContactForm({ lang, endpoint, captchaEndpoint, privacyHref, coun
       </div>
       <Field id="contact-message" label={s.message} error={error('message')}>
         <textarea id="contact-message" name="message" required maxLength={LIMITS.message} rows={6} placeholder={s.messagePlaceholder}
-          className={`${INPUT_CLASS} min-h-[150px]`} value={values.value.message} onChange={(e) => set('message', e.target.value)}
+          className={`${INPUT_CLASS} min-h-[150px]`} defaultValue=""
           {...errorAttributes('contact-message', error('message'))} />
       </Field>
       <input type="hidden" name="lang" value={lang} />
       <div className="hidden" aria-hidden="true">
-        <input ref={honeypot} name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+        <input name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
       </div>
       <div className="rounded-xl bg-slate-50 p-4 ring-1 ring-slate-200" data-captcha={c ? `${c.a}+${c.b}` : 'pending'}>
         {c ? (
           <Field id="contact-answer" label={format(s.captchaLabel, { a: c.a, b: c.b })} hint={s.captchaHint} error={refused.value ?? error('answer')}>
             <input id="contact-answer" name="answer" type="text" inputMode="numeric" autoComplete="off" maxLength={2} required
-              className={`${INPUT_CLASS} max-w-28`} value={values.value.answer} onChange={(e) => set('answer', e.target.value)}
+              className={`${INPUT_CLASS} max-w-28`} defaultValue=""
               {...errorAttributes('contact-answer', refused.value ?? error('answer'))} aria-describedby="contact-answer-hint contact-answer-error" />
           </Field>
         ) : (

@@ -8,7 +8,7 @@ import * as icons from '../../ui/icon-paths.ts';
 import { RichText } from '../../ui/RichText.tsx';
 import { format, postJson } from './api.ts';
 import type { ValidationMessages } from '../../forms/validation-messages.ts';
-import { errorAttributes, focusFirstInvalid, messageFor } from './field-errors.ts';
+import { errorAttributes, focusFirstInvalid, messageFor, withoutIssue } from './field-errors.ts';
 import { Toaster } from './Toaster.tsx';
 import { showToast } from './toast-store.ts';
 
@@ -26,8 +26,6 @@ export interface NewsletterFormProps {
   validation: ValidationMessages;
 }
 
-const EMPTY = { name: '', email: '', privacyConsent: false, marketingConsent: false };
-
 /**
  * The newsletter sign-up: validates with the shared contract before sending, disables the button
  * while submitting, replaces itself on success with a panel — "check your inbox" when the service
@@ -40,33 +38,43 @@ const EMPTY = { name: '', email: '', privacyConsent: false, marketingConsent: fa
  * result page of the site, and the browser checks `required`, `type` and `maxlength` first. Once
  * hydrated the island takes over: it turns the browser's checks off (`noValidate`) for its own
  * translated messages and sends JSON instead.
+ *
+ * Its fields are uncontrolled: what the visitor types lives in the inputs alone, from before the
+ * island hydrates to the submit, which reads them with `FormData`. React never writes a field's
+ * value, so no keystroke can be overwritten (issue 22: "keys.…" was once stored as "eys.…").
  */
 export function NewsletterForm({ lang, endpoint, privacyHref, strings: s, validation }: NewsletterFormProps) {
   useSignals();
-  const values = useSignal(EMPTY);
   const issues = useSignal<FieldIssues>({});
   const status = useSignal<'idle' | 'submitting' | 'success' | 'confirmEmail'>('idle');
-  const formRef = useRef<HTMLFormElement>(null);
-  const honeypot = useRef<HTMLInputElement>(null);
+  // The address the confirmation mail goes to, for the "check your inbox" panel.
+  const sentTo = useRef('');
   // False on the server and in the first client render, which must match the server's HTML.
   const hydrated = useSignal(false);
   useEffect(() => {
     hydrated.value = true;
   }, []);
 
-  const set = (patch: Partial<typeof EMPTY>) => {
-    values.value = { ...values.value, ...patch };
-    const fixed = Object.keys(patch);
-    if (fixed.some((k) => k in issues.value)) issues.value = Object.fromEntries(Object.entries(issues.value).filter(([k]) => !fixed.includes(k)));
+  // A field the visitor edits loses its message until the next check.
+  const edited = (event: FormEvent<HTMLFormElement>) => {
+    issues.value = withoutIssue(issues.value, (event.target as HTMLInputElement).name);
   };
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (status.value === 'submitting') return;
-    const body = { ...values.value, lang, [HONEYPOT_FIELD]: honeypot.current?.value || undefined };
+    const form = event.currentTarget;
+    const data = new FormData(form);
+    const text = (name: string) => String(data.get(name) ?? '');
+    const body = {
+      name: text('name'), email: text('email'),
+      privacyConsent: data.has('privacyConsent'), marketingConsent: data.has('marketingConsent'),
+      lang, [HONEYPOT_FIELD]: text(HONEYPOT_FIELD) || undefined,
+    };
     const found = fieldIssues(newsletterSchema, body);
     issues.value = found;
-    if (Object.keys(found).length > 0) return focusFirstInvalid(formRef.current, found);
+    if (Object.keys(found).length > 0) return focusFirstInvalid(form, found);
+    sentTo.current = body.email.trim();
     status.value = 'submitting';
     const answer = await postJson(endpoint, body);
     if (answer.kind === 'ok') {
@@ -78,7 +86,7 @@ export function NewsletterForm({ lang, endpoint, privacyHref, strings: s, valida
       showToast({ variant: 'destructive', title: s.duplicateTitle, description: s.duplicateMessage });
     } else if (answer.kind === 'error' && answer.status === 400 && answer.error?.fields) {
       issues.value = answer.error.fields;
-      focusFirstInvalid(formRef.current, answer.error.fields);
+      focusFirstInvalid(form, answer.error.fields);
     } else {
       const description = answer.kind === 'error' && answer.status === 429 ? s.rateLimited : s.errorMessage;
       showToast({ variant: 'destructive', title: s.errorTitle, description });
@@ -91,7 +99,7 @@ export function NewsletterForm({ lang, endpoint, privacyHref, strings: s, valida
       <div role="status" className="rounded-2xl border border-teal-200 bg-teal-50 p-6 sm:p-8" data-newsletter="success" data-next={confirm ? 'confirm_email' : undefined}>
         <SvgIcon d={confirm ? icons.mail : icons.check} className="h-8 w-8 text-teal-700" />
         <h3 className="mt-3 text-xl font-semibold text-navy-900">{confirm ? s.checkInboxTitle : s.successTitle}</h3>
-        <p className="mt-2 text-slate-700">{confirm ? format(s.checkInboxMessage, { email: values.value.email.trim() }) : s.successMessage}</p>
+        <p className="mt-2 text-slate-700">{confirm ? format(s.checkInboxMessage, { email: sentTo.current }) : s.successMessage}</p>
         <p className="mt-4 text-sm text-slate-600">{s.privacyNote}</p>
       </div>
     );
@@ -103,29 +111,28 @@ export function NewsletterForm({ lang, endpoint, privacyHref, strings: s, valida
   const submitting = status.value === 'submitting';
   return (
     <>
-    <form ref={formRef} method="post" action={endpoint} onSubmit={submit} noValidate={hydrated.value} data-form="newsletter"
+    <form method="post" action={endpoint} onSubmit={submit} onChange={edited} noValidate={hydrated.value} data-form="newsletter"
       className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
       <div className="grid gap-x-4 sm:grid-cols-2">
         <Field id="newsletter-name" label={s.name} error={error('name')}>
           <input id="newsletter-name" name="name" type="text" autoComplete="name" required maxLength={LIMITS.name}
-            placeholder={s.namePlaceholder} className={INPUT_CLASS} value={values.value.name}
-            onChange={(e) => set({ name: e.target.value })} {...errorAttributes('newsletter-name', error('name'))} />
+            placeholder={s.namePlaceholder} className={INPUT_CLASS} defaultValue=""
+            {...errorAttributes('newsletter-name', error('name'))} />
         </Field>
         <Field id="newsletter-email" label={s.email} error={error('email')}>
           <input id="newsletter-email" name="email" type="email" autoComplete="email" required maxLength={LIMITS.email}
-            placeholder={s.emailPlaceholder} className={INPUT_CLASS} value={values.value.email}
-            onChange={(e) => set({ email: e.target.value })} {...errorAttributes('newsletter-email', error('email'))} />
+            placeholder={s.emailPlaceholder} className={INPUT_CLASS} defaultValue=""
+            {...errorAttributes('newsletter-email', error('email'))} />
         </Field>
       </div>
       <input type="hidden" name="lang" value={lang} />
       <div className="hidden" aria-hidden="true">
-        <input ref={honeypot} name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
+        <input name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
       </div>
       <div className="space-y-1">
         <div>
           <label className="flex items-start gap-3 text-sm text-slate-700">
             <input name="privacyConsent" type="checkbox" value="true" required className="mt-0.5 h-5 w-5 shrink-0 accent-teal-700"
-              checked={values.value.privacyConsent} onChange={(e) => set({ privacyConsent: e.target.checked })}
               {...errorAttributes('newsletter-privacyConsent', error('privacyConsent'))} />
             <span><RichText text={s.privacyConsent} tags={{ privacy: privacyLink }} /></span>
           </label>
@@ -134,8 +141,7 @@ export function NewsletterForm({ lang, endpoint, privacyHref, strings: s, valida
           </p>
         </div>
         <label className="flex items-start gap-3 text-sm text-slate-700">
-          <input name="marketingConsent" type="checkbox" value="true" className="mt-0.5 h-5 w-5 shrink-0 accent-teal-700"
-            checked={values.value.marketingConsent} onChange={(e) => set({ marketingConsent: e.target.checked })} />
+          <input name="marketingConsent" type="checkbox" value="true" className="mt-0.5 h-5 w-5 shrink-0 accent-teal-700" />
           <span>{s.marketingConsent}</span>
         </label>
       </div>

@@ -28,3 +28,13 @@ export function focusFirstInvalid(form: HTMLFormElement | null, issues: FieldIss
 export function errorAttributes(id: string, error: string | undefined) {
   return { 'aria-invalid': error ? true : undefined, 'aria-describedby': `${id}-error` } as const;
 }
+
+/**
+ * `issues` without the issue of `field`, or `issues` itself when it has none (so a signal holding
+ * it does not notify).
+ *
+ * @example withoutIssue({ name: 'required', email: 'email' }, 'email') // { name: 'required' }
+ */
+export function withoutIssue(issues: FieldIssues, field: string): FieldIssues {
+  return field in issues ? Object.fromEntries(Object.entries(issues).filter(([key]) => key !== field)) : issues;
+}
