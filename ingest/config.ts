@@ -30,6 +30,7 @@
  * | RATE_LIMIT_MAX | 10 form posts per window per client IP (captcha fetches: 3×) |
  * | RATE_LIMIT_WINDOW_MS | 60000 |
  * | RATE_LIMIT_CONTACT_DAILY_MAX | 50 contact posts per client IP per 24 h, on top of the per-window limit |
+ * | RATE_LIMIT_NEWSLETTER_DAILY_MAX | 50 newsletter signups per client IP per 24 h, on top of the per-window limit |
  * | TRUST_PROXY | false; a comma list of the proxy addresses (IPs/CIDRs) to trust, or a hop count (only when HOST is a loopback address) |
  * | HEADERS_TIMEOUT_MS | 10000: the request line and headers must arrive within this time, else 408 |
  * | REQUEST_TIMEOUT_MS | 30000: the whole request, body included, must arrive within this time, else 408 |
@@ -44,6 +45,7 @@ import { z } from 'zod';
 import { DEFAULT_MIN_FILL_MS } from './http/captcha.ts';
 import { type ServerTimeouts, DEFAULT_TIMEOUTS } from './http/client-timeouts.ts';
 import { DEFAULT_CONTACT_DAILY_MAX } from './http/contact-route.ts';
+import { DEFAULT_NEWSLETTER_DAILY_MAX } from './http/newsletter-route.ts';
 
 /** The environment variables the service reads, all optional. */
 type IngestEnv = Partial<Record<(typeof VARIABLES)[number], string>>;
@@ -78,7 +80,7 @@ export interface IngestConfig {
   newsletterOptIn: 'double' | 'single';
   confirmLinkDays: number;
   /** Form posts per client IP per window, and contact posts per client IP per 24 h. */
-  rateLimit: { max: number; windowMs: number; contactDailyMax: number };
+  rateLimit: { max: number; windowMs: number; contactDailyMax: number; newsletterDailyMax: number };
   captchaMinFillMs: number;
   /** false: the connecting address is the client; a list: those proxies' X-Forwarded-For is believed; a number: that many hops. */
   trustProxy: false | number | string[];
@@ -96,7 +98,7 @@ const VARIABLES = [
   'CAPTCHA_SECRET', 'LOG_LEVEL', 'PRIVACY_VERSION', 'RATE_LIMIT_MAX', 'RATE_LIMIT_WINDOW_MS', 'TRUST_PROXY',
   'HEADERS_TIMEOUT_MS', 'REQUEST_TIMEOUT_MS', 'IDLE_TIMEOUT_MS', 'SHUTDOWN_DRAIN_MS', 'PG_POOL_MAX', 'OUTBOX_LEASE_MS',
   'CONTENT_DIR', 'SITE_URL', 'PUBLIC_API_URL', 'NEWSLETTER_OPT_IN', 'CONFIRM_LINK_DAYS',
-  'CAPTCHA_MIN_FILL_MS', 'RATE_LIMIT_CONTACT_DAILY_MAX',
+  'CAPTCHA_MIN_FILL_MS', 'RATE_LIMIT_CONTACT_DAILY_MAX', 'RATE_LIMIT_NEWSLETTER_DAILY_MAX',
 ] as const;
 
 // Values never echoed back in an error line.
@@ -170,6 +172,7 @@ const envSchema = z.object({
   RATE_LIMIT_MAX: wholeNumber(1, 1e9, 'must be a whole number of requests, at least 1').default(10),
   RATE_LIMIT_WINDOW_MS: wholeNumber(1, 1e9, 'must be a whole number of milliseconds, at least 1').default(60_000),
   RATE_LIMIT_CONTACT_DAILY_MAX: wholeNumber(1, 1e9, 'must be a whole number of contact posts, at least 1').default(DEFAULT_CONTACT_DAILY_MAX),
+  RATE_LIMIT_NEWSLETTER_DAILY_MAX: wholeNumber(1, 1e9, 'must be a whole number of newsletter signups, at least 1').default(DEFAULT_NEWSLETTER_DAILY_MAX),
   CAPTCHA_MIN_FILL_MS: wholeNumber(0, 60_000, 'must be a whole number of milliseconds from 0 to 60000').default(DEFAULT_MIN_FILL_MS),
   TRUST_PROXY: z
     .string()
@@ -283,7 +286,12 @@ export function resolveConfig(env: Readonly<Record<string, string | undefined>>,
     publicApiUrl: e.PUBLIC_API_URL ?? null,
     newsletterOptIn: e.NEWSLETTER_OPT_IN,
     confirmLinkDays: e.CONFIRM_LINK_DAYS,
-    rateLimit: { max: e.RATE_LIMIT_MAX, windowMs: e.RATE_LIMIT_WINDOW_MS, contactDailyMax: e.RATE_LIMIT_CONTACT_DAILY_MAX },
+    rateLimit: {
+      max: e.RATE_LIMIT_MAX,
+      windowMs: e.RATE_LIMIT_WINDOW_MS,
+      contactDailyMax: e.RATE_LIMIT_CONTACT_DAILY_MAX,
+      newsletterDailyMax: e.RATE_LIMIT_NEWSLETTER_DAILY_MAX,
+    },
     captchaMinFillMs: e.CAPTCHA_MIN_FILL_MS,
     trustProxy: e.TRUST_PROXY,
     timeouts: { headersMs: e.HEADERS_TIMEOUT_MS, requestMs: e.REQUEST_TIMEOUT_MS, idleMs: e.IDLE_TIMEOUT_MS },

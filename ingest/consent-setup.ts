@@ -1,11 +1,12 @@
 /**
  * The consent parts, put together once from the configuration and the site content: the signed
  * links, the newsletter's lifecycle and the contacts' verification on the consent database, the
- * terms a signup is stored under, the consent wordings (recorded at start), and the two
- * confirmation mails (newsletter signup, contact sent without JavaScript).
+ * terms a signup is stored under, the consent wordings (recorded at start), and the mails to a
+ * visitor's address (newsletter confirmation, contact confirmation, "already subscribed").
  */
 import type { Selectable } from 'kysely';
 import type { NewsletterSignup } from './contract/schemas.ts';
+import { alreadySubscribedEmail } from './mail/already-subscribed-email.ts';
 import { confirmationEmail } from './mail/confirmation-email.ts';
 import { contactConfirmationEmail } from './mail/contact-confirmation-email.ts';
 import { type ContactVerification, contactVerification } from './consent/contact-verification.ts';
@@ -50,6 +51,7 @@ export interface ConsentSetup {
   termsFor(signup: NewsletterSignup, now: number): SignupTerms;
   confirmationMail(subscription: Selectable<NewsletterTable>, outbox: OutboxRef): OutgoingMail;
   contactConfirmationMail(contact: Selectable<ContactsTable>, outbox: OutboxRef): OutgoingMail;
+  alreadySubscribedMail(subscription: Selectable<NewsletterTable>, outbox: OutboxRef & { queuedAt: number }): OutgoingMail;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -79,5 +81,6 @@ export function consentSetup(options: ConsentSetupOptions): ConsentSetup {
       confirmationEmail(subscription, outbox, { content: options.content, links, urls, linkDays: options.linkDays, from: options.from }),
     contactConfirmationMail: (contact, outbox) =>
       contactConfirmationEmail(contact, outbox, { content: options.content, links, urls, linkDays: options.linkDays, from: options.from }),
+    alreadySubscribedMail: (subscription, outbox) => alreadySubscribedEmail(subscription, outbox, { content: options.content, links, urls, from: options.from }),
   };
 }

@@ -106,6 +106,7 @@ export async function startService(config: IngestConfig, overrides: ServiceOverr
     envelope: { from: config.mailFrom, to: config.salesEmail, timeZone: config.salesTimeZone },
     confirmationMail: newsletter.confirmationMail,
     contactConfirmationMail: newsletter.contactConfirmationMail,
+    alreadySubscribedMail: newsletter.alreadySubscribedMail,
     onOutcome: metrics.recordSend,
     clock,
     log: app.log,

@@ -2,6 +2,10 @@
  * A contact message sent without JavaScript waits for its sender to confirm the address: the
  * confirmation link (signed, expiring) marks it verified and only then queues the sales mail.
  * Written once on `OpsDatabase`, one transaction, for SQLite and PostgreSQL alike.
+ *
+ * The verification is one conditional write (`UPDATE … WHERE verified_at IS NULL RETURNING`), and
+ * only the request that got the row back queues the sales mail: ten concurrent posts of one link,
+ * on one replica or several, make one sales mail.
  */
 import { isoAt } from '../clock.ts';
 import type { OpsDatabase } from '../store/ops-database.ts';
@@ -15,7 +19,7 @@ export type ContactConfirmOutcome = 'confirmed' | 'already_confirmed' | 'expired
 export function contactVerification(db: OpsDatabase, links: ConsentLinks) {
   const { kysely } = db;
   return {
-    /** Verifies the contact the token names and queues its sales mail; nothing changes unless the token is valid and unexpired. */
+    /** Verifies the contact the token names and queues its sales mail, once; nothing changes unless the token is valid and unexpired. */
     confirmContact(token: unknown, now: number): Promise<ContactConfirmOutcome> {
       const parsed = links.parse(token, 'contact');
       if (parsed === null) return Promise.resolve('invalid');
@@ -26,12 +30,13 @@ export function contactVerification(db: OpsDatabase, links: ConsentLinks) {
         if (check === 'forged') return 'invalid';
         if (row.verified_at !== null) return 'already_confirmed';
         if (check === 'expired') return 'expired';
-        const at = isoAt(now);
-        await tx.run(kysely.updateTable('contacts').set({ verified_at: at, expires_at: null }).where('id', '=', row.id));
-        await tx.run(kysely.deleteFrom('outbox').where('contact_id', '=', row.id).where('kind', '=', 'contact_confirm').where('status', '=', 'pending'));
-        await tx.run(
-          kysely.insertInto('outbox').values({ ...outboxRow('sales', now), contact_id: row.id }),
+        const [won] = await tx.all(
+          kysely.updateTable('contacts').set({ verified_at: isoAt(now), expires_at: null }).where('id', '=', row.id).where('verified_at', 'is', null).returning('id'),
         );
+        // Another request verified it between this one's read and its write.
+        if (won === undefined) return 'already_confirmed';
+        await tx.run(kysely.deleteFrom('outbox').where('contact_id', '=', row.id).where('kind', '=', 'contact_confirm').where('status', '=', 'pending'));
+        await tx.run(kysely.insertInto('outbox').values({ ...outboxRow('sales', now), contact_id: row.id }));
         return 'confirmed';
       });
     },

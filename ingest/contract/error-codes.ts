@@ -42,10 +42,6 @@ export const ERROR_CODES = {
     message:
       'The request was sent from a web page on another origin that this service does not accept (its Origin header is neither the site\'s nor one of ALLOWED_ORIGINS); nothing was stored or counted. Send it from the site, or ask the operator to add that origin to ALLOWED_ORIGINS.',
   },
-  already_subscribed: {
-    status: 409,
-    message: 'This email address is already subscribed to the newsletter. Nothing more to do.',
-  },
   link_invalid: {
     status: 400,
     message: 'The link is not valid (mistyped, cut off or not made by this service). Nothing was changed.',

@@ -26,8 +26,28 @@ const confirmMailTextsSchema = z.object({
 /** The confirmation mail of a contact message sent without JavaScript (no captcha): the sender confirms the address; no unsubscribe link (no subscription). */
 const contactConfirmMailTextsSchema = z.omit(confirmMailTextsSchema, { unsubscribe: true });
 
+/**
+ * The mail to an address already subscribed that was signed up again: it tells the owner (and
+ * only the owner: the form's answer is the same for every address) that nothing changed, with a
+ * way to leave. No confirmation link, so no button text, link hint or expiry.
+ */
+const alreadySubscribedMailTextsSchema = z.object({
+  subject: text,
+  preheader: text,
+  heading: text,
+  intro: text,
+  nothingToDo: text,
+  leave: text,
+  unsubscribe: text,
+  signature: text,
+});
+
 /** The `mail` section of a resource file. */
-export const mailTextsSchema = z.object({ confirm: confirmMailTextsSchema, contactConfirm: contactConfirmMailTextsSchema });
+export const mailTextsSchema = z.object({
+  confirm: confirmMailTextsSchema,
+  contactConfirm: contactConfirmMailTextsSchema,
+  alreadySubscribed: alreadySubscribedMailTextsSchema,
+});
 
 /** The placeholders the service fills in mail texts. */
 export const MAIL_PLACEHOLDERS = ['brand', 'days'] as const;

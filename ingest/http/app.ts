@@ -20,14 +20,14 @@ import { httpErrorsPlugin } from './errors.ts';
 import { jsonBodyPlugin } from './json-body.ts';
 import { type LoggerOptions, loggerOptions } from './logger.ts';
 import { type NewsletterLinksRouteDeps, newsletterLinksRoute } from './newsletter-links-route.ts';
-import { type NewsletterRouteDeps, newsletterRoute } from './newsletter-route.ts';
+import { DEFAULT_NEWSLETTER_DAILY_MAX, type NewsletterRouteDeps, newsletterRoute } from './newsletter-route.ts';
 import { refuseForeignPosts } from './origin-check.ts';
 import type { PlainFormDeps } from './plain-form-posts.ts';
 import { securityHeadersPlugin } from './security-headers.ts';
 import type { SubmissionStore } from '../store/submission-store.ts';
 
 /** What the newsletter's routes need besides the store: the lifecycle, the links, and how a signup is recorded. */
-export type NewsletterDeps = Omit<NewsletterRouteDeps, 'store' | 'clock' | 'plainForms'> &
+export type NewsletterDeps = Omit<NewsletterRouteDeps, 'store' | 'clock' | 'plainForms' | 'dailyLimit'> &
   Omit<NewsletterLinksRouteDeps, 'clock' | 'rateLimit'> &
   Pick<ContactRouteDeps, 'verification' | 'linkDays'> & { content: PlainFormDeps['content'] };
 
@@ -44,9 +44,10 @@ export interface AppDeps {
   allowedOrigins?: readonly string[];
   /**
    * Form posts per client IP per window; captcha fetches get three times as many. `contactDailyMax`
-   * caps contact posts per client IP per 24 h on top (default 50).
+   * and `newsletterDailyMax` cap contact posts and newsletter signups per client IP per 24 h on top
+   * (default 50 each).
    */
-  rateLimit?: { max: number; windowMs: number; contactDailyMax?: number };
+  rateLimit?: { max: number; windowMs: number; contactDailyMax?: number; newsletterDailyMax?: number };
   /** How soon after a challenge was issued a contact is accepted (ms); default `DEFAULT_MIN_FILL_MS` (3 s). */
   captchaMinFillMs?: number;
   /** Where the rate-limit counters live; default: this process's memory (PostgreSQL replicas share a table). */
@@ -123,7 +124,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   deps.metrics?.register(app);
   await app.register(healthRoute, { isReady: () => !closing && !isDraining() && isReady() });
-  await app.register(newsletterRoute, { ...deps.newsletter, store: deps.store, clock, plainForms });
+  await app.register(newsletterRoute, {
+    ...deps.newsletter,
+    store: deps.store,
+    clock,
+    plainForms,
+    dailyLimit: { max: limit.newsletterDailyMax ?? DEFAULT_NEWSLETTER_DAILY_MAX, timeWindow: 24 * 60 * 60 * 1000 },
+  });
   await app.register(newsletterLinksRoute, { ...deps.newsletter, clock, rateLimit: { max: limit.max * 10, timeWindow: limit.windowMs } });
   await app.register(contactRoute, {
     store: deps.store,

@@ -13,7 +13,12 @@
  * which cannot carry a captcha (the question exists only in the island, the page is static), so
  * there is no token to spend and no issue time to wait for: checked for its origin and validated
  * without the captcha, the message is stored unverified and its sender gets a confirmation mail
- * (`contact_confirm`); the visitor lands on "check your inbox". `POST /api/contact/confirm` with
+ * (`contact_confirm`); the visitor lands on "check your inbox". The confirmation mail counts
+ * against the per-recipient cap (`store/mail-caps.ts`: one per 10 minutes, three per UTC day per
+ * mailbox, shared by the replicas); over it, the message is not stored at all — its sender could
+ * never confirm it, so it would only wait to be deleted — and the visitor lands on the same page
+ * (the answer never tells whether a mail went out). A sender who wrote twice within 10 minutes
+ * confirms the first message; the second must be sent again later. `POST /api/contact/confirm` with
  * the mail's token verifies the message and only then queues its sales mail; `GET` of the link
  * only redirects to the page with the button. Unconfirmed messages are deleted when the link
  * expires (retention).
@@ -23,15 +28,14 @@
  * counted for every post, stored or refused — but not for one from another website, which is
  * refused before any counter (`origin-check.ts`; the cap runs at `preHandler`).
  */
-import { normalizeIP } from '@fastify/rate-limit';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { type CaptchaRandom, createChallenge, verifyAnswer } from './captcha.ts';
 import type { Clock } from '../clock.ts';
 import type { ConsentLinks } from '../consent/links.ts';
 import type { ContactVerification } from '../consent/contact-verification.ts';
 import { contactSchema, plainContactSchema, validate } from '../contract/schemas.ts';
 import { NOT_ACCEPTED_PAGES } from '../contract/service-pages.ts';
-import { sendError } from './errors.ts';
+import { dailyCap } from './daily-cap.ts';
 import { acceptFormBodies, isFormPost } from './form-body.ts';
 import { formSubmissionHandler } from './form-submission.ts';
 import { checkPlainForm, firstIssue, type PlainFormDeps, redirectFormErrors, toResultPage } from './plain-form-posts.ts';
@@ -70,18 +74,7 @@ export async function contactRoute(app: FastifyInstance, deps: ContactRouteDeps)
     createChallenge(deps.captchaSecret, deps.clock.now(), deps.captchaMinFillMs, deps.captchaRandom),
   );
 
-  // A second counter for the same route: the plugin runs one limit per route, so this one is
-  // checked by hand with the plugin's own limiter, in the app's store (shared by the replicas on
-  // PostgreSQL). Its keys say what they count, apart from every other counter of the client
-  // (a limiter made this way has no route to tell them apart); addresses grouped as the plugin does.
-  const dailyCount = app.createRateLimit({ ...deps.contactDailyLimit, keyGenerator: (request) => `contact-daily:${normalizeIP(request.ip)}` });
-  const dailyCap = async (request: FastifyRequest, reply: FastifyReply) => {
-    const limit = await dailyCount(request);
-    if (limit.isAllowed || !limit.isExceeded) return;
-    request.log.info({ form: 'contact', limit: 'daily' }, 'request refused');
-    reply.header('retry-after', String(limit.ttlInSeconds));
-    return sendError(reply, 'rate_limited');
-  };
+  const perDay = dailyCap(app, 'contact', deps.contactDailyLimit);
 
   const json = formSubmissionHandler('contact', contactSchema, async (contact, request) => {
     const now = deps.clock.now();
@@ -103,7 +96,7 @@ export async function contactRoute(app: FastifyInstance, deps: ContactRouteDeps)
 
   acceptFormBodies(app);
   redirectFormErrors(app, deps.plainForms);
-  app.post('/api/contact', { preHandler: dailyCap }, async (request, reply) => {
+  app.post('/api/contact', { preHandler: perDay }, async (request, reply) => {
     if (!isFormPost(request.headers['content-type'])) return json(request, reply);
     // A plain HTML form (JavaScript off): no captcha, so the sender confirms the address first.
     const form = checkPlainForm(request, reply, deps.plainForms, 'contact', 'contactCheckInbox');
@@ -116,8 +109,9 @@ export async function contactRoute(app: FastifyInstance, deps: ContactRouteDeps)
     const result = validate(plainContactSchema, body);
     if (!result.ok) return toResultPage(reply, deps.plainForms, NOT_ACCEPTED_PAGES[firstIssue(result.fields, CONTACT_FIELD_ORDER)], lang);
     const now = deps.clock.now();
-    await deps.store.submitUnverifiedContact(result.data, now, now + deps.linkDays * DAY_MS);
-    deps.onContactStored();
+    // Over the sender's mail cap nothing is stored, and the page is the same (no oracle; see the module's comment).
+    if ((await deps.store.submitUnverifiedContact(result.data, now, now + deps.linkDays * DAY_MS)) === 'queued') deps.onContactStored();
+    else request.log.info({ form: 'contact', mail: 'capped' }, 'confirmation mail over the per-recipient cap, message not stored');
     return toResultPage(reply, deps.plainForms, 'contactCheckInbox', result.data.lang);
   });
 

@@ -9,7 +9,7 @@
  * | `ingest_http_request_duration_seconds{route, method, status}` | request latency (histogram) |
  * | `ingest_outbox_rows{status}` | outbox rows by status: the backlog is `pending`, `failed` rows need a look |
  * | `ingest_outbox_oldest_due_age_seconds` | how long the oldest due row has been waiting (0 when none) |
- * | `ingest_mail_sends_total{kind, outcome}` | sends by kind of mail (`sales`, `newsletter_confirm`, `contact_confirm`) and outcome (`sent`, `retried`, `failed`, `abandoned`) |
+ * | `ingest_mail_sends_total{kind, outcome}` | sends by kind of mail (`sales`, `newsletter_confirm`, `newsletter_already_subscribed`, `contact_confirm`) and outcome (`sent`, `retried`, `failed`, `abandoned`) |
  * | `ingest_database_errors_total` | storage errors the database layer reported (write failures, PostgreSQL unreachable, …) |
  * | `ingest_process_*`, `ingest_nodejs_*` | prom-client's process and runtime metrics |
  */

@@ -1,23 +1,35 @@
 /**
  * `POST /api/newsletter`: validates a signup with the contract and stores it durably.
  *
- * Double opt-in (the default): a new address is stored `pending` with its confirmation mail
- * queued, answered 201 `{ ok: true, next: 'confirm_email' }`. The same address again while
- * pending gets the same answer, and a new mail at most once per 10 minutes and three times a day
- * (the answer never tells which, so it says nothing about whether someone else signed up). A
- * confirmed address is answered 409 `already_subscribed`. Single opt-in: stored `confirmed`,
- * answered 201 `{ ok: true }`, 409 for a known address. A filled honeypot is answered 201 and dropped.
+ * Every valid signup gets the same answer, whatever the address's state, so the answer never
+ * tells whether an address is subscribed or whether someone else signed it up:
  *
- * The same route takes the plain HTML form (urlencoded, JavaScript off; see `plain-form-posts.ts`):
- * checked for its origin, validated by the same contract, and answered `303 See Other` to the
- * site's "check your inbox", "already subscribed", "confirmed" (single opt-in) or "not accepted"
- * page in the form's language.
+ * | mode | answer (JSON) | plain form lands on |
+ * |---|---|---|
+ * | double opt-in (default) | 201 `{ ok: true, next: 'confirm_email' }` | "check your inbox" |
+ * | single opt-in | 201 `{ ok: true }` | "confirmed" |
+ *
+ * What happens behind it: a new address is stored (double opt-in: `pending`, with its
+ * confirmation mail; single: `confirmed`); a pending one gets the new signup as its request and a
+ * new confirmation mail; a confirmed one stays as it is and its owner gets a short "you are
+ * already subscribed" mail (`consent/subscriptions.ts`). Every one of those mails counts against
+ * the per-recipient cap (`store/mail-caps.ts`: one per 10 minutes, three per UTC day per mailbox);
+ * over it nothing is stored or sent. A filled honeypot is answered 201 and dropped.
+ *
+ * Besides the app-wide per-minute limit, signups have a daily cap per client IP
+ * (`RATE_LIMIT_NEWSLETTER_DAILY_MAX`, default 50; 429 `rate_limited`, a plain form lands on "too
+ * many attempts"), counted for every post that passed the origin check.
+ *
+ * The same route takes the plain HTML form (urlencoded, JavaScript off; see `plain-form-posts.ts`),
+ * validated by the same contract and answered `303 See Other` to the page above or "not accepted",
+ * in the form's language.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../clock.ts';
 import type { SubscriptionLifecycle } from '../consent/subscriptions.ts';
 import { newsletterSchema, type NewsletterSignup, type SubmitOk, validate } from '../contract/schemas.ts';
 import { NOT_ACCEPTED_PAGES } from '../contract/service-pages.ts';
+import { dailyCap } from './daily-cap.ts';
 import { acceptFormBodies, isFormPost } from './form-body.ts';
 import { formSubmissionHandler, type StoreOutcome } from './form-submission.ts';
 import { checkbox, checkPlainForm, firstIssue, type PlainFormDeps, redirectFormErrors, toResultPage } from './plain-form-posts.ts';
@@ -30,11 +42,16 @@ export interface NewsletterRouteDeps {
   /** The terms a signup is stored under (opt-in mode, consent wording, link lifetime). */
   termsFor: (signup: NewsletterSignup, now: number) => SignupTerms;
   clock: Clock;
-  /** Called when a confirmation mail was queued (wakes the outbox worker). */
+  /** Signups a client IP may post per day. */
+  dailyLimit: { max: number; timeWindow: number };
+  /** Called when a mail was queued (wakes the outbox worker). */
   onMailQueued: () => void;
   /** Where plain HTML form posts are sent back to, and who may post them. */
   plainForms: PlainFormDeps;
 }
+
+/** Signups a client IP may post per 24 h, unless configured otherwise (`RATE_LIMIT_NEWSLETTER_DAILY_MAX`). */
+export const DEFAULT_NEWSLETTER_DAILY_MAX = 50;
 
 const CHECK_INBOX: SubmitOk = { ok: true, next: 'confirm_email' };
 
@@ -43,23 +60,21 @@ const FIELD_ORDER = ['name', 'email', 'privacyConsent', 'marketingConsent', 'lan
 
 /** Registers the newsletter route on `app`. */
 export async function newsletterRoute(app: FastifyInstance, deps: NewsletterRouteDeps): Promise<void> {
-  const store = async (signup: NewsletterSignup): Promise<StoreOutcome> => {
+  const store = async (signup: NewsletterSignup, request: FastifyRequest): Promise<StoreOutcome> => {
     const now = deps.clock.now();
     const terms = deps.termsFor(signup, now);
-    if ((await deps.store.subscribe(signup, now, terms)) === 'created') {
-      if (terms.status === 'pending') deps.onMailQueued();
-      return terms.status === 'pending' ? CHECK_INBOX : 'stored';
-    }
-    const repeat = await deps.lifecycle.repeatSignup(signup.email.toLowerCase(), now);
-    if (repeat === 'confirmed' || terms.status === 'confirmed') return 'already_subscribed';
-    if (repeat === 'queued') deps.onMailQueued();
-    return CHECK_INBOX;
+    const stored = await deps.store.subscribe(signup, now, terms);
+    const mailed =
+      stored === 'created' ? terms.status === 'pending' : stored === 'duplicate' && (await deps.lifecycle.repeatSignup(signup, now, terms)) !== 'capped';
+    if (mailed) deps.onMailQueued();
+    else if (stored !== 'created') request.log.info({ form: 'newsletter', mail: 'none' }, 'signup answered without a mail (per-recipient cap, or address gone)');
+    return terms.status === 'pending' ? CHECK_INBOX : 'stored';
   };
   const json = formSubmissionHandler('newsletter', newsletterSchema, store);
 
   acceptFormBodies(app);
   redirectFormErrors(app, deps.plainForms);
-  app.post('/api/newsletter', async (request, reply) => {
+  app.post('/api/newsletter', { preHandler: dailyCap(app, 'newsletter', deps.dailyLimit) }, async (request, reply) => {
     if (!isFormPost(request.headers['content-type'])) return json(request, reply);
     // A plain HTML form (JavaScript off): the same contract, answered with a result page.
     const form = checkPlainForm(request, reply, deps.plainForms, 'newsletter', 'newsletterCheckInbox');
@@ -74,8 +89,8 @@ export async function newsletterRoute(app: FastifyInstance, deps: NewsletterRout
     };
     const result = validate(newsletterSchema, body);
     if (!result.ok) return toResultPage(reply, deps.plainForms, NOT_ACCEPTED_PAGES[firstIssue(result.fields, FIELD_ORDER)], lang);
-    const outcome = await store(result.data);
-    const page = outcome === 'already_subscribed' ? 'newsletterAlreadySubscribed' : outcome === 'stored' ? 'newsletterConfirmed' : 'newsletterCheckInbox';
+    const outcome = await store(result.data, request);
+    const page = outcome === 'stored' ? 'newsletterConfirmed' : 'newsletterCheckInbox';
     return toResultPage(reply, deps.plainForms, page, result.data.lang);
   });
 }

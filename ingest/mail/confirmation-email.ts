@@ -10,7 +10,7 @@
  * their own unsubscribe button.
  */
 import type { Selectable } from 'kysely';
-import { type ConsentLinks, oneClickUrl, pageUrl, type PublicUrls } from '../consent/links.ts';
+import { type ConsentLinks, oneClickUrl, pageUrl, type PublicUrls, requestBinding } from '../consent/links.ts';
 import { LANGS, type Lang } from '../contract/schemas.ts';
 import type { SiteContent } from '../site-content.ts';
 import type { NewsletterTable } from '../store/tables.ts';
@@ -41,7 +41,7 @@ export function confirmationEmail(subscription: Selectable<NewsletterTable>, out
     string
   >;
   const expiresAt = subscription.expires_at === null ? null : Date.parse(subscription.expires_at);
-  const confirmUrl = pageUrl(deps.urls, 'newsletterConfirm', lang, deps.links.sign('confirm', subscription, expiresAt));
+  const confirmUrl = pageUrl(deps.urls, 'newsletterConfirm', lang, deps.links.sign('confirm', requestBinding(subscription), expiresAt));
   const unsubscribeToken = deps.links.sign('unsubscribe', subscription, null);
   const unsubscribeUrl = pageUrl(deps.urls, 'newsletterUnsubscribe', lang, unsubscribeToken);
   const footer = `${deps.content.company.legalName} · ${deps.content.company.address}`;

@@ -47,6 +47,8 @@ export interface OutboxWorkerDeps {
   confirmationMail?: (subscription: Selectable<NewsletterTable>, outbox: OutboxRef) => OutgoingMail;
   /** Renders the confirmation mail of a contact sent without JavaScript, to its sender; rows of that kind fail without it. */
   contactConfirmationMail?: (contact: Selectable<ContactsTable>, outbox: OutboxRef) => OutgoingMail;
+  /** Renders the "already subscribed" mail to a subscriber signed up again (queued at `outbox.queuedAt`); rows of that kind fail without it. */
+  alreadySubscribedMail?: (subscription: Selectable<NewsletterTable>, outbox: OutboxRef & { queuedAt: number }) => OutgoingMail;
   clock: Clock;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
   policy?: RetryPolicy;
@@ -160,6 +162,10 @@ export function outboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
     if (job.kind === 'contact_confirm') {
       if (deps.contactConfirmationMail === undefined) throw new Error('this worker has no contact confirmation mail composer');
       return deps.contactConfirmationMail(job.contact, job);
+    }
+    if (job.kind === 'newsletter_already_subscribed') {
+      if (deps.alreadySubscribedMail === undefined) throw new Error('this worker has no "already subscribed" mail composer');
+      return deps.alreadySubscribedMail(job.subscription, job);
     }
     if (deps.confirmationMail === undefined) throw new Error('this worker has no confirmation mail composer');
     return deps.confirmationMail(job.subscription, job);

@@ -2,8 +2,12 @@
  * The deletion of `ingest erase`: the newsletter and contact rows matching one condition on a
  * column both tables have, and the outbox rows of those contacts and subscriptions, which the
  * foreign keys delete with them and which are therefore counted first so the report is complete.
+ * The earlier requests of a pending signup go with their subscription (foreign key) too. Erasing
+ * one address also deletes the per-recipient mail count of its mailbox (`mail_caps`, keyed by the
+ * normalized address): a counter, not a record about the person, so the report does not list it.
  */
 import type { Kysely } from 'kysely';
+import { mailboxKey } from '../contract/mailbox-key.ts';
 import type { OpsQueries } from '../store/ops-database.ts';
 import type { Tables } from '../store/tables.ts';
 
@@ -38,6 +42,7 @@ export async function deletePersonalRows(kysely: Kysely<Tables>, tx: OpsQueries,
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where((eb) => eb.or([eb('contact_id', 'in', contactIds), eb('newsletter_id', 'in', subscriptionIds)])),
   );
+  if (column === 'email_lower' && op === '=') await tx.run(kysely.deleteFrom('mail_caps').where('mailbox', '=', mailboxKey(value)));
   return {
     newsletter: await tx.run(kysely.deleteFrom('newsletter').where(column, op, value)),
     contacts: await tx.run(kysely.deleteFrom('contacts').where(column, op, value)),

@@ -10,7 +10,9 @@
  * | confirmed newsletter subscriptions | until the person unsubscribes or asks for erasure; never by age |
  * | contact messages (and their sales-mail outbox rows) | 730 days after they were received |
  * | contact messages sent without JavaScript and never confirmed by their sender | until their confirmation link expires (CONFIRM_LINK_DAYS) |
- * | outbox rows of confirmation mails, sent or failed | the link's lifetime after they were queued |
+ * | earlier requests of a pending signup (name, language, choices) | until their own confirmation link expires |
+ * | outbox rows of mails to visitors (confirmation, "already subscribed"), sent or failed | the link's lifetime after they were queued |
+ * | per-recipient mail counts (the mailbox's normalized address) | until their UTC day is over and the 10 minutes since the last mail have passed |
  * | consent events (no personal data) | 1095 days (3 years), as evidence of how consent was handled |
  * | used captcha challenges | until the challenge expires (minutes) |
  * | mail files of the file mail sink (`$DATA_DIR/mail`) | confirmation mails (newsletter and contact): the link's lifetime; sales mails: 730 days |
@@ -18,6 +20,7 @@
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isoAt } from '../clock.ts';
+import { MAIL_CAP, pastMailCapsQuery } from '../store/mail-caps.ts';
 import type { OpsDatabase } from '../store/ops-database.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -36,15 +39,26 @@ export interface RetentionRule {
 }
 
 /** The rules that delete something. */
-type RetentionRuleId = 'pending_subscriptions' | 'unverified_contacts' | 'contacts' | 'confirmation_mail_rows' | 'consent_events' | 'captcha_nonces' | 'mail_files';
+type RetentionRuleId =
+  | 'pending_subscriptions'
+  | 'signup_requests'
+  | 'unverified_contacts'
+  | 'contacts'
+  | 'confirmation_mail_rows'
+  | 'mail_caps'
+  | 'consent_events'
+  | 'captcha_nonces'
+  | 'mail_files';
 
 /** The retention table, in words; `linkDays` is CONFIRM_LINK_DAYS. */
 export function retentionTable(linkDays: number): RetentionRule[] {
   return [
     { id: 'pending_subscriptions', what: 'newsletter signups never confirmed', kept: `until the newest confirmation link expires (${linkDays} days)` },
+    { id: 'signup_requests', what: 'earlier requests of a pending newsletter signup', kept: `until their confirmation link expires (${linkDays} days at most)` },
     { id: 'unverified_contacts', what: 'contact messages whose sender never confirmed the address', kept: `until the confirmation link expires (${linkDays} days)` },
     { id: 'contacts', what: 'contact messages and their sales-mail rows', kept: `${CONTACT_RETENTION_DAYS} days after receipt` },
-    { id: 'confirmation_mail_rows', what: 'outbox rows of confirmation mails, sent or failed', kept: `${linkDays} days after queueing` },
+    { id: 'confirmation_mail_rows', what: 'outbox rows of mails to visitors (confirmation, already subscribed), sent or failed', kept: `${linkDays} days after queueing` },
+    { id: 'mail_caps', what: 'per-recipient mail counts (by normalized address)', kept: 'until their UTC day is over' },
     { id: 'consent_events', what: 'consent events (no personal data)', kept: `${CONSENT_EVENT_RETENTION_DAYS} days` },
     { id: 'captcha_nonces', what: 'used captcha challenges', kept: 'until they expire' },
     { id: 'mail_files', what: 'mail files of the file mail sink', kept: `confirmation mails ${linkDays} days, sales mails ${CONTACT_RETENTION_DAYS} days` },
@@ -82,9 +96,11 @@ export async function applyRetention(db: OpsDatabase, options: RetentionOptions)
   const expiredPending = kysely.selectFrom('newsletter').where('status', '=', 'pending').where('expires_at', '<=', at);
   const unverifiedContacts = kysely.selectFrom('contacts').where('verified_at', 'is', null).where('expires_at', '<=', at);
   const oldContacts = kysely.selectFrom('contacts').where('created_at', '<', contactCutoff);
+  const expiredRequests = kysely.selectFrom('newsletter_requests').where('expires_at', '<=', at);
+  const pastMailCaps = kysely.selectFrom('mail_caps').where('day', '<', at.slice(0, 10)).where('last_mail_at', '<=', isoAt(now - MAIL_CAP.minIntervalMs));
   const doneConfirmMails = kysely
     .selectFrom('outbox')
-    .where('kind', '=', 'newsletter_confirm')
+    .where('kind', 'in', ['newsletter_confirm', 'newsletter_already_subscribed'])
     .where('status', 'in', ['sent', 'failed'])
     .where('created_at', '<', linkCutoff);
   const oldEvents = kysely.selectFrom('consent_events').where('at', '<', eventCutoff);
@@ -94,9 +110,11 @@ export async function applyRetention(db: OpsDatabase, options: RetentionOptions)
   const rows = await db.transaction(async (tx) => {
     const counts = {
       pending_subscriptions: first(await tx.all(expiredPending.select((eb) => eb.fn.countAll<number>().as('n')))),
+      signup_requests: first(await tx.all(expiredRequests.select((eb) => eb.fn.countAll<number>().as('n')))),
       unverified_contacts: first(await tx.all(unverifiedContacts.select((eb) => eb.fn.countAll<number>().as('n')))),
       contacts: first(await tx.all(oldContacts.select((eb) => eb.fn.countAll<number>().as('n')))),
       confirmation_mail_rows: first(await tx.all(doneConfirmMails.select((eb) => eb.fn.countAll<number>().as('n')))),
+      mail_caps: first(await tx.all(pastMailCaps.select((eb) => eb.fn.countAll<number>().as('n')))),
       consent_events: first(await tx.all(oldEvents.select((eb) => eb.fn.countAll<number>().as('n')))),
       captcha_nonces: first(await tx.all(usedNonces.select((eb) => eb.fn.countAll<number>().as('n')))),
     };
@@ -115,10 +133,16 @@ export async function applyRetention(db: OpsDatabase, options: RetentionOptions)
       ),
     );
     await tx.run(kysely.deleteFrom('newsletter').where('status', '=', 'pending').where('expires_at', '<=', at));
+    await tx.run(kysely.deleteFrom('newsletter_requests').where('expires_at', '<=', at));
+    await tx.run(pastMailCapsQuery(kysely, now));
     await tx.run(kysely.deleteFrom('contacts').where('verified_at', 'is', null).where('expires_at', '<=', at));
     await tx.run(kysely.deleteFrom('contacts').where('created_at', '<', contactCutoff));
     await tx.run(
-      kysely.deleteFrom('outbox').where('kind', '=', 'newsletter_confirm').where('status', 'in', ['sent', 'failed']).where('created_at', '<', linkCutoff),
+      kysely
+        .deleteFrom('outbox')
+        .where('kind', 'in', ['newsletter_confirm', 'newsletter_already_subscribed'])
+        .where('status', 'in', ['sent', 'failed'])
+        .where('created_at', '<', linkCutoff),
     );
     await tx.run(kysely.deleteFrom('consent_events').where('at', '<', eventCutoff));
     await tx.run(kysely.deleteFrom('captcha_nonces').where('expires_at', '<', at));

@@ -42,9 +42,9 @@ type FirstRow = <R>(query: Compilable<R>) => Promise<R | undefined>;
  */
 export async function jobFor(kysely: Kysely<Tables>, claimed: ClaimedRow, first: FirstRow): Promise<OutboxJob | null> {
   const base = { id: claimed.id, attempts: claimed.attempts, queuedAt: Date.parse(claimed.created_at), messageKey: claimed.message_key };
-  if (claimed.kind === 'newsletter_confirm' && claimed.newsletter_id !== null) {
+  if ((claimed.kind === 'newsletter_confirm' || claimed.kind === 'newsletter_already_subscribed') && claimed.newsletter_id !== null) {
     const subscription = await first(kysely.selectFrom('newsletter').selectAll().where('id', '=', claimed.newsletter_id));
-    return subscription === undefined ? null : { ...base, kind: 'newsletter_confirm', subscription };
+    return subscription === undefined ? null : { ...base, kind: claimed.kind, subscription };
   }
   if (claimed.contact_id === null) return null;
   const contact = await first(kysely.selectFrom('contacts').selectAll().where('id', '=', claimed.contact_id));

@@ -26,7 +26,7 @@ export interface OutboxClaim {
 export type OutboxJob = OutboxClaim & { queuedAt: number; /** The row's random Message-ID part (`mail/message-id.ts`). */ messageKey: string } & (
   | { kind: 'sales'; contact: Selectable<ContactsTable> }
   | { kind: 'contact_confirm'; contact: Selectable<ContactsTable> }
-  | { kind: 'newsletter_confirm'; subscription: Selectable<NewsletterTable> }
+  | { kind: 'newsletter_confirm' | 'newsletter_already_subscribed'; subscription: Selectable<NewsletterTable> }
 );
 
 /** The operations the worker needs; each finish returns false when the claim was lost to a newer one. */

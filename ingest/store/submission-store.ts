@@ -9,8 +9,19 @@ import { isoAt } from '../clock.ts';
 import type { ContactSubmission, NewsletterSignup } from '../contract/schemas.ts';
 import type { ContactsTable, NewsletterTable } from './tables.ts';
 
-/** What storing a signup did. */
-type SubscribeOutcome = 'created' | 'duplicate';
+/**
+ * What storing a signup did: `created`; `duplicate` (the address is stored already); `capped`
+ * (a new address whose confirmation mail the per-recipient cap refused, see `mail-caps.ts`: nothing
+ * stored, as a request without a mail could never be confirmed).
+ */
+type SubscribeOutcome = 'created' | 'duplicate' | 'capped';
+
+/**
+ * What storing a contact sent without JavaScript did: `queued` (stored unverified, its
+ * confirmation mail queued) or `capped` (the per-recipient cap refused the mail, so nothing was
+ * stored: a message whose sender can never confirm it would only wait to be deleted).
+ */
+type UnverifiedContactOutcome = 'queued' | 'capped';
 
 /** What storing a contact did; `captcha_reused` stores nothing. */
 type ContactOutcome = 'created' | 'captcha_reused';
@@ -26,11 +37,17 @@ export type SignupTerms =
 
 /** The storage the HTTP routes need. */
 export interface SubmissionStore {
-  /** Stores a new subscription with its `subscribed` consent event (and `confirmed`, or its confirmation mail); `duplicate` when the address exists. */
+  /**
+   * Stores a new subscription with its `subscribed` consent event (and `confirmed`, or its
+   * confirmation mail, counted by the per-recipient cap); `duplicate` when the address exists.
+   */
   subscribe(signup: NewsletterSignup, now: number, terms: SignupTerms): Promise<SubscribeOutcome>;
   submitContact(contact: ContactSubmission, nonce: { value: string; expiresAt: number }, now: number): Promise<ContactOutcome>;
-  /** Stores a contact sent without a captcha (a plain form post), unverified until `expiresAt`, with its confirmation mail to the sender queued. */
-  submitUnverifiedContact(contact: UnverifiedContact, now: number, expiresAt: number): Promise<void>;
+  /**
+   * Stores a contact sent without a captcha (a plain form post), unverified until `expiresAt`, with
+   * its confirmation mail to the sender queued, if the per-recipient cap allows that mail.
+   */
+  submitUnverifiedContact(contact: UnverifiedContact, now: number, expiresAt: number): Promise<UnverifiedContactOutcome>;
   /**
    * Records a captcha nonce as used without a contact (the attempt was refused: wrong answer, too
    * fast), so the same token cannot be tried again; a nonce already recorded stays as it is.

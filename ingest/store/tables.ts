@@ -28,7 +28,10 @@ export interface NewsletterTable {
   consent_hash: string | null;
   /** Pending rows only: when the newest confirmation link expires; the row is deleted after that. */
   expires_at: string | null;
-  /** Confirmation mails queued on `confirm_mail_day` (UTC date), for the daily cap. */
+  /**
+   * Confirmation mails queued for this row on `confirm_mail_day` (UTC date) and the newest one's
+   * time (its Date header). The cap itself is per mailbox, across rows: `mail_caps`.
+   */
   confirm_mails: Generated<number>;
   confirm_mail_day: string | null;
   last_confirm_mail_at: string | null;
@@ -139,7 +142,7 @@ interface ConsentTextsTable {
  * stream of mail (`newsletter`: confirmation and "already subscribed" mails; `contact`: a contact's
  * confirmation mail) on `day` (UTC date), and when the last one went out. Deleted once the day is over.
  */
-export interface MailCapsTable {
+interface MailCapsTable {
   mailbox: string;
   stream: string;
   day: string;

@@ -104,7 +104,7 @@ export async function serveScenario(name: ScenarioName): Promise<void> {
     const store = {
       subscribe: async () => 'created' as const,
       submitContact: async () => 'created' as const,
-      submitUnverifiedContact: async () => {},
+      submitUnverifiedContact: async () => 'queued' as const,
       spendNonce: async () => {},
       isReady: () => true,
       close: async () => {},

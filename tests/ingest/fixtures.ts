@@ -148,7 +148,7 @@ export async function testApp(overrides: Partial<AppDeps> & { clock?: Clock; opt
     newsletter,
     captchaSecret: SECRET,
     clock: overrides.clock ?? systemClock,
-    rateLimit: { max: 10_000, windowMs: 60_000, contactDailyMax: 1_000_000 },
+    rateLimit: { max: 10_000, windowMs: 60_000, contactDailyMax: 1_000_000, newsletterDailyMax: 1_000_000 },
     captchaMinFillMs: 0,
     logger: loggerOptions('info', { write: (line) => void logs.push(line) }),
     ...deps,
@@ -195,7 +195,7 @@ export async function testAppOn(
     newsletter,
     captchaSecret: SECRET,
     clock: overrides.clock ?? systemClock,
-    rateLimit: { max: 10_000, windowMs: 60_000, contactDailyMax: 1_000_000 },
+    rateLimit: { max: 10_000, windowMs: 60_000, contactDailyMax: 1_000_000, newsletterDailyMax: 1_000_000 },
     captchaMinFillMs: 0,
     rateLimitStore: backend.rateLimitStore,
     isReady: () => backend.isReady(),
@@ -222,7 +222,7 @@ export async function testAppOn(
  * at once and the daily contact cap is out of reach unless `env` says otherwise.
  */
 export function configFor(dir: string, env: Record<string, string> = {}): IngestConfig {
-  const defaults = { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'warn', CAPTCHA_MIN_FILL_MS: '0', RATE_LIMIT_CONTACT_DAILY_MAX: '1000000' };
+  const defaults = { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'warn', CAPTCHA_MIN_FILL_MS: '0', RATE_LIMIT_CONTACT_DAILY_MAX: '1000000', RATE_LIMIT_NEWSLETTER_DAILY_MAX: '1000000' };
   const result = resolveConfig({ ...defaults, ...env }, dir);
   if (!result.ok) throw new Error(result.errors.join('\n'));
   return result.config;

@@ -1,20 +1,24 @@
 /**
- * Newsletter signups stored many at a time: one statement (one round trip, one commit, one WAL
- * flush) holds a whole batch of concurrent signups, so their commit is shared instead of paid per
- * request. Each signup still gets what a transaction of its own gives it: its subscription, its
- * `subscribed` (and `confirmed`) consent event and its confirmation mail are committed together,
- * and the unique `email_lower` index decides duplicates (`ON CONFLICT DO NOTHING` returns no row).
+ * Newsletter signups stored many at a time: one transaction (one commit, one WAL flush, four
+ * statements at most) holds a whole batch of concurrent signups, so their commit is shared instead
+ * of paid per request. Each signup still gets what a transaction of its own gives it: its
+ * subscription, its `subscribed` (and `confirmed`) consent event and its confirmation mail are
+ * committed together, the unique `email_lower` index decides duplicates (`ON CONFLICT DO NOTHING`
+ * returns no row), and the per-recipient cap (`mail-caps.ts`) decides whether a new pending
+ * signup's confirmation mail may go out; if not, the signup is not kept (`capped`).
  *
- * Input → output, for a batch of three where `b@x` is already subscribed:
+ * Input → output, for a batch of four where `b@x` is already subscribed and `c@x` had a mail a
+ * minute ago:
  *
- *   [a@x, B@x, A@x] → ['created', 'duplicate', 'duplicate']
+ *   [a@x, B@x, A@x, c+1@x] → ['created', 'duplicate', 'duplicate', 'capped']
  *
  * (the first signup of an address in a batch is the one tried; later ones of the same address,
  * whatever the case, are its duplicates, as they would be one request later).
  */
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { NewsletterSignup } from '../../contract/schemas.ts';
-import { newMessageKey } from '../outbox-row.ts';
+import { outboxRow } from '../outbox-row.ts';
+import { capValues, chargeMailQuery } from '../mail-caps.ts';
 import { newsletterRow, type SignupTerms } from '../submission-store.ts';
 import type { Tables } from '../tables.ts';
 
@@ -26,7 +30,7 @@ export interface SignupJob {
 }
 
 /** What storing each signup of a batch did, in the batch's order; all of it commits at once, or none. */
-export async function subscribeBatch(kysely: Kysely<Tables>, jobs: SignupJob[]): Promise<Array<'created' | 'duplicate'>> {
+export async function subscribeBatch(kysely: Kysely<Tables>, jobs: SignupJob[]): Promise<Array<'created' | 'duplicate' | 'capped'>> {
   const rows = jobs.map((job) => newsletterRow(job.signup, job.now, job.terms));
   const tried = new Map<string, number>();
   rows.forEach((row, index) => {
@@ -35,41 +39,60 @@ export async function subscribeBatch(kysely: Kysely<Tables>, jobs: SignupJob[]):
   // Inserted in address order, so two batches (of two replicas) that share addresses take their
   // index locks in the same order and cannot deadlock.
   const order = [...tried.values()].sort((a, b) => (rows[a]!.email_lower < rows[b]!.email_lower ? -1 : 1));
-  // The events and mails are inserted from the subscriptions the first part created, in the same
-  // statement; each subscription's events in order (subscribed, then confirmed), as exports list them by id.
-  const created = await kysely
-    .with('created', (db) =>
-      db
-        .insertInto('newsletter')
-        .values(order.map((index) => rows[index]!))
-        .onConflict((conflict) => conflict.column('email_lower').doNothing())
-        .returning(['id', 'email_lower', 'status', 'lang', 'consent_hash', 'privacy_version', 'created_at']),
-    )
-    .with('events', (db) =>
-      db
-        .insertInto('consent_events')
-        .columns(['newsletter_id', 'event', 'lang', 'consent_hash', 'privacy_version', 'at'])
-        .expression(
-          sql`SELECT id, e.event, lang, consent_hash, privacy_version, created_at
-              FROM created CROSS JOIN (VALUES (1, 'subscribed'), (2, 'confirmed')) AS e (step, event)
-              WHERE e.step = 1 OR created.status = 'confirmed'
-              ORDER BY created.id, e.step`,
-        ),
-    )
-    .with('mails', (db) =>
-      db
-        .insertInto('outbox')
-        .columns(['kind', 'newsletter_id', 'status', 'attempts', 'next_attempt_at', 'created_at', 'message_key'])
-        // Each mail's Message-ID key made here (outbox-row.ts), matched to its subscription by address.
-        .expression(
-          sql`SELECT 'newsletter_confirm', id, 'pending', 0, created_at, created_at, keys.message_key
-              FROM created JOIN unnest(${order.map((index) => rows[index]!.email_lower)}::text[], ${order.map(() => newMessageKey())}::text[]) AS keys (email_lower, message_key) USING (email_lower)
-              WHERE status = 'pending' ORDER BY id`,
-        ),
-    )
-    .selectFrom('created')
-    .select('email_lower')
-    .execute();
-  const won = new Set(created.map((row) => tried.get(row.email_lower)!));
-  return jobs.map((_, index) => (won.has(index) ? 'created' : 'duplicate'));
+  return kysely.transaction().execute(async (trx) => {
+    const created = await trx
+      .insertInto('newsletter')
+      .values(order.map((index) => rows[index]!))
+      .onConflict((conflict) => conflict.column('email_lower').doNothing())
+      .returning(['id', 'email_lower', 'status', 'lang', 'consent_hash', 'privacy_version', 'created_at'])
+      .execute();
+    const capped = await chargeConfirmMails(trx, created.filter((row) => row.status === 'pending').map((row) => jobs[tried.get(row.email_lower)!]!));
+    // A request whose mail the cap refused could never be confirmed: it is not kept.
+    if (capped.size > 0) await trx.deleteFrom('newsletter').where('email_lower', 'in', [...capped]).execute();
+    const kept = created.filter((row) => !capped.has(row.email_lower)).sort((a, b) => a.id - b.id);
+    if (kept.length > 0) {
+      // Each subscription's events in order (subscribed, then confirmed), as exports list them by id.
+      const events = kept.flatMap((row) =>
+        (row.status === 'confirmed' ? (['subscribed', 'confirmed'] as const) : (['subscribed'] as const)).map((event) => ({
+          newsletter_id: row.id,
+          event,
+          lang: row.lang,
+          consent_hash: row.consent_hash,
+          privacy_version: row.privacy_version,
+          at: row.created_at,
+        })),
+      );
+      const mails = kept
+        .filter((row) => row.status === 'pending')
+        .map((row) => ({ ...outboxRow('newsletter_confirm', Date.parse(row.created_at)), newsletter_id: row.id, contact_id: null }));
+      // The events and mails in one statement: one round trip.
+      if (mails.length === 0) await trx.insertInto('consent_events').values(events).execute();
+      else await trx.with('events', (db) => db.insertInto('consent_events').values(events)).insertInto('outbox').values(mails).execute();
+    }
+    const won = new Set(created.map((row) => tried.get(row.email_lower)!));
+    const refused = new Set([...capped].map((email) => tried.get(email)!));
+    return jobs.map((_, index) => (refused.has(index) ? 'capped' : won.has(index) ? 'created' : 'duplicate'));
+  });
+}
+
+/**
+ * Counts the confirmation mails of new pending signups against the per-recipient cap, in mailbox
+ * order (two batches lock the same counters in the same order); returns the addresses refused. Of
+ * several new addresses of one mailbox in a batch (`ana+1@`, `ana+2@`), the first is the one tried:
+ * the cap allows one mail per 10 minutes anyway.
+ */
+async function chargeConfirmMails(trx: Kysely<Tables>, jobs: SignupJob[]): Promise<Set<string>> {
+  const refused = new Set<string>();
+  const byMailbox = new Map<string, SignupJob>();
+  for (const job of jobs) {
+    const values = capValues(job.signup.email, 'newsletter', job.now);
+    if (byMailbox.has(values.mailbox)) refused.add(job.signup.email.toLowerCase());
+    else byMailbox.set(values.mailbox, job);
+  }
+  if (byMailbox.size === 0) return refused;
+  const mailboxes = [...byMailbox.keys()].sort();
+  const charges = mailboxes.map((mailbox) => capValues(byMailbox.get(mailbox)!.signup.email, 'newsletter', byMailbox.get(mailbox)!.now));
+  const allowed = new Set((await chargeMailQuery(trx, charges).execute()).map((row) => row.mailbox));
+  for (const mailbox of mailboxes) if (!allowed.has(mailbox)) refused.add(byMailbox.get(mailbox)!.signup.email.toLowerCase());
+  return refused;
 }

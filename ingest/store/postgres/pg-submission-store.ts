@@ -10,7 +10,9 @@
  *
  * As on SQLite, the database decides duplicates: `INSERT … ON CONFLICT DO NOTHING RETURNING`
  * returns no row when the unique `email_lower` index (newsletter, any case) or the nonce's
- * primary key (a captcha used once, by any replica) already holds the value. A contact, its
+ * primary key (a captcha used once, by any replica) already holds the value, and the
+ * per-recipient cap (`mail-caps.ts`, one conditional upsert) decides whether a mail to a
+ * visitor-typed address may go out, for every replica at once. A contact, its
  * outbox row and its nonce are one transaction: a second use of a token, in this replica or
  * another, waits for the first transaction and then stores nothing. A refused answer spends its
  * nonce the same way (`spendNonce`), so no replica accepts that token afterwards.
@@ -18,6 +20,7 @@
 import type { Kysely } from 'kysely';
 import { isoAt } from '../../clock.ts';
 import { DEFAULT_GROUP_COMMIT, GroupCommit, type GroupCommitOptions, type JobResult } from '../group-commit.ts';
+import { capValues, chargeMailQuery } from '../mail-caps.ts';
 import { outboxRow } from '../outbox-row.ts';
 import { contactRow, type SubmissionStore } from '../submission-store.ts';
 import type { Tables } from '../tables.ts';
@@ -72,8 +75,11 @@ export function postgresSubmissionStore(
     submitUnverifiedContact: (contact, now, expiresAt) =>
       health.guard(() =>
         kysely.transaction().execute(async (trx) => {
+          // The cap first: over it, nothing is stored (see `SubmissionStore`).
+          if ((await chargeMailQuery(trx, capValues(contact.email, 'contact', now)).execute()).length === 0) return 'capped' as const;
           const { id } = await trx.insertInto('contacts').values(contactRow(contact, now, expiresAt)).returning('id').executeTakeFirstOrThrow();
           await trx.insertInto('outbox').values({ ...outboxRow('contact_confirm', now), contact_id: id }).execute();
+          return 'queued' as const;
         }),
       ),
     spendNonce: (nonce, now) =>

@@ -22,6 +22,7 @@ import { databaseFilesProblem, recordDatabaseFiles } from './file-identity.ts';
 import { isStorageError, StorageHealth, type StorageLog, stderrStorageLog } from './storage-health.ts';
 import { type ErrorDetail, startSqliteWriter, type WriteStep, WriterError, type WriterHealth } from './writer.ts';
 import { outboxRow } from '../outbox-row.ts';
+import { capValues, chargeMailQuery } from '../mail-caps.ts';
 import { contactRow, newsletterRow, type SubmissionStore } from '../submission-store.ts';
 import type { Tables } from '../tables.ts';
 
@@ -52,6 +53,16 @@ function statements(kysely: Kysely<Tables>) {
         )
         .onConflict((conflict) => conflict.column('email_lower').doNothing())
         .returning('id'),
+    ),
+    // A row only while the address is not stored yet: a duplicate stops its job before the cap counts a mail.
+    addressIsNew: prepare(
+      kysely
+        .selectNoFrom((eb) => eb.lit(1).as('new'))
+        .where((eb) => eb.not(eb.exists(kysely.selectFrom('newsletter').select('id').where('email_lower', '=', 'email_lower' as never)))),
+    ),
+    // The per-recipient cap (mail-caps.ts): a row only while it allows one more mail, counted.
+    chargeMailCap: prepare(
+      chargeMailQuery(kysely, nameTemplate('mailbox', 'stream', 'day', 'last_mail_at', 'cutoff')),
     ),
     // The subscription just inserted, found by its address (last_insert_rowid() moves with each insert).
     insertConfirmMail: prepare(
@@ -171,14 +182,19 @@ export async function openSubmissionStore(
     async subscribe(signup, now, terms) {
       const row = newsletterRow(signup, now, terms);
       const event = (kind: 'subscribed' | 'confirmed') => step('insertConsentEvent', { event: kind, lang: row.lang, consent_hash: row.consent_hash, privacy_version: row.privacy_version, at: row.created_at, email_lower: row.email_lower });
+      if (terms.status === 'confirmed') {
+        const stoppedAt = await groupCommit.submit([step('insertSignup', row, true), event('subscribed'), event('confirmed')]);
+        return stoppedAt === 0 ? 'duplicate' : 'created';
+      }
+      // One job in the single writer: the checks and the writes after them cannot interleave with another's.
       const stoppedAt = await groupCommit.submit([
+        step('addressIsNew', { email_lower: row.email_lower }, true),
+        step('chargeMailCap', capValues(row.email, 'newsletter', now), true),
         step('insertSignup', row, true),
         event('subscribed'),
-        terms.status === 'pending'
-          ? step('insertConfirmMail', { ...outboxRow('newsletter_confirm', now), email_lower: row.email_lower })
-          : event('confirmed'),
+        step('insertConfirmMail', { ...outboxRow('newsletter_confirm', now), email_lower: row.email_lower }),
       ]);
-      return stoppedAt === 0 ? 'duplicate' : 'created';
+      return stoppedAt === 0 || stoppedAt === 2 ? 'duplicate' : stoppedAt === 1 ? 'capped' : 'created';
     },
     async submitContact(contact, nonce, now) {
       const at = isoAt(now);
@@ -191,10 +207,12 @@ export async function openSubmissionStore(
       return stoppedAt === 0 ? 'captcha_reused' : 'created';
     },
     async submitUnverifiedContact(contact, now, expiresAt) {
-      await groupCommit.submit([
+      const stoppedAt = await groupCommit.submit([
+        step('chargeMailCap', capValues(contact.email, 'contact', now), true),
         step('insertContact', contactRow(contact, now, expiresAt)),
         step('insertOutbox', outboxRow('contact_confirm', now)),
       ]);
+      return stoppedAt === 0 ? 'capped' : 'queued';
     },
     async spendNonce(nonce, now) {
       const at = isoAt(now);

@@ -113,12 +113,14 @@ describe.each(BACKENDS)('newsletter double opt-in on %s', (kind) => {
     expect(await subscription()).toMatchObject({ status: 'confirmed', confirmed_at: new Date(START + MINUTE).toISOString(), expires_at: null });
     expect((await events()).map((e) => e.event)).toEqual(['subscribed', 'confirmed']);
 
-    // A second click (or a JSON client) is told it is confirmed; a new signup is "already subscribed".
+    // A second click (or a JSON client) is told it is confirmed; a new signup is answered like any
+    // other, and the address's owner is told by mail instead.
     const json = await postJson(t.app, '/api/newsletter/confirm', { token });
     expect([json.statusCode, json.json()]).toEqual([200, { ok: true, status: 'already_confirmed' }]);
+    clock.advance(10 * MINUTE);
     const repeat = await postJson(t.app, '/api/newsletter', signup());
-    expect(repeat.statusCode).toBe(409);
-    expect(repeat.json().error.code).toBe('already_subscribed');
+    expect([repeat.statusCode, repeat.json()]).toEqual([201, { ok: true, next: 'confirm_email' }]);
+    expect(await t.rows("SELECT kind, status FROM outbox WHERE kind = 'newsletter_already_subscribed'")).toEqual([{ kind: 'newsletter_already_subscribed', status: 'pending' }]);
   });
 
   it('changes nothing for an expired or forged link, and says so on a localized page or as 410/400', async () => {
@@ -184,13 +186,16 @@ describe.each(BACKENDS)('newsletter double opt-in on %s', (kind) => {
 });
 
 describe.each(BACKENDS)('newsletter single opt-in on %s', (kind) => {
-  it('stores the signup confirmed at once, with both events and no mail, and answers a repeat 409', async () => {
+  it('stores the signup confirmed at once, with both events and no mail, and answers a repeat alike, mailing the owner', async () => {
     t = await testAppOn(kind, { optIn: 'single' });
     const res = await postJson(t.app, '/api/newsletter', signup());
     expect([res.statusCode, res.json()]).toEqual([201, { ok: true }]);
     expect(await subscription()).toMatchObject({ status: 'confirmed', expires_at: null });
     expect((await events()).map((e) => e.event)).toEqual(['subscribed', 'confirmed']);
     expect(await confirmMails()).toBe(0);
-    expect((await postJson(t.app, '/api/newsletter', signup())).statusCode).toBe(409);
+    const repeat = await postJson(t.app, '/api/newsletter', signup());
+    expect([repeat.statusCode, repeat.json()]).toEqual([201, { ok: true }]);
+    expect(await t.count('outbox')).toBe(1);
+    expect((await t.rows('SELECT kind FROM outbox'))[0]!.kind).toBe('newsletter_already_subscribed');
   });
 });

@@ -39,12 +39,12 @@ describe.each(BACKENDS)('the newsletter as a plain HTML form on %s', (kind) => {
     expect(row).toEqual({ email: 'lena@example.de', name: 'Lena Vogel', lang: 'de', status: 'pending', marketing_consent: 0 });
   });
 
-  it('reads a checked marketing box, and sends a confirmed address to "already subscribed"', async () => {
+  it('reads a checked marketing box, and sends a confirmed address to the same page as a new one (no status oracle)', async () => {
     t = await testAppOn(kind, { optIn: 'single' });
     expect((await post({ ...FIELDS, marketingConsent: 'true', lang: 'it' })).headers.location).toBe(`${TEST_SITE_URL}/it/newsletter/confirmed`);
     expect((await t.rows('SELECT marketing_consent FROM newsletter'))[0]).toEqual({ marketing_consent: 1 });
     const again = await post({ ...FIELDS, lang: 'it' });
-    expect([again.statusCode, again.headers.location]).toEqual([303, `${TEST_SITE_URL}/it/newsletter/already-subscribed`]);
+    expect([again.statusCode, again.headers.location]).toEqual([303, `${TEST_SITE_URL}/it/newsletter/confirmed`]);
   });
 
   it('sends bad input to the page that names the reason, and stores nothing', async () => {
@@ -177,7 +177,8 @@ describe.each(BACKENDS)('the contact form as a plain HTML form on %s', (kind) =>
     const fromPage = { origin: TEST_SITE_URL, referer: `${TEST_SITE_URL}/de/contact` };
     expect((await postContact(CONTACT_FIELDS, fromPage)).headers.location).toBe(`${TEST_SITE_URL}/de/contact/check-inbox`);
     expect((await postJson(t.app, '/api/contact', contact({ captcha: await solvedCaptcha(t.app) }))).statusCode).toBe(201);
-    expect((await postContact(CONTACT_FIELDS, fromPage)).headers.location).toBe(`${TEST_SITE_URL}/de/contact/check-inbox`);
+    // Another sender (the same one would be held by the per-recipient mail cap: mail-caps.test.ts).
+    expect((await postContact({ ...CONTACT_FIELDS, email: 'bea@example.com' }, fromPage)).headers.location).toBe(`${TEST_SITE_URL}/de/contact/check-inbox`);
     // Refused by a limit (which counts only posts whose origin passed): the page is in the form's language.
     const capped = await postContact(CONTACT_FIELDS, fromPage);
     expect([capped.statusCode, capped.headers.location, capped.headers['retry-after'], capped.body]).toEqual([303, `${TEST_SITE_URL}/de/form/too-many-attempts`, undefined, '']);

@@ -1,0 +1,58 @@
+/**
+ * The mail to an address already subscribed that someone signed up again. The signup form answers
+ * every address alike (so nobody learns from it whether an address is subscribed); the address's
+ * owner learns it from this short notice instead: nothing changed, nothing to do, and how to
+ * leave. In the subscription's language, with texts from the site's content
+ * (`mail.alreadySubscribed`), and nothing the visitor typed besides the address, the same as the
+ * confirmation mail. It carries a visible unsubscribe link and `List-Unsubscribe` with one-click
+ * POST (RFC 8058). It counts against the per-recipient cap like every mail to the address.
+ */
+import type { Selectable } from 'kysely';
+import { oneClickUrl, pageUrl } from '../consent/links.ts';
+import { LANGS, type Lang } from '../contract/schemas.ts';
+import type { SiteContent } from '../site-content.ts';
+import type { NewsletterTable } from '../store/tables.ts';
+import type { ConfirmationMailDeps } from './confirmation-email.ts';
+import { type ConfirmationLayout, confirmationHtml, confirmationText } from './confirmation-layout.ts';
+import { escapeHtml } from './escape-html.ts';
+import type { OutgoingMail } from './mailer.ts';
+import { outboxMessageId, type OutboxRef } from './message-id.ts';
+
+/** What the mail needs besides the subscription: the confirmation mail's parts, less the link's lifetime. */
+export type AlreadySubscribedMailDeps = Omit<ConfirmationMailDeps, 'linkDays'>;
+
+/** Renders the "already subscribed" mail for `subscription`, queued as outbox row `outbox` at `queuedAt`. */
+export function alreadySubscribedEmail(
+  subscription: Selectable<NewsletterTable>,
+  outbox: OutboxRef & { queuedAt: number },
+  deps: AlreadySubscribedMailDeps,
+): OutgoingMail {
+  const lang: Lang = (LANGS as readonly string[]).includes(subscription.lang) ? (subscription.lang as Lang) : 'en';
+  const texts = deps.content.texts[lang].mail.alreadySubscribed;
+  const t = (key: keyof typeof texts) => texts[key].replace(/\{\{\s*brand\s*\}\}/g, deps.content.brand);
+  const unsubscribeToken = deps.links.sign('unsubscribe', subscription, null);
+  const unsubscribeUrl = pageUrl(deps.urls, 'newsletterUnsubscribe', lang, unsubscribeToken);
+  const footer = `${deps.content.company.legalName} · ${deps.content.company.address}`;
+  const layout: ConfirmationLayout = {
+    lang,
+    subject: t('subject'),
+    preheader: t('preheader'),
+    heading: t('heading'),
+    intro: t('intro'),
+    paragraphs: [t('nothingToDo'), t('leave'), t('signature')],
+    footerHtml: `<a href="${escapeHtml(unsubscribeUrl)}" style="color:#52606d">${escapeHtml(t('unsubscribe'))}</a> · ${escapeHtml(footer)}`,
+  };
+  return {
+    from: deps.from,
+    to: subscription.email,
+    subject: t('subject'),
+    text: confirmationText(layout, [`${t('unsubscribe')}: ${unsubscribeUrl}`, footer]),
+    html: confirmationHtml(layout),
+    messageId: outboxMessageId(`newsletter-${subscription.id}`, outbox, deps.from),
+    date: new Date(outbox.queuedAt),
+    headers: {
+      'List-Unsubscribe': `<${oneClickUrl(deps.urls, unsubscribeToken)}>`,
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    },
+  };
+}
