@@ -3,6 +3,7 @@
  * ingest suite that goes through the store interfaces runs against SQLite and PostgreSQL. Each
  * test then works in a schema of its own (`freshPostgresUrl` in fixtures.ts).
  *
+ * `npm run test:quick` sets INGEST_TESTS_POSTGRES=off: no cluster, the SQLite cases only.
  * Without PostgreSQL installed: in CI (`CI` set) the run fails with the one-line install hint;
  * on a developer's machine the PostgreSQL cases are left out after printing that same line.
  */
@@ -18,6 +19,11 @@ declare module 'vitest' {
 
 /** Starts the cluster and provides its URL; returns the teardown. */
 export default async function setup(project: TestProject): Promise<() => void> {
+  // `npm run test:quick` runs without PostgreSQL (tests/vitest.quick.config.ts).
+  if (process.env.INGEST_TESTS_POSTGRES === 'off') {
+    project.provide('postgresUrl', null);
+    return () => {};
+  }
   if (postgresBin() === null) {
     if (process.env.CI) throw new Error(INSTALL_HINT);
     process.stderr.write(`ingest tests: ${INSTALL_HINT}; running on SQLite only.\n`);
