@@ -85,6 +85,7 @@ onEachBackend((stack) => {
     const own = await ownRecords(stack(), ADDRESS);
     const left = after.subscriptions;
 
+    if (erased.code !== 0) process.stdout.write(`\ningest erase --email ${ADDRESS} exited with ${erased.code}:\n${erased.output}\n`);
     verdict(`${stackLabel(stack())} · ingest erase against ${bursts + 1} bursts of ${N} signups of the same address`, [
       fact('erase exit code', String(erased.code), '0', erased.code === 0),
       fact('erase took (ms)', String(tookMs), 'reported', true),
