@@ -1,5 +1,5 @@
-import { TOKEN_FORM_PAGES } from '../../ingest/contract/service-pages.ts';
-import { DEFAULT_LANG, LANGUAGES } from '../site/languages.ts';
+import { type ServicePage, servicePagePath, TOKEN_FORM_PAGES } from '../../ingest/contract/service-pages.ts';
+import { DEFAULT_LANG, type Lang, LANGUAGES } from '../site/languages.ts';
 
 /**
  * What a host of the site forwards to the ingest service besides `/api/…`, and what under `/api`
@@ -65,4 +65,50 @@ export function isPrivateApiPath(path: string): boolean {
   }
   const resolved = new URL(`http://site${decoded.startsWith('/') ? '' : '/'}${decoded}`).pathname;
   return [path, decoded, resolved].some((form) => privateApiPath.test(form));
+}
+
+/** The content type of a plain HTML form's post (JavaScript off); the islands post JSON. */
+export const FORM_CONTENT_TYPE = 'application/x-www-form-urlencoded';
+
+/** Whether a request's `Content-Type` is a plain HTML form's. */
+export function isFormPost(contentType: string | undefined): boolean {
+  return (contentType ?? '').split(';')[0]!.trim().toLowerCase() === FORM_CONTENT_TYPE;
+}
+
+/**
+ * The result page a plain HTML form post is sent to (303) when a host answers it in the service's
+ * place, so that a visitor without JavaScript sees a page of the site, never a bare error: a body
+ * over the service's limit (`tooLarge`, 413) is "not accepted: too long"; a service that is down
+ * or silent (`serviceDown`, 502, 503, 504) means "not stored, try again later".
+ */
+export const FORM_FALLBACK_PAGES = { tooLarge: 'formNotAcceptedTooLong', serviceDown: 'formNotStored' } as const satisfies Record<string, ServicePage>;
+
+/**
+ * Matches a `Referer` on a page in a language other than the default; group 1 is the language.
+ * The site's pages send their full URL as Referer to their own origin
+ * (`strict-origin-when-cross-origin`), so a form post's Referer names the form's page.
+ */
+export const REFERER_LANG_PATTERN = `^https?://[^/?#]+/(${LANGUAGES.filter((l) => l !== DEFAULT_LANG).join('|')})(?:[/?#]|$)`;
+
+const refererLangPattern = new RegExp(REFERER_LANG_PATTERN);
+
+/**
+ * The language of the page a form was posted from: the first path segment of its `Referer` when
+ * that is a language, else the default language.
+ *
+ * @example refererLang('https://www.maskwise.io/de/contact') // 'de'
+ * @example refererLang(undefined)                            // 'en'
+ */
+function refererLang(referer: string | undefined): Lang {
+  return (refererLangPattern.exec(referer ?? '')?.[1] as Lang | undefined) ?? DEFAULT_LANG;
+}
+
+/**
+ * Where a host sends a plain form post it answers itself, as a root-relative path (the visitor
+ * stays on the origin they used).
+ *
+ * @example formFallbackPath('serviceDown', 'https://www.maskwise.io/de/contact') // '/de/form/not-stored'
+ */
+export function formFallbackPath(reason: keyof typeof FORM_FALLBACK_PAGES, referer: string | undefined): string {
+  return servicePagePath(FORM_FALLBACK_PAGES[reason], refererLang(referer));
 }

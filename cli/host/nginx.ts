@@ -1,4 +1,7 @@
-import { API_BASE, PRIVATE_API_PATTERN, TOKEN_FORM_PATH } from './api-forwarding.ts';
+import { ERROR_CODES, type ErrorCode } from '../../ingest/contract/error-codes.ts';
+import { LIMITS } from '../../ingest/contract/schemas.ts';
+import { SERVICE_PAGES } from '../../ingest/contract/service-pages.ts';
+import { API_BASE, FORM_CONTENT_TYPE, FORM_FALLBACK_PAGES, PRIVATE_API_PATTERN, REFERER_LANG_PATTERN, TOKEN_FORM_PATH } from './api-forwarding.ts';
 import { HASHED_ASSETS_PREFIX, HSTS, IMMUTABLE_CACHE, REVALIDATE_CACHE } from './security-headers.ts';
 
 /** Where the generated server block is written inside the output folder. */
@@ -9,6 +12,7 @@ export const NGINX_DEFAULTS = {
   listen: '80',
   root: '/srv/maskwise/dist',
   upstream: '127.0.0.1:8787',
+  accessLog: '/var/log/nginx/access.log',
 } as const;
 
 /** What the server block is generated from. */
@@ -28,6 +32,35 @@ export interface NginxSite {
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const quote = (text: string) => `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
 const titleCase = (name: string) => name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
+const addHeaders = (headers: Readonly<Record<string, string>>, indent: string) =>
+  Object.entries(headers).map(([name, value]) => `${indent}add_header ${titleCase(name)} ${quote(value)} always;`);
+
+/**
+ * The uniform error body of the service for `code`, as an nginx single-quoted string (the JSON
+ * clients' answer when nginx answers in the service's place).
+ */
+function errorBodyString(code: ErrorCode): string {
+  const body = JSON.stringify({ error: { code, message: ERROR_CODES[code].message } });
+  if (/['\\$]/.test(body)) throw new Error(`the ${code} message cannot be written into nginx.conf as it is: ${body}`);
+  return `'${body}'`;
+}
+
+/**
+ * A named location answering in the service's place (a body too large, the service down): a
+ * plain form post is sent to the page of the form's language that says so (303, language from
+ * the Referer), a JSON client gets the service's error shape; never cached, never indexed, with
+ * the site's security headers.
+ */
+function fallbackLocation(name: string, headers: Readonly<Record<string, string>>, page: keyof typeof SERVICE_PAGES, json: { status: number; code: ErrorCode }): string[] {
+  return [
+    `    location ${name} {`,
+    ...addHeaders({ ...headers, 'cache-control': 'no-store', 'x-robots-tag': 'noindex' }, '        '),
+    `        if ($maskwise_form_post) { return 303 $maskwise_form_lang${SERVICE_PAGES[page]}; }`,
+    '        default_type application/json;',
+    `        return ${json.status} ${errorBodyString(json.code)};`,
+    '    }',
+  ];
+}
 
 /**
  * The regular expression (case-insensitive) matching every other spelling of a page's URL that
@@ -58,6 +91,9 @@ function pageLocation(page: { path: string; file: string }): string {
   return `location = ${page.path} { if ($maskwise_empty_segment) { return 308 ${page.path}$is_args$args; } try_files /${page.file} =404; }`;
 }
 
+/** Matches a request URI or Referer whose query carries a token; group 1 is its path. */
+const TOKEN_QUERY_PATTERN = '~^([^?]*)\\?(?:[^#]*&)?token=';
+
 /**
  * The nginx server block for the built site, to be included in the `http {}` block of an nginx
  * configuration: clean URLs without trailing slash, 308 to the canonical URL for any other
@@ -65,7 +101,9 @@ function pageLocation(page: { path: string; file: string }): string {
  * revalidation for the rest, gzip (and the `.gz` files written beside each text file), the
  * security headers, and `/api/` proxied to the ingest service, together with the POSTs of the
  * token form pages (`TOKEN_FORM_PAGES`, to their endpoint under `/api`) and never
- * `/api/metrics`.
+ * `/api/metrics`. Where nginx answers a form post in the service's place (a body over the
+ * service's limit, the service down), a visitor without JavaScript is sent to the result page
+ * that says so (`FORM_FALLBACK_PAGES`); the access log leaves out the links' tokens.
  */
 export function nginxConfig(site: NginxSite): string {
   const width = Math.max(...site.pages.map((p) => equivalentFormsPattern(p.path).length)) + 6;
@@ -74,10 +112,10 @@ export function nginxConfig(site: NginxSite): string {
   const defaultNotFound = notFound.find((n) => n.prefix === '/');
   const lines = [
     '# nginx server block for the MaskWise site, written by `sitegen build` from the routes table',
-    '# (cli/routes.ts). Do not edit: rebuild. Include it inside the http {} block of nginx.conf',
+    '# (cli/site/routes.ts). Do not edit: rebuild. Include it inside the http {} block of nginx.conf',
     '# (which must include mime.types), e.g.',
     `#     include ${NGINX_DEFAULTS.root}/_deploy/nginx.conf;`,
-    '# and set the lines marked "set for your host": the ingest upstream, listen, server_name, root.',
+    '# and set the lines marked "set for your host": the ingest upstream, listen, server_name, root, access_log.',
     '# Tested with Debian 12\'s nginx 1.22 by tests/e2e/nginx.spec.ts and tests/cli/host/nginx-forwarding.test.ts.',
     '',
     'upstream maskwise_ingest {',
@@ -114,6 +152,33 @@ export function nginxConfig(site: NginxSite): string {
     ...notFound.filter((n) => n.prefix !== '/').map((n) => `    ${quote(`~*^${escapeRegex(n.prefix)}(?:/|$)`)} ${quote(`/${n.file}`)};`),
     '}',
     '',
+    '# Plain HTML form posts (JavaScript off) are answered with pages, the islands\' JSON posts with JSON.',
+    'map $http_content_type $maskwise_form_post {',
+    '    default 0;',
+    `    ${quote(`~*^${escapeRegex(FORM_CONTENT_TYPE)}\\s*(?:;|$)`)} 1;`,
+    '}',
+    '',
+    '# The language of the page a form was posted from, as a URL prefix ("" for English): the first',
+    '# segment of its Referer (the site\'s pages send their full URL to their own origin).',
+    'map $http_referer $maskwise_form_lang {',
+    '    default "";',
+    `    ${quote(`~${REFERER_LANG_PATTERN}`)} "/$1";`,
+    '}',
+    '',
+    '# The access log leaves out the tokens of the mails\' links (an unsubscribe link never expires):',
+    `# no query under ${API_BASE}/, nor wherever the query carries a token, in the request and in the Referer.`,
+    'map $request_uri $maskwise_loggable_uri {',
+    '    default $request_uri;',
+    `    ${quote(`~*^(${escapeRegex(API_BASE)}/[^?]*)\\?`)} $1;`,
+    `    ${quote(TOKEN_QUERY_PATTERN)} $1;`,
+    '}',
+    'map $http_referer $maskwise_loggable_referer {',
+    '    default $http_referer;',
+    `    ${quote(TOKEN_QUERY_PATTERN)} $1;`,
+    '}',
+    `log_format maskwise_private '$remote_addr - $remote_user [$time_local] "$request_method $maskwise_loggable_uri $server_protocol" '`,
+    `                            '$status $body_bytes_sent "$maskwise_loggable_referer" "$http_user_agent"';`,
+    '',
     '# Content-hashed files never change: cache them for a year. Everything else is revalidated.',
     'map $uri $maskwise_cache_control {',
     `    default ${quote(REVALIDATE_CACHE)};`,
@@ -124,6 +189,7 @@ export function nginxConfig(site: NginxSite): string {
     `    listen ${NGINX_DEFAULTS.listen};  # set for your host (HTTPS: listen 443 ssl; plus ssl_certificate lines)`,
     `    server_name ${site.serverName};  # set for your host`,
     `    root ${NGINX_DEFAULTS.root};  # set for your host: the folder \`sitegen build\` wrote`,
+    `    access_log ${NGINX_DEFAULTS.accessLog} maskwise_private;  # set for your host: the log file (keep the format: it leaves the links\' tokens out)`,
     '    server_tokens off;',
     '    absolute_redirect off;  # Location: /de/about, whatever scheme and port the visitor used',
     '    charset utf-8;',
@@ -177,6 +243,12 @@ export function nginxConfig(site: NginxSite): string {
     '    # here replaces the site\'s headers above for this location.',
     '    location /api/ {',
     '        if ($maskwise_empty_segment) { return 404; }',
+    `        client_max_body_size ${LIMITS.bodyBytes};  # the service's own limit (bytes): a larger body is answered here`,
+    '        # When nginx answers in the service\'s place (a body too large; the service down or silent), a',
+    '        # plain form post goes to the page that says so, in the form\'s language; see the locations below.',
+    '        error_page 413 = @maskwise_too_large;',
+    '        error_page 502 503 504 = @maskwise_service_down;',
+    '        error_page 404 $maskwise_not_found;',
     '        proxy_pass http://maskwise_ingest;',
     '        proxy_http_version 1.1;',
     '        proxy_set_header Connection "";',
@@ -187,6 +259,10 @@ export function nginxConfig(site: NginxSite): string {
     '        proxy_set_header X-Forwarded-Proto $scheme;',
     '        add_header X-Robots-Tag "noindex" always;',
     '    }',
+    '',
+    ...fallbackLocation('@maskwise_too_large', site.headers, FORM_FALLBACK_PAGES.tooLarge, { status: 413, code: 'payload_too_large' }),
+    '',
+    ...fallbackLocation('@maskwise_service_down', site.headers, FORM_FALLBACK_PAGES.serviceDown, { status: 502, code: 'unavailable' }),
     '}',
     '',
   ];

@@ -1,12 +1,23 @@
 import { request, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
+import { ERROR_CODES } from '../../ingest/contract/error-codes.ts';
+import { formFallbackPath, isFormPost } from '../host/api-forwarding.ts';
 
 /** Headers that describe one connection, not the request, and so are not passed on (RFC 9110 §7.6.1). */
 const HOP_BY_HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'te', 'upgrade', 'host']);
 
-/** The JSON error body of the ingest service's contract, for answers the proxy gives in its place. */
-function unavailable(res: ServerResponse, status: 502 | 504): void {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
-  res.end(JSON.stringify({ error: { code: 'unavailable', message: 'The form service is not reachable. Please try again later.' } }));
+/**
+ * The proxy's own answer when the service cannot be reached, as nginx gives it: a plain HTML form
+ * post (JavaScript off) is sent to the "not stored" page of its form's language (303), a JSON
+ * client gets the service's error shape (`status`); both with `headers`, the site's security headers.
+ */
+function unavailable(req: IncomingMessage, res: ServerResponse, status: 502 | 504, headers: Readonly<Record<string, string>>): void {
+  const own = { ...headers, 'cache-control': 'no-store' };
+  if (isFormPost(req.headers['content-type'])) {
+    res.writeHead(303, { ...own, location: formFallbackPath('serviceDown', req.headers.referer) }).end();
+    return;
+  }
+  res.writeHead(status, { ...own, 'content-type': 'application/json; charset=utf-8' });
+  res.end(JSON.stringify({ error: { code: 'unavailable', message: ERROR_CODES.unavailable.message } }));
 }
 
 /**
@@ -22,9 +33,17 @@ function upstreamHeaders(headers: IncomingHttpHeaders, origin: URL, visitor: str
  * Forwards a request to the ingest service at `origin` (such as `http://127.0.0.1:8787`) and
  * streams its answer back. Only the configured origin is ever reached: the request contributes
  * its path and query, never a host, port or credentials. An unreachable service answers 502, one
- * silent for `timeoutMs` answers 504.
+ * silent for `timeoutMs` answers 504 (a plain form post: 303 to the "not stored" page), with
+ * `ownHeaders` (the site's security headers).
  */
-export function forwardToApi(req: IncomingMessage, res: ServerResponse, origin: URL, pathAndQuery: string, timeoutMs: number): void {
+export function forwardToApi(
+  req: IncomingMessage,
+  res: ServerResponse,
+  origin: URL,
+  pathAndQuery: string,
+  timeoutMs: number,
+  ownHeaders: Readonly<Record<string, string>> = {},
+): void {
   const upstream = request(
     {
       protocol: origin.protocol,
@@ -46,7 +65,7 @@ export function forwardToApi(req: IncomingMessage, res: ServerResponse, origin: 
     upstream.destroy();
   });
   upstream.on('error', () => {
-    if (!res.headersSent) unavailable(res, timedOut ? 504 : 502);
+    if (!res.headersSent) unavailable(req, res, timedOut ? 504 : 502, ownHeaders);
     else res.destroy();
   });
   // A visitor who leaves (or is disconnected by a timeout) takes the upstream request along.

@@ -76,7 +76,7 @@ export function createStaticServer({ root, apiTarget, timeouts }: StaticServerOp
     const { path, query } = target;
     if (apiOrigin) {
       const forwarded = ingestTarget(req.method, path, query);
-      if (forwarded) return forwardToApi(req, res, apiOrigin, forwarded, limits.upstreamMs);
+      if (forwarded) return forwardToApi(req, res, apiOrigin, forwarded, limits.upstreamMs, headersForPath(rules(), path));
     }
     const common = { ...headersForPath(rules(), path), 'cache-control': cacheControlFor(path) };
     if (req.method !== 'GET' && req.method !== 'HEAD') {

@@ -103,14 +103,15 @@ export function checkPlainForm(request: FastifyRequest, reply: FastifyReply, dep
 
 /**
  * Turns every error answer to a plain form post in `app`'s scope into a redirect to the page that
- * explains it: 429 → too many attempts; 5xx → not stored; any other 4xx but the 403 page → not
+ * explains it: 429 → too many attempts; 5xx → not stored; 413 → not accepted, too long (as
+ * the hosts in front answer a body over the limit); any other 4xx but the 403 page → not
  * accepted (the request could not be read).
  */
 export function redirectFormErrors(app: FastifyInstance, deps: PlainFormDeps): void {
   app.addHook('onSend', async (request, reply, payload) => {
     const status = reply.statusCode;
     if (status < 400 || status === 403 || !isFormPost(request.headers['content-type'])) return payload;
-    const page: ServicePage = status === 429 ? 'tooManyAttempts' : status >= 500 ? 'formNotStored' : NOT_ACCEPTED_PAGES.required;
+    const page: ServicePage = status === 429 ? 'tooManyAttempts' : status >= 500 ? 'formNotStored' : NOT_ACCEPTED_PAGES[status === 413 ? 'tooLong' : 'required'];
     reply.code(303).header('location', pageUrl(deps.urls, page, answerLang(request))).header('cache-control', 'no-store');
     reply.removeHeader('content-type');
     reply.removeHeader('retry-after');

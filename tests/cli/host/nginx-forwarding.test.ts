@@ -1,12 +1,16 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NGINX_CONFIG_FILE, nginxConfig } from '../../../cli/host/nginx.ts';
 import { LANGUAGES } from '../../../cli/site/languages.ts';
 import { fileForPath, notFoundPath } from '../../../cli/site/routes.ts';
+import { headersForPath, parseHeadersFile } from '../../../cli/host/static-host-files.ts';
+import { loadAllMessages } from '../../../cli/site/locales.ts';
+import { DEFAULT_PATHS } from '../../../cli/paths.ts';
+import { builtSite, readBuilt } from '../../helpers/built-site.ts';
 import { freePort } from '../../helpers/ports.ts';
-import { nginxAvailable, startNginx } from '../../e2e/support/nginx-server.ts';
+import { accessLogOf, nginxAvailable, startNginx } from '../../e2e/support/nginx-server.ts';
 import { formPost, send, standInIngest, type StandInIngest } from '../serve/stand-in-ingest.ts';
 import { fixturePage, METRICS_PATHS, NOT_TOKEN_FORM_POSTS, TOKEN_FORM_CASES, tokenFormSite } from '../serve/token-form-sites.ts';
 
@@ -15,6 +19,8 @@ import { fixturePage, METRICS_PATHS, NOT_TOKEN_FORM_POSTS, TOKEN_FORM_CASES, tok
 // Without nginx installed, a developer's run leaves these out after one line; CI fails.
 
 const CONFIRMED = 'https://www.maskwise.io/de/newsletter/confirmed';
+/** The site's security headers in the fixture's server block. */
+const SITE_HEADERS = { 'x-content-type-options': 'nosniff', 'content-security-policy': "default-src 'self'; frame-ancestors 'none'" };
 const haveNginx = nginxAvailable() || Boolean(process.env.CI);
 if (!haveNginx) process.stderr.write('nginx tests: nginx is not installed (Debian: apt-get install -y nginx); left out.\n');
 
@@ -24,7 +30,7 @@ function siteWithServerBlock(): string {
   const pages = TOKEN_FORM_CASES.map(({ path }) => ({ path, file: fileForPath(path) }));
   const notFoundPages = LANGUAGES.map((lang) => ({ prefix: lang === 'en' ? '/' : `/${lang}`, file: fileForPath(notFoundPath(lang)) }));
   mkdirSync(join(root, '_deploy'));
-  writeFileSync(join(root, NGINX_CONFIG_FILE), nginxConfig({ serverName: 'www.maskwise.io', pages, notFoundPages, headers: { 'x-content-type-options': 'nosniff' } }));
+  writeFileSync(join(root, NGINX_CONFIG_FILE), nginxConfig({ serverName: 'www.maskwise.io', pages, notFoundPages, headers: SITE_HEADERS }));
   return root;
 }
 
@@ -32,6 +38,7 @@ describe.runIf(haveNginx)('nginx with the generated server block', () => {
   let ingest: StandInIngest;
   let nginx: Awaited<ReturnType<typeof startNginx>>;
   let base = '';
+  let workDir = '';
 
   beforeAll(async () => {
     ingest = await standInIngest('ingest', (req) =>
@@ -39,7 +46,8 @@ describe.runIf(haveNginx)('nginx with the generated server block', () => {
         ? { status: 410, headers: { 'content-type': 'application/json; charset=utf-8' }, body: '{"error":{"code":"gone"}}' }
         : { status: 303, headers: { location: CONFIRMED, 'x-from': 'ingest' } },
     );
-    nginx = await startNginx(siteWithServerBlock(), ingest.port, mkdtempSync(join(tmpdir(), 'nginx-forwarding-')));
+    workDir = mkdtempSync(join(tmpdir(), 'nginx-forwarding-'));
+    nginx = await startNginx(siteWithServerBlock(), ingest.port, workDir);
     base = nginx.baseURL;
   });
 
@@ -114,13 +122,107 @@ describe.runIf(haveNginx)('nginx with the generated server block', () => {
     expect(ingest.seen.slice(before).map((r) => r.url)).toEqual(['/api/captcha?lang=de']);
   });
 
-  it('answers 502 when the service is not running', async () => {
+  it('regression: with the service down, a plain form post lands on the "not stored" page of its form\'s language, with the security headers; JSON gets the service\'s error shape', async () => {
     const down = await startNginx(siteWithServerBlock(), await freePort(), mkdtempSync(join(tmpdir(), 'nginx-forwarding-down-')));
     try {
-      expect((await send(down.baseURL, '/de/newsletter/confirm?token=abc', formPost('lang=de'))).status).toBe(502);
+      const from = (referer: string) => ({ ...formPost('name=Ana&lang=de'), headers: { ...formPost('').headers, referer } });
+      const cases: Array<[string, ReturnType<typeof formPost>, string]> = [
+        ['/api/newsletter', from(`${down.baseURL}/de`), '/de/form/not-stored'],
+        ['/api/contact', from(`${down.baseURL}/it/contact?intent=demo`), '/it/form/not-stored'],
+        ['/api/contact', from(`${down.baseURL}/contact`), '/form/not-stored'],
+        ['/api/newsletter', formPost('lang=fr'), '/form/not-stored'],
+        ['/nl/newsletter/confirm?token=abc', from(`${down.baseURL}/nl/newsletter/confirm?token=abc`), '/nl/form/not-stored'],
+      ];
+      for (const [target, options, location] of cases) {
+        const res = await send(down.baseURL, target, options);
+        expect([res.status, res.headers.location], target).toEqual([303, location]);
+        for (const [name, value] of Object.entries(SITE_HEADERS)) expect(res.headers[name], `${target} ${name}`).toBe(value);
+        expect([res.headers['cache-control'], res.headers['x-robots-tag']], target).toEqual(['no-store', 'noindex']);
+      }
+      const json = await send(down.baseURL, '/api/newsletter', { method: 'POST', headers: { 'content-type': 'application/json', referer: `${down.baseURL}/de` }, body: '{}' });
+      expect([json.status, json.headers['content-type'], JSON.parse(json.body).error.code]).toEqual([502, 'application/json', 'unavailable']);
+      expect(json.headers['x-content-type-options']).toBe('nosniff');
       expect((await send(down.baseURL, '/de/newsletter/confirm?token=abc')).status).toBe(200);
     } finally {
       await down.stop();
     }
   });
+
+  it('regression: a body over the service\'s limit is answered by nginx: a plain form post lands on "not accepted: too long" in its language; nothing reaches the service', async () => {
+    const before = ingest.seen.length;
+    const big = `lang=fr&message=${'x'.repeat(40_000)}`;
+    const res = await send(base, '/api/contact', { ...formPost(big), headers: { ...formPost('').headers, referer: `${base}/fr/contact` } });
+    expect([res.status, res.headers.location]).toEqual([303, '/fr/form/not-accepted/too-long']);
+    for (const [name, value] of Object.entries(SITE_HEADERS)) expect(res.headers[name], name).toBe(value);
+    expect(res.headers['cache-control']).toBe('no-store');
+    const json = await send(base, '/api/newsletter', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'x'.repeat(40_000) }) });
+    expect([json.status, JSON.parse(json.body).error.code, json.headers['x-content-type-options']]).toEqual([413, 'payload_too_large', 'nosniff']);
+    expect(ingest.seen.length).toBe(before);
+    // A body within the limit still reaches the service.
+    await send(base, '/api/contact', formPost(`lang=fr&message=${'x'.repeat(30_000)}`));
+    expect(ingest.seen.slice(before).map((r) => r.body.length)).toEqual([30_016]);
+  });
+
+  it('regression: the access log leaves out the tokens of the mails\' links, in the request and in the Referer', async () => {
+    const secret = (n: number) => `SECRET${n}-a1b2c3`;
+    await send(base, `/de/newsletter/confirm?token=${secret(1)}`);
+    await send(base, `/newsletter/unsubscribe?lang=en&token=${secret(2)}`, { ...formPost('lang=en'), headers: { ...formPost('').headers, referer: `${base}/newsletter/unsubscribe?token=${secret(3)}` } });
+    await send(base, `/api/newsletter/unsubscribe?token=${secret(4)}`, formPost('List-Unsubscribe=One-Click'));
+    await send(base, `/api/captcha?lang=de&x=${secret(5)}`);
+    await send(base, '/de/newsletter/confirm?utm_source=mail');
+    // nginx writes each line when its request ends.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const log = readFileSync(accessLogOf(workDir), 'utf8');
+    expect(log).not.toMatch(/SECRET/);
+    for (const line of ['"GET /de/newsletter/confirm HTTP/1.1" 200', '"POST /newsletter/unsubscribe HTTP/1.1" 410', '"http://127.0.0.1:', '"POST /api/newsletter/unsubscribe HTTP/1.1"', '"GET /api/captcha HTTP/1.1"', '"GET /de/newsletter/confirm?utm_source=mail HTTP/1.1"']) {
+      expect(log).toContain(line);
+    }
+  });
 });
+
+describe.runIf(haveNginx)('nginx with the built site while the service is stopped', () => {
+  let nginx: Awaited<ReturnType<typeof startNginx>>;
+  let siteHeaders: Record<string, string> = {};
+  const de = loadAllMessages(DEFAULT_PATHS.contentDir, ['de']).get('de') as unknown as { servicePages: Record<string, Record<string, string>> };
+
+  beforeAll(async () => {
+    const { outDir } = await builtSite();
+    siteHeaders = headersForPath(parseHeadersFile(readBuilt(outDir, '_headers')), '/de/form/not-stored');
+    // Nothing listens on the upstream's port: the service is stopped.
+    nginx = await startNginx(outDir, await freePort(), mkdtempSync(join(tmpdir(), 'nginx-built-down-')));
+  });
+
+  afterAll(async () => {
+    await nginx?.stop();
+  });
+
+  /** Posts a plain German form from its page and follows the redirect as a browser would. */
+  async function postFromGermanPage(target: string, body: string) {
+    const answer = await send(nginx.baseURL, target, { ...formPost(body), headers: { ...formPost('').headers, origin: nginx.baseURL, referer: `${nginx.baseURL}/de/contact` } });
+    const page = await send(nginx.baseURL, answer.headers.location ?? '/');
+    return { answer, page };
+  }
+
+  it('regression: a no-JS contact lands on the German "not stored" page, every answer with the site\'s security headers', async () => {
+    const { answer, page } = await postFromGermanPage('/api/contact', 'firstName=Lena&lang=de');
+    expect([answer.status, answer.headers.location]).toEqual([303, '/de/form/not-stored']);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<html lang="de"');
+    expect(page.body).toContain(de.servicePages.notStored!.title);
+    for (const res of [answer, page]) {
+      for (const name of ['content-security-policy', 'x-content-type-options', 'referrer-policy', 'permissions-policy']) expect(res.headers[name], name).toBe(siteHeaders[name]);
+    }
+  });
+
+  it('regression: a no-JS form over the body limit lands on the German "not accepted: too long" page', async () => {
+    const { answer, page } = await postFromGermanPage('/api/newsletter', `lang=de&name=${'x'.repeat(LIMIT_PLUS)}`);
+    expect([answer.status, answer.headers.location]).toEqual([303, '/de/form/not-accepted/too-long']);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain(de.servicePages.notAccepted!.title);
+    expect(page.body).toContain(de.servicePages.notAccepted!.tooLong);
+    expect(answer.headers['content-security-policy']).toBe(siteHeaders['content-security-policy']);
+  });
+});
+
+// A form body past the service's 32 KB.
+const LIMIT_PLUS = 40_000;

@@ -2,8 +2,9 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createStaticServer } from '../../../cli/serve/static-server.ts';
-import { builtSite } from '../../helpers/built-site.ts';
-import { send as sendTo, standInIngest, type StandInIngest } from './stand-in-ingest.ts';
+import { headersForPath, parseHeadersFile } from '../../../cli/host/static-host-files.ts';
+import { builtSite, readBuilt } from '../../helpers/built-site.ts';
+import { formPost, send as sendTo, standInIngest, type StandInIngest } from './stand-in-ingest.ts';
 
 /** Sends a request line with exactly this target (fetch would normalise it) and the given headers. */
 const send = (port: number, target: string, headers: Record<string, string> = {}) => sendTo(`http://127.0.0.1:${port}`, target, { headers });
@@ -56,13 +57,42 @@ describe('the /api proxy of the local server', () => {
     expect(ingest.seen.slice(before).map((r) => [r.url, r.headers.authorization])).toEqual([['/api/x?y=1', undefined]]);
   });
 
-  it('answers 502 in the service\'s error shape when the service is not running', async () => {
-    const { outDir } = await builtSite();
-    const down = createStaticServer({ root: outDir, apiTarget: 'http://127.0.0.1:1' });
-    await new Promise<void>((resolve) => down.listen(0, '127.0.0.1', resolve));
-    const res = await send((down.address() as AddressInfo).port, '/api/captcha');
-    await new Promise((resolve) => down.close(resolve));
-    expect(res.status).toBe(502);
-    expect(JSON.parse(res.body)).toMatchObject({ error: { code: 'unavailable' } });
+  it('answers a JSON client 502 in the service\'s error shape when the service is not running, with the site\'s security headers', async () => {
+    await withServiceDown(async (port, csp) => {
+      const res = await sendTo(`http://127.0.0.1:${port}`, '/api/newsletter', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect(res.status).toBe(502);
+      expect(JSON.parse(res.body)).toMatchObject({ error: { code: 'unavailable' } });
+      expect([res.headers['content-security-policy'], res.headers['x-content-type-options'], res.headers['cache-control']]).toEqual([csp, 'nosniff', 'no-store']);
+    });
+  });
+
+  it('regression: sends a plain form post to the "not stored" page of its form\'s language when the service is not running, instead of a JSON 502', async () => {
+    await withServiceDown(async (port, csp) => {
+      const base = `http://127.0.0.1:${port}`;
+      const cases: Array<[string, string | undefined, string]> = [
+        ['/api/contact', `${base}/it/contact`, '/it/form/not-stored'],
+        ['/api/newsletter', `${base}/`, '/form/not-stored'],
+        ['/api/newsletter', undefined, '/form/not-stored'],
+        ['/de/newsletter/unsubscribe?token=abc', `${base}/de/newsletter/unsubscribe?token=abc`, '/de/form/not-stored'],
+      ];
+      for (const [target, referer, location] of cases) {
+        const res = await sendTo(base, target, { ...formPost('lang=it'), headers: { ...formPost('').headers, ...(referer ? { referer } : {}) } });
+        expect([res.status, res.headers.location, res.body], target).toEqual([303, location, '']);
+        expect([res.headers['content-security-policy'], res.headers['cache-control']], target).toEqual([csp, 'no-store']);
+      }
+    });
   });
 });
+
+/** Runs `check` against the local server of the built site whose service is not running, with the site's CSP. */
+async function withServiceDown(check: (port: number, csp: string | undefined) => Promise<void>): Promise<void> {
+  const { outDir } = await builtSite();
+  const csp = headersForPath(parseHeadersFile(readBuilt(outDir, '_headers')), '/')['content-security-policy'];
+  const down = createStaticServer({ root: outDir, apiTarget: 'http://127.0.0.1:1' });
+  await new Promise<void>((resolve) => down.listen(0, '127.0.0.1', resolve));
+  try {
+    await check((down.address() as AddressInfo).port, csp);
+  } finally {
+    await new Promise((resolve) => down.close(resolve));
+  }
+}

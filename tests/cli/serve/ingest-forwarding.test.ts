@@ -106,12 +106,12 @@ describe('the POST of a token form page (npm start, sitegen preview)', () => {
     expect(res.headers.allow).toBe('GET, HEAD');
   });
 
-  it('answers 502 in the service\'s error shape when the service is not running', async () => {
+  it('sends the form to the "not stored" page of its page\'s language when the service is not running', async () => {
     const down = await serve('http://127.0.0.1:1');
-    const res = await send(down.base, '/de/newsletter/confirm?token=abc', formPost('lang=de'));
+    const page = `${down.base}/de/newsletter/confirm?token=abc`;
+    const res = await send(down.base, '/de/newsletter/confirm?token=abc', { ...formPost('lang=de'), headers: { ...formPost('').headers, referer: page } });
     await new Promise((resolve) => down.server.close(resolve));
-    expect(res.status).toBe(502);
-    expect(JSON.parse(res.body)).toMatchObject({ error: { code: 'unavailable' } });
+    expect([res.status, res.headers.location]).toEqual([303, '/de/form/not-stored']);
   });
 });
 

@@ -12,12 +12,13 @@ const NGINX_BINARY = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
  * host" given this machine's values. Fails when a marked line is missing, so the test notices
  * a config the documented procedure can no longer adjust.
  */
-function deployedServerBlock(siteDir: string, port: number, ingestPort: number): string {
+function deployedServerBlock(siteDir: string, port: number, ingestPort: number, workDir: string): string {
   const generated = readFileSync(join(siteDir, NGINX_CONFIG_FILE), 'utf8');
   const replacements: [string, string][] = [
     [`listen ${NGINX_DEFAULTS.listen};`, `listen 127.0.0.1:${port};`],
     [`root ${NGINX_DEFAULTS.root};`, `root ${siteDir};`],
     [`server ${NGINX_DEFAULTS.upstream};`, `server 127.0.0.1:${ingestPort};`],
+    [`access_log ${NGINX_DEFAULTS.accessLog} `, `access_log ${accessLogOf(workDir)} `],
   ];
   let conf = generated;
   for (const [from, to] of replacements) {
@@ -36,7 +37,7 @@ function deployedServerBlock(siteDir: string, port: number, ingestPort: number):
 export async function startNginx(siteDir: string, ingestPort: number, workDir: string, port?: number): Promise<{ baseURL: string; stop: () => Promise<void> }> {
   mkdirSync(join(workDir, 'logs'), { recursive: true });
   port ??= await freePort();
-  writeFileSync(join(workDir, 'site.conf'), deployedServerBlock(siteDir, port, ingestPort));
+  writeFileSync(join(workDir, 'site.conf'), deployedServerBlock(siteDir, port, ingestPort, workDir));
   const temp = (name: string) => `${name}_temp_path ${join(workDir, `${name}-temp`)};`;
   const main = [
     // As root, workers would run as nobody and could not read a private temp folder.
@@ -79,6 +80,11 @@ export async function startNginx(siteDir: string, ingestPort: number, workDir: s
       await new Promise((r) => nginx.once('exit', r));
     },
   };
+}
+
+/** The access log of the server block started in `workDir` (in the generated config's format). */
+export function accessLogOf(workDir: string): string {
+  return join(workDir, 'logs', 'site-access.log');
 }
 
 /** Whether nginx is installed here. */
