@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { headersForPath, parseHeadersFile, type HeaderRule } from '../host/static-host-files.ts';
 import { resolveUrl } from '../site/resolve-url.ts';
-import { cacheControlFor } from '../host/security-headers.ts';
+import { cacheControlFor, REVALIDATE_CACHE } from '../host/security-headers.ts';
 import { tokenFormEndpoint } from '../host/api-forwarding.ts';
 import { forwardToApi } from './api-proxy.ts';
 import { contentTypeOf } from './content-types.ts';
@@ -78,7 +78,9 @@ export function createStaticServer({ root, apiTarget, timeouts }: StaticServerOp
       const forwarded = ingestTarget(req.method, path, query);
       if (forwarded) return forwardToApi(req, res, apiOrigin, forwarded, limits.upstreamMs, headersForPath(rules(), path));
     }
-    const common = { ...headersForPath(rules(), path), 'cache-control': cacheControlFor(path) };
+    // Only a file found is cached as its path says (a year for a hashed asset); anything else at the
+    // same path (a 404 under /assets/, a redirect, a refusal) is revalidated, as nginx sends it.
+    const common = { ...headersForPath(rules(), path), 'cache-control': REVALIDATE_CACHE };
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       const allow = apiOrigin && tokenFormEndpoint(path) ? 'GET, HEAD, POST' : 'GET, HEAD';
       res.writeHead(405, { ...common, allow, connection: 'close' }).end();
@@ -96,6 +98,7 @@ export function createStaticServer({ root, apiTarget, timeouts }: StaticServerOp
     const encoded = precompressed(root, resolution.file, String(req.headers['accept-encoding'] ?? ''));
     const headers: Record<string, string> = {
       ...common,
+      ...(resolution.status === 200 ? { 'cache-control': cacheControlFor(path) } : {}),
       'content-type': contentTypeOf(resolution.file),
       vary: 'Accept-Encoding',
       ...(encoded ? { 'content-encoding': encoded.encoding } : {}),

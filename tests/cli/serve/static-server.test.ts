@@ -52,6 +52,17 @@ describe('the local static server', () => {
     expect(res.headers.get('content-type')).toBe('text/css; charset=utf-8');
   });
 
+  it('regression: a missing file under /assets/ is a 404 that is never cached immutable (nginx sends no-cache)', async () => {
+    const { result } = await builtSite();
+    for (const path of [result.assets.css.replace(/\.css$/, '.0.css'), '/assets/islands/gone.0123abcd.js', '/assets/']) {
+      const res = await get(path);
+      expect(res.status, path).toBe(404);
+      expect(res.headers.get('cache-control'), path).toBe('no-cache');
+    }
+    const refused = await fetch(base + result.assets.css, { method: 'POST' });
+    expect([refused.status, refused.headers.get('cache-control')]).toEqual([405, 'no-cache']);
+  });
+
   it('redirects another letter case with 308 and the same headers', async () => {
     const res = await get('/DE/Impressum?x=1');
     expect(res.status).toBe(308);
