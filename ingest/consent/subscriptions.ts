@@ -25,8 +25,10 @@
  * who signs up the victim's address again neither voids the victim's link nor gets the stranger's
  * choices recorded when the victim confirms it. Confirming a link records the choices of the
  * request that link was mailed for (and deletes the other requests); nothing else ever becomes
- * the receipt. Each new request costs one mail under the cap, so a stranger can add at most three
- * a day, and every one of them reaches only the address's owner.
+ * the receipt; the other requests then lose their choices and keep only what binds their links
+ * (so those answer "already confirmed") until the links expire. Each new request costs one mail
+ * under the cap, so a stranger can add at most three a day, and every one reaches only the
+ * address's owner.
  *
  * Consent events record what happened (`subscribed`, `confirmed`, `unsubscribed`, …) with the
  * language, the wording's hash and the policy version, never an address or a name; while the
@@ -208,7 +210,9 @@ export function subscriptionLifecycle(db: OpsDatabase, links: ConsentLinks, link
         );
         // Another request confirmed it first (this one's read came before that commit).
         if (won === undefined) return 'already_confirmed';
-        await tx.run(kysely.deleteFrom('newsletter_requests').where('newsletter_id', '=', row.id));
+        // The other requests lose their choices; what binds their links stays until those expire
+        // (retention), so a second mail's link answers "already confirmed" instead of "invalid".
+        await tx.run(kysely.updateTable('newsletter_requests').set({ name: '', marketing_consent: 0, consent_hash: null }).where('newsletter_id', '=', row.id));
         // Confirmation mails still waiting would only confuse: drop them.
         await tx.run(kysely.deleteFrom('outbox').where('newsletter_id', '=', row.id).where('status', '=', 'pending'));
         await recordEvent(tx, row.id, request, 'confirmed', now);

@@ -153,8 +153,9 @@ interface MailCapsTable {
 /**
  * An earlier request of a pending signup whose confirmation link is still out: what that signup
  * asked for (name, language, consent choices, wording, policy version) and when (`consent_at`,
- * which its link is bound to). Confirming its link records these choices; deleted with the
- * subscription, on confirmation, or once `expires_at` has passed.
+ * which its link is bound to). Confirming its link records these choices; once the subscription
+ * is confirmed the choices are emptied (name '', no consents); deleted with the subscription or
+ * once `expires_at` has passed.
  */
 export interface NewsletterRequestsTable {
   id: Generated<number>;

@@ -51,6 +51,32 @@ describe('consent links', () => {
     }
   });
 
+  it('refuses a token whose id or expiry has leading zeros: one row, one spelling', () => {
+    const token = links.sign('confirm', row, now + 1000);
+    const [p, lang, id, expires, sig] = token.split('.');
+    expect(links.parse([p, lang, `0${id}`, expires, sig].join('.'), 'confirm')).toBeNull();
+    expect(links.parse([p, lang, `00${id}`, expires, sig].join('.'), 'confirm')).toBeNull();
+    expect(links.parse([p, lang, id, `0${expires}`, sig].join('.'), 'confirm')).toBeNull();
+    expect(links.parse([p, lang, '0', expires, sig].join('.'), 'confirm')).toBeNull();
+    expect(links.parse(token, 'confirm')).not.toBeNull();
+  });
+
+  it('tells a genuine unsubscribe token from a forged one without the row, whatever id it names', () => {
+    const token = links.sign('unsubscribe', row, null);
+    expect(token).toMatch(/^u\.de\.42\.0\.[\w-]{43}\.[\w-]{22}$/);
+    expect(links.isGenuine(links.parse(token, 'unsubscribe')!)).toBe(true);
+    const [p, lang, , expires, sig, tag] = token.split('.');
+    // Another id with the same signature and tag, or a made-up tag: not genuine.
+    expect(links.isGenuine(links.parse([p, lang, '43', expires, sig, tag].join('.'), 'unsubscribe')!)).toBe(false);
+    expect(links.isGenuine(links.parse([p, lang, '42', expires, sig, 'A'.repeat(22)].join('.'), 'unsubscribe')!)).toBe(false);
+    expect(links.check(links.parse([p, lang, '42', expires, sig, 'A'.repeat(22)].join('.'), 'unsubscribe')!, row, now)).toBe('forged');
+    // A token made before the tag existed still works while its row exists, and is not genuine without it.
+    const untagged = links.parse([p, lang, '42', expires, sig].join('.'), 'unsubscribe')!;
+    expect([links.check(untagged, row, now), links.isGenuine(untagged)]).toEqual(['valid', false]);
+    // Confirmation and contact tokens carry no tag.
+    expect(links.parse(`${links.sign('confirm', row, now + 1000)}.${'A'.repeat(22)}`, 'confirm')).toBeNull();
+  });
+
   it('builds page and one-click addresses from the configured URLs only', () => {
     const urls = { siteUrl: 'https://www.example.com', apiUrl: 'https://www.example.com/api' };
     expect(pageUrl(urls, 'newsletterConfirm', 'de', 'c.de.1.2.x')).toBe('https://www.example.com/de/newsletter/confirm?token=c.de.1.2.x');
