@@ -13,12 +13,12 @@
  * | newsletterUnsubscribe | "Unsubscribe" with a button (`?token=`, the link in every mail) |
  * | newsletterUnsubscribed | the address and its data are gone |
  * | linkInvalid | the link has expired or is not valid; nothing was changed |
- * | newsletterCheckInbox | a plain form signup was stored: check your inbox for the confirmation link |
- * | newsletterAlreadySubscribed | a plain form signup of an address already subscribed |
+ * | newsletterCheckInbox | a plain form signup was received: check your inbox for the confirmation link (the same page whatever the address's state) |
+ * | newsletterAlreadySubscribed | not sent by the service any more: a subscribed address lands on "check your inbox" like any other (no status oracle), its owner is told by mail |
  * | formNotAccepted… (one per issue code) | a plain form post was refused: the reason (`validation.<code>`) and links back to the forms |
  * | tooManyAttempts | a plain form post over the rate limit: wait a minute |
  * | formNotStored | a plain form post the service could not store (database unavailable): nothing was kept, try again later |
- * | contactCheckInbox | a plain form contact was stored unverified: confirm your address with the link we sent |
+ * | contactCheckInbox | a plain form contact was received: confirm your address with the link we sent (the same page when the address's mail cap held the mail back) |
  * | contactConfirm | "Confirm and send your message" with a button (the contact mail's link; `?token=`) |
  * | contactConfirmed | the message has gone to the team |
  * | contactLinkInvalid | the contact link has expired or is not valid; nothing was sent |

@@ -18,7 +18,7 @@ export type StoreOutcome = 'stored' | SubmitOk | ErrorCode;
  *
  * @example
  * app.post('/api/newsletter', formSubmissionHandler('newsletter', newsletterSchema, async (signup) =>
- *   (await store.subscribe(signup, now())) === 'duplicate' ? 'already_subscribed' : 'stored'));
+ *   (await store.subscribe(signup, now())) === 'capped' ? 'rate_limited' : 'stored'));
  */
 export function formSubmissionHandler<S extends z.ZodMiniType>(
   form: string,
