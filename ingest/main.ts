@@ -4,7 +4,7 @@
  * command, and maps results and `OperatorError`s to output and exit codes (0 done, 1 failed, 2 bad
  * usage or configuration). Data goes to standard output, reports to standard error.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { type IngestConfig, resolveConfig } from './config.ts';
@@ -15,6 +15,8 @@ import { OPERATOR_ERRORS, OperatorError } from './operator-errors.ts';
 import { EXPORT_FORMATS, EXPORT_TABLES, type ExportRequest, exportTable } from './ops/export-rows.ts';
 import { MIGRATIONS } from './store/migrations.ts';
 import { exportPerson } from './ops/export-person.ts';
+import { writeOwnerOnlyFile } from './ops/owner-only-file.ts';
+import { personAddress } from './ops/person-address.ts';
 import { applyRetention, retentionTable } from './ops/retention.ts';
 import { serve } from './server.ts';
 import { openOpsDatabase } from './store/open-backend.ts';
@@ -58,12 +60,19 @@ program
   .command('export')
   .description('Write a table as CSV or JSON Lines (--table), or everything held about one person as JSON (--email), to standard output or --output FILE.')
   .addOption(new Option('--table <table>', 'which table').choices(EXPORT_TABLES).conflicts('email'))
-  .option('--email <address>', 'one person, in any case: subscription with consent receipt, consent events, contacts, outbox rows, mail files')
+  .option('--email <address>', 'one person (one address, in any case): subscription with consent receipt, consent events, contacts, outbox rows, mail files')
   .addOption(new Option('--format <format>', 'file format (with --table)').choices(EXPORT_FORMATS).default('csv'))
   .option('--since <date>', 'only rows created at or after this date (ISO 8601, e.g. 2025-01-31; with --table)')
-  .option('--output <file>', 'write to this file instead of standard output')
-  .action(async (options: { table?: ExportRequest['table']; email?: string; format: ExportRequest['format']; since?: string; output?: string }) => {
+  .option('--output <file>', 'write to this new file (mode 0600) instead of standard output')
+  .option('--force', 'with --output: replace the file if it exists')
+  .action(async (options: { table?: ExportRequest['table']; email?: string; format: ExportRequest['format']; since?: string; output?: string; force?: boolean }) => {
     if (options.table === undefined && options.email === undefined) throw new OperatorError('option_invalid', 'export needs --table TABLE or --email ADDRESS');
+    const email = options.email === undefined ? undefined : personAddress(options.email);
+    if (options.force && options.output === undefined) throw new OperatorError('option_invalid', '--force goes with --output FILE');
+    // Checked again when the file is created; this only saves reading the database for nothing.
+    if (options.output !== undefined && !options.force && existsSync(options.output)) {
+      throw new OperatorError('option_invalid', `--output ${JSON.stringify(options.output)} exists already; name a new file, or add --force to replace it`);
+    }
     const since = options.since === undefined ? undefined : Date.parse(options.since);
     if (since !== undefined && Number.isNaN(since)) {
       throw new OperatorError('option_invalid', `--since ${JSON.stringify(options.since)} is not a date such as 2025-01-31`);
@@ -72,17 +81,23 @@ program
     const db = await openOpsDatabase(config);
     try {
       let text: string;
-      if (options.email !== undefined) {
-        const person = await exportPerson(db, options.email, mailFolderOf(config), Date.now());
+      let summary: string;
+      if (email !== undefined) {
+        const person = await exportPerson(db, email, mailFolderOf(config), Date.now());
         text = `${JSON.stringify(person, null, 2)}\n`;
-        report(`exported ${person.newsletter.length} subscription(s), ${person.consentEvents.length} consent event(s), ${person.contacts.length} contact(s), ${person.outbox.length} outbox row(s), ${person.mailFiles.length} mail file(s)`);
+        summary = `exported ${person.newsletter.length} subscription(s), ${person.consentEvents.length} consent event(s), ${person.contacts.length} contact(s), ${person.outbox.length} outbox row(s), ${person.mailFiles.length} mail file(s)`;
       } else {
         const result = await exportTable(db, { table: options.table!, format: options.format, ...(since === undefined ? {} : { since }) });
         text = result.text;
-        report(`exported ${result.rows} ${options.table} row(s) as ${options.format}`);
+        summary = `exported ${result.rows} ${options.table} row(s) as ${options.format}`;
       }
-      if (options.output === undefined) process.stdout.write(text);
-      else writeFileSync(options.output, text);
+      if (options.output === undefined) {
+        process.stdout.write(text);
+      } else {
+        const written = writeOwnerOnlyFile(options.output, text, { replace: options.force === true });
+        if (!written.ok) throw new OperatorError('option_invalid', written.problem);
+      }
+      report(summary);
     } finally {
       await db.close();
     }
@@ -91,16 +106,15 @@ program
 program
   .command('erase')
   .description('Erase one email address (GDPR) from every table, the outbox and the mail files, and print what was removed.')
-  .requiredOption('--email <address>', 'the address to erase, in any case')
+  .requiredOption('--email <address>', 'the one address to erase, in any case')
   .action(async (options: { email: string }) => {
+    const email = personAddress(options.email);
     const config = configOrExit();
     const db = await openOpsDatabase(config);
     try {
-      const { rows: removed, leftover, mailFiles } = await erasePerson(db, options.email, mailFolderOf(config));
-      process.stdout.write(
-        `erased ${options.email.trim()}: newsletter ${removed.newsletter}, contacts ${removed.contacts}, outbox ${removed.outbox}\n`,
-      );
-      report(`removed ${mailFiles.length} mail file(s) mentioning the address${mailFiles.map((name) => `\n  ${name}`).join('')}`);
+      const { rows: removed, leftover, mailFiles } = await erasePerson(db, email, mailFolderOf(config));
+      process.stdout.write(`erased ${email}: newsletter ${removed.newsletter}, contacts ${removed.contacts}, outbox ${removed.outbox}\n`);
+      report(`removed ${mailFiles.length} mail file(s) about the address${mailFiles.map((name) => `\n  ${name}`).join('')}`);
       if (leftover !== null) report(`warning: ${leftover}`);
     } finally {
       await db.close();

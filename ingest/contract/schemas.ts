@@ -114,6 +114,9 @@ const email = z.string('required').check(
   z.regex(EMAIL_PATTERN, 'email'),
 );
 
+/** One email address as the forms accept it, normalised (`' Ana@Example.COM '` → `'Ana@example.com'`); the ops CLI's `--email` must pass it too. */
+export const emailAddressSchema = email;
+
 const lang = z.enum(LANGS, 'required');
 
 const message = z.string('required').check(

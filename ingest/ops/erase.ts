@@ -10,20 +10,24 @@
  * `wal_checkpoint(TRUNCATE)` afterwards writes the zeroed pages into the database file and
  * empties the WAL, which held older versions of them; on PostgreSQL a VACUUM removes the dead
  * row versions from the tables (its WAL segments and backups keep them until recycled). The `.eml`
- * files of the file mail sink that mention the address are removed too. Mail already delivered
- * over SMTP, and backups, are outside the service and must be erased there.
+ * files of the file mail sink whose visitor is the address are removed too (`erase-mail-files.ts`).
+ * Mail already delivered over SMTP, and backups, are outside the service and must be erased there.
+ *
+ * Both functions take a `PersonAddress` (`person-address.ts`): one address that passed the forms'
+ * email rule, never an empty value or a fragment that would match everyone.
  */
 import { isoAt } from '../clock.ts';
 import { normaliseEmail } from '../contract/schemas.ts';
 import type { OpsDatabase } from '../store/ops-database.ts';
 import { deletePersonalRows, type PersonalRowsReport } from './delete-personal-rows.ts';
 import { eraseMailFiles } from './erase-mail-files.ts';
+import type { PersonAddress } from './person-address.ts';
 
 /** How many rows were removed, per table. */
 export type EraseReport = PersonalRowsReport;
 
-/** Removes every row about `email`; e.g. `await eraseEmail(db, 'Ana@Example.com')` → `{ newsletter: 1, contacts: 2, outbox: 2 }`. */
-export function eraseEmail(db: OpsDatabase, email: string, now = Date.now()): Promise<EraseReport> {
+/** Removes every row about `email`; e.g. `await eraseEmail(db, 'Ana@example.com')` → `{ newsletter: 1, contacts: 2, outbox: 2 }`. */
+export function eraseEmail(db: OpsDatabase, email: PersonAddress, now = Date.now()): Promise<EraseReport> {
   const key = normaliseEmail(email).toLowerCase();
   const { kysely } = db;
   return db.transaction(async (tx) => {
@@ -53,14 +57,14 @@ export interface PersonErasure {
 
 /**
  * Erases `email` everywhere the service keeps it: the rows (`eraseEmail`), their old page
- * versions kept by the database, and the mail files in `mailDir` that mention it.
+ * versions kept by the database, and the mail files in `mailDir` about it.
  *
  * @example await erasePerson(db, 'Ana@Example.com', '/data/mail')
  * // → { rows: { newsletter: 1, contacts: 2, outbox: 2 }, leftover: null, mailFiles: ['2025-…-abc.eml', …] }
  */
-export async function erasePerson(db: OpsDatabase, email: string, mailDir: string): Promise<PersonErasure> {
+export async function erasePerson(db: OpsDatabase, email: PersonAddress, mailDir: string): Promise<PersonErasure> {
   const rows = await eraseEmail(db, email);
   const leftover = await db.scrubDeleted();
-  const mailFiles = eraseMailFiles(mailDir, normaliseEmail(email));
+  const mailFiles = eraseMailFiles(mailDir, email);
   return { rows, leftover, mailFiles };
 }

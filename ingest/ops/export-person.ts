@@ -3,9 +3,11 @@
  * document, for a data-subject access request: the subscription with its consent receipt (the
  * exact wording agreed to, the policy version, when it was given and confirmed, and the events
  * since), the contact messages, the outbox rows of mails about them, and the mail files of the
- * file mail sink that mention the address. The address matches whatever its case.
+ * file mail sink whose visitor is the address (`erase-mail-files.ts`). The address matches
+ * whatever its case; it is a `PersonAddress`, one address that passed the forms' email rule.
  */
-import { mailFilesMentioning } from './erase-mail-files.ts';
+import { mailFilesAbout } from './erase-mail-files.ts';
+import type { PersonAddress } from './person-address.ts';
 import { normaliseEmail } from '../contract/schemas.ts';
 import type { OpsDatabase } from '../store/ops-database.ts';
 
@@ -22,7 +24,7 @@ export interface PersonExport {
 }
 
 /** Reads everything about `email`; `mailDir` is the file mail sink's folder. */
-export async function exportPerson(db: OpsDatabase, email: string, mailDir: string, now: number): Promise<PersonExport> {
+export async function exportPerson(db: OpsDatabase, email: PersonAddress, mailDir: string, now: number): Promise<PersonExport> {
   const { kysely } = db;
   const key = normaliseEmail(email).toLowerCase();
   const newsletter = await db.all(kysely.selectFrom('newsletter').selectAll().where('email_lower', '=', key).orderBy('id'));
@@ -55,6 +57,6 @@ export async function exportPerson(db: OpsDatabase, email: string, mailDir: stri
     consentEvents: events,
     contacts,
     outbox,
-    mailFiles: mailFilesMentioning(mailDir, normaliseEmail(email)),
+    mailFiles: mailFilesAbout(mailDir, email),
   };
 }

@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../ingest/config.ts';
 import { contactSchema, newsletterSchema, validate } from '../../ingest/contract/schemas.ts';
 import { eraseEmail } from '../../ingest/ops/erase.ts';
+import { personAddress as address } from '../../ingest/ops/person-address.ts';
 import { csvCell, exportTable } from '../../ingest/ops/export-rows.ts';
 import { applyRetention } from '../../ingest/ops/retention.ts';
 import { openBackend, openOpsDatabase } from '../../ingest/store/open-backend.ts';
@@ -195,20 +196,20 @@ describe.each(BACKENDS)('export on %s', (kind) => {
 describe.each(BACKENDS)('erase on %s', (kind) => {
   it('removes every row about an address in any case, outbox included, and reports the counts', async () => {
     const { db, count } = await seeded(kind);
-    expect(await eraseEmail(db, '  ANA@example.COM ')).toEqual({ newsletter: 1, contacts: 2, outbox: 2 });
+    expect(await eraseEmail(db, address('  ANA@example.COM '))).toEqual({ newsletter: 1, contacts: 2, outbox: 2 });
     expect(await count('contacts')).toBe(1);
     expect(await count('outbox')).toBe(1);
     expect(await count('newsletter')).toBe(1);
     const text = JSON.stringify(await db.all(db.kysely.selectFrom('contacts').selectAll())) + JSON.stringify(await db.all(db.kysely.selectFrom('newsletter').selectAll()));
     expect(text.toLowerCase()).not.toContain('ana@example.com');
-    expect(await eraseEmail(db, 'ana@example.com')).toEqual({ newsletter: 0, contacts: 0, outbox: 0 });
+    expect(await eraseEmail(db, address('ana@example.com'))).toEqual({ newsletter: 0, contacts: 0, outbox: 0 });
   });
 
   it('runs through the real CLI', async () => {
     const { env, count } = await seeded(kind);
     const result = await ingest(['erase', '--email', 'Bo@Example.com'], env);
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe('erased Bo@Example.com: newsletter 0, contacts 1, outbox 1\n');
+    expect(result.stdout).toBe('erased Bo@example.com: newsletter 0, contacts 1, outbox 1\n');
     expect(await count('contacts')).toBe(2);
   });
 });

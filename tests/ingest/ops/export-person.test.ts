@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../../../ingest/clock.ts';
 import { erasePerson } from '../../../ingest/ops/erase.ts';
 import { exportPerson } from '../../../ingest/ops/export-person.ts';
+import { personAddress as address } from '../../../ingest/ops/person-address.ts';
 import { BACKENDS, type BackendTestApp, contact, postJson, signup, solvedCaptcha, tempDir, testAppOn, testNewsletter } from '../fixtures.ts';
 
 let t: BackendTestApp;
@@ -33,7 +34,7 @@ describe.each(BACKENDS)('export and erase of one person on %s', (kind) => {
     const mail = tempDir();
     removals.push(mail.remove);
 
-    const person = await exportPerson(t.backend.consentDb, ' ana@EXAMPLE.com ', mail.dir, START + 120_000);
+    const person = await exportPerson(t.backend.consentDb, address(' ana@EXAMPLE.com '), mail.dir, START + 120_000);
     expect(person.email).toBe('ana@example.com');
     expect(person.newsletter).toHaveLength(1);
     expect(person.newsletter[0]).toMatchObject({ email: 'Ana@example.com', status: 'confirmed', lang: 'pt', confirmed_at: new Date(START + 60_000).toISOString() });
@@ -45,9 +46,9 @@ describe.each(BACKENDS)('export and erase of one person on %s', (kind) => {
     expect(person.outbox.map((o) => o.kind)).toEqual(['sales']);
     expect(JSON.stringify(person)).not.toContain('bo@example.com');
 
-    const erased = await erasePerson(t.backend.consentDb, 'ANA@example.com', mail.dir);
+    const erased = await erasePerson(t.backend.consentDb, address('ANA@example.com'), mail.dir);
     expect(erased.rows).toEqual({ newsletter: 1, contacts: 1, outbox: 1 });
-    const after = await exportPerson(t.backend.consentDb, 'ana@example.com', mail.dir, START + 180_000);
+    const after = await exportPerson(t.backend.consentDb, address('ana@example.com'), mail.dir, START + 180_000);
     expect([after.newsletter, after.contacts, after.outbox, after.consentEvents]).toEqual([[], [], [], []]);
     const events = await t.rows('SELECT newsletter_id, event, lang FROM consent_events ORDER BY id');
     expect(events).toEqual([

@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { contactSchema, newsletterSchema, validate } from '../../../ingest/contract/schemas.ts';
 import { erasePerson } from '../../../ingest/ops/erase.ts';
 import { sqliteOps } from '../../../ingest/store/sqlite/sqlite-ops-database.ts';
-import { mentionsAddress } from '../../../ingest/ops/erase-mail-files.ts';
+import { personAddress } from '../../../ingest/ops/person-address.ts';
 import { startService } from '../../../ingest/server.ts';
 import { openSubmissionStore } from '../../../ingest/store/sqlite/sqlite-submission-store.ts';
 import { CONFIRMED, configFor, contact, eventually, migratedDb, postJson, signup, solvedCaptcha, tempDir } from '../fixtures.ts';
@@ -62,7 +62,7 @@ describe('ingest erase, at rest', () => {
     db.raw.pragma('wal_checkpoint(PASSIVE)'); // some copies in the main file, some still in the WAL
     expect(tracesIn(path).length + tracesIn(`${path}-wal`).length).toBeGreaterThan(0);
 
-    const erased = await erasePerson(sqliteOps(db), PERSON.email.toUpperCase(), join(temp.dir, 'mail'));
+    const erased = await erasePerson(sqliteOps(db), personAddress(PERSON.email.toUpperCase()), join(temp.dir, 'mail'));
 
     expect(erased.rows).toEqual({ newsletter: 1, contacts: 40, outbox: 40 });
     expect(erased.leftover).toBeNull();
@@ -87,20 +87,12 @@ describe('ingest erase, at rest', () => {
       env: { PATH: process.env.PATH ?? '', DATA_DIR: temp.dir },
     });
 
-    expect(result.stdout).toBe('erased zoltan.quixbyte@EXAMPLE.com: newsletter 0, contacts 2, outbox 2\n');
-    expect(result.stderr).toMatch(/^removed 2 mail file\(s\) mentioning the address\n {2}\S+\.eml\n {2}\S+\.eml\n$/);
+    expect(result.stdout).toBe('erased zoltan.quixbyte@example.com: newsletter 0, contacts 2, outbox 2\n');
+    expect(result.stderr).toMatch(/^removed 2 mail file\(s\) about the address\n {2}\S+\.eml\n {2}\S+\.eml\n$/);
     const left = readdirSync(mailDir);
     expect(left).toHaveLength(1);
     expect(tracesIn(join(mailDir, left[0]!))).toEqual([]);
     expect(readFileSync(join(mailDir, left[0]!), 'utf8')).toContain('bo@example.com');
-  });
-
-  it('matches the address as a whole, in any case', () => {
-    expect(mentionsAddress('Reply-To: =?UTF-8?Q?Ana?= <ANA@Example.com>', 'ana@example.com')).toBe(true);
-    expect(mentionsAddress('Email: ana@example.com\n', 'ana@example.com')).toBe(true);
-    expect(mentionsAddress('Reply-To: <banana@example.com>', 'ana@example.com')).toBe(false);
-    expect(mentionsAddress('Reply-To: <ana@example.com.evil>', 'ana@example.com')).toBe(false);
-    expect(mentionsAddress('Reply-To: <x.ana@example.com>', 'ana@example.com')).toBe(false);
   });
 });
 
