@@ -42,10 +42,13 @@ export async function deletePersonalRows(kysely: Kysely<Tables>, tx: OpsQueries,
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .where((eb) => eb.or([eb('contact_id', 'in', contactIds), eb('newsletter_id', 'in', subscriptionIds)])),
   );
-  if (column === 'email_lower' && op === '=') await tx.run(kysely.deleteFrom('mail_caps').where('mailbox', '=', mailboxKey(value)));
-  return {
+  const report = {
     newsletter: await tx.run(kysely.deleteFrom('newsletter').where(column, op, value)),
     contacts: await tx.run(kysely.deleteFrom('contacts').where(column, op, value)),
     outbox: Number(outbox?.n ?? 0),
   };
+  // After the rows, as a repeated signup locks them (subscription, then its mailbox's count): in
+  // the other order the two transactions would each wait for the other on PostgreSQL.
+  if (column === 'email_lower' && op === '=') await tx.run(kysely.deleteFrom('mail_caps').where('mailbox', '=', mailboxKey(value)));
+  return report;
 }

@@ -8,6 +8,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../../../ingest/clock.ts';
+import { deletePersonalRows } from '../../../ingest/ops/delete-personal-rows.ts';
 import { BACKENDS, type BackendTestApp, postJson, signup, TEST_SITE_URL, testAppOn, testNewsletter } from '../fixtures.ts';
 
 let t: BackendTestApp;
@@ -81,5 +82,24 @@ describe.each(BACKENDS)('exactly once on %s', (kind) => {
     const answers = await Promise.all(Array.from({ length: N }, () => postJson(t.app, '/api/newsletter', signup())));
     expect(answers.map((res) => res.statusCode)).toEqual(Array(N).fill(201));
     expect(await t.rows('SELECT kind FROM outbox')).toEqual([{ kind: 'newsletter_already_subscribed' }]);
+  });
+
+  it('erases an address while 10 signups of it run, without a deadlock (erase used to lock the mail count before the row)', async () => {
+    const clock = manualClock(START);
+    t = await testAppOn(kind, { clock });
+    const db = t.backend.consentDb;
+    // What `ingest erase --email ana@example.com` runs.
+    const erase = () => db.transaction((tx) => deletePersonalRows(db.kysely, tx, { column: 'email_lower', op: '=', value: 'ana@example.com' }));
+    for (let round = 0; round < 5; round++) {
+      clock.advance(11 * 60_000);
+      await postJson(t.app, '/api/newsletter', signup());
+      clock.advance(11 * 60_000);
+      const signups = Array.from({ length: N }, () => postJson(t.app, '/api/newsletter', signup({ name: `Round ${round}` })));
+      const [erased, ...answers] = await Promise.all([erase(), ...signups]);
+      expect(erased.newsletter).toBeLessThanOrEqual(1);
+      expect(answers.map((res) => res.statusCode)).toEqual(Array(N).fill(201));
+      expect(await t.count('newsletter')).toBeLessThanOrEqual(1);
+      await erase();
+    }
   });
 });
