@@ -1,24 +1,27 @@
 /**
  * The newsletter's state changes under N identical requests at once: a signup (JSON and the plain
  * form), a repeat signup of a pending address and of a confirmed one, the confirmation, the
- * unsubscribe form and the RFC 8058 one-click unsubscribe. Each must have one effect, counted in
- * the database (rows, consent events, outbox rows) and at the SMTP peer (mails delivered), and the
- * N answers must look alike. The scenarios build on each other in order: one address signs up,
- * signs up again, confirms, signs up once more and unsubscribes; another signs up by the plain
- * form and leaves by one click.
+ * unsubscribe form, the RFC 8058 one-click unsubscribe, and `ingest erase` of a subscriber who
+ * keeps signing up. Each must have one effect, counted in the database (rows, consent events,
+ * outbox rows) and at the SMTP peer (mails delivered), and the N answers must look alike. The
+ * scenarios build on each other in order: one address signs up, signs up again, confirms, signs
+ * up once more and unsubscribes; another signs up by the plain form and leaves by one click; a
+ * third is erased. (One file, so that one cluster and one pair of replicas serve them all.)
  */
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { expect, it } from 'vitest';
 import { signupBody } from '../helpers/form-bodies.ts';
 import { books, grew, newestOneClick, newestToken, settled } from './support/books.ts';
-import { form, json } from './support/burst.ts';
+import { type Answer, form, json } from './support/burst.ts';
+import { runErase, subscriptionRecords } from './support/operator.ts';
 import { atMost, count, exactly, fact, sameShape, verdict } from './support/report.ts';
 import { N, sendAtOnce, sendOnce, stackLabel } from './support/requests.ts';
 import { onEachBackend, type Stack } from './support/stack.ts';
 
 const JSON_SIGNUP = 'json-signup@example.com';
 const FORM_SIGNUP = 'form-signup@example.com';
+const ERASED = 'erase-me@example.com';
 const CHECK_INBOX = '201 {next,ok}';
 
 // Moves the address's last mail 11 minutes into the past, as if the visitor had waited: the
@@ -170,6 +173,56 @@ onEachBackend((stack) => {
       count('subscriptions', after.subscriptions, exactly(0)),
       count('`unsubscribed` events', grew(before.events, after.events, 'unsubscribed'), exactly(1)),
       count('mails delivered', total(after.mails) - total(before.mails), exactly(0)),
+    ]);
+  });
+
+  // The operator's command meets bursts of N signups of the address it erases. Whatever the order
+  // in which they meet, the result must be one the two could have made one after the other: the
+  // erasure recorded as often as it reports a subscription removed, at most one subscription left
+  // and, if one is left, a whole one (its subscribed event, at most one outbox row), at most one
+  // confirmation mail for it, every signup answered alike.
+  it(`erases an address once and leaves a whole subscription or none while ${N} signups of it arrive at once, again and again`, async () => {
+    expect((await sendOnce(stack(), '/api/newsletter', json(signupBody(ERASED)))).status).toBe(201);
+    await settled(stack());
+    const before = await books(stack(), ERASED);
+
+    // Bursts of N signups from before the command starts until after it ended, with a pause
+    // between them that leaves the two cores to the command too.
+    const answers: Answer[] = [];
+    let erasing = true;
+    const started = Date.now();
+    let tookMs = 0;
+    const erasure = runErase(stack(), ERASED).finally(() => {
+      erasing = false;
+      tookMs = Date.now() - started;
+    });
+    let bursts = 0;
+    while (erasing || bursts === 0) {
+      answers.push(...(await sendAtOnce(stack(), '/api/newsletter', json(signupBody(ERASED)))));
+      bursts += 1;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    answers.push(...(await sendAtOnce(stack(), '/api/newsletter', json(signupBody(ERASED)))));
+    const erased = await erasure;
+    await settled(stack());
+    const after = await books(stack(), ERASED);
+    const own = await subscriptionRecords(stack(), ERASED);
+    const left = after.subscriptions;
+
+    if (erased.code !== 0) process.stdout.write(`\ningest erase --email ${ERASED} exited with ${erased.code}:\n${erased.output}\n`);
+    verdict(`${stackLabel(stack())} · ingest erase against ${bursts + 1} bursts of ${N} signups of the same address`, [
+      fact('erase exit code', String(erased.code), '0', erased.code === 0),
+      fact('erase took (ms)', String(tookMs), 'reported', true),
+      fact('erase warned', /warning: (.*)/.exec(erased.output)?.[1] ?? 'no', 'reported', true),
+      sameShape(answers, '201 {next,ok}'),
+      count('subscriptions the erase reports', erased.newsletter, exactly(1)),
+      count('`erased` events', grew(before.events, after.events, 'erased'), exactly(erased.newsletter)),
+      count('subscriptions left', left, atMost(1)),
+      count('new `subscribed` events (signed up again after the erasure)', grew(before.events, after.events, 'subscribed'), atMost(1)),
+      count('`subscribed` events of the subscription left', own.subscribed, exactly(left)),
+      count('outbox rows of the subscription left', own.outbox, atMost(left)),
+      count('new confirmation mails delivered', after.mails.confirmation - before.mails.confirmation, atMost(1)),
+      count('mails delivered twice', after.duplicateMails, exactly(0)),
     ]);
   });
 });

@@ -82,8 +82,9 @@ export function newestOneClick(stack: Stack, address: string): string | undefine
 }
 
 /**
- * Waits until the mail the service queued has gone out (no outbox row pending or sending, and the
- * peer's count still for 300 ms), so that the counts that follow are final.
+ * Waits until the mail the service queued has gone out (no outbox row pending or sending; a row is
+ * marked sent only after the peer accepted its mail), and the peer's count is still for 100 ms, so
+ * that the counts that follow are final.
  */
 export async function settled(stack: Stack, timeoutMs = 20_000): Promise<void> {
   const started = Date.now();
@@ -93,7 +94,7 @@ export async function settled(stack: Stack, timeoutMs = 20_000): Promise<void> {
   let seen = -1;
   while (seen !== stack.smtp.messages.length && Date.now() - started < timeoutMs) {
     seen = stack.smtp.messages.length;
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
 
