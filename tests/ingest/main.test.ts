@@ -219,7 +219,7 @@ describe.each(BACKENDS)('purge on %s', (kind) => {
     const { db, count } = await seeded(kind);
     const now = Date.parse('2025-06-02T00:00:00Z');
     // Nonces b and c expired on 2025-06-01; nonce a was already cleared when b was stored. The 2022 subscription's two events are over 3 years old.
-    const expected = { pending_subscriptions: 0, unverified_contacts: 0, contacts: 1, confirmation_mail_rows: 0, consent_events: 2, captcha_nonces: 2, mail_files: 0 };
+    const expected = { pending_subscriptions: 0, signup_requests: 0, unverified_contacts: 0, contacts: 1, confirmation_mail_rows: 0, mail_caps: 0, consent_events: 2, captcha_nonces: 2, mail_files: 0 };
     expect(await applyRetention(db, { now, linkDays: 7, mailDir: null, dryRun: true })).toEqual(expected);
     expect(await count('contacts')).toBe(3);
     expect(await applyRetention(db, { now, linkDays: 7, mailDir: null })).toEqual(expected);
