@@ -1,14 +1,20 @@
 import { LANGUAGES } from '../../cli/site/languages.ts';
 import { allRoutes } from '../../cli/site/routes.ts';
 import { axeViolations, expect, hydrateForm, test } from './support/fixtures.ts';
+import { pagesByLanguage, timeoutFor } from './support/page-batches.ts';
 
 // Every page type in every language, from the routes table, plus each language's 404 page.
 const PAGES = [...allRoutes().map((r) => r.path), ...LANGUAGES.map((l) => (l === 'en' ? '/no-such-page' : `/${l}/no-such-page`))];
 
-for (const path of PAGES) {
-  test(`axe finds no WCAG A/AA violations on ${path}`, async ({ page, url }) => {
-    await page.goto(url(path));
-    expect(await axeViolations(page)).toEqual([]);
+for (const [lang, paths] of pagesByLanguage(PAGES)) {
+  test(`axe finds no WCAG A/AA violations on the ${paths.length} pages in ${lang}`, async ({ page, url }) => {
+    test.setTimeout(timeoutFor(paths.length));
+    for (const path of paths) {
+      await test.step(path, async () => {
+        await page.goto(url(path));
+        expect.soft(await axeViolations(page), `axe on ${path}`).toEqual([]);
+      });
+    }
   });
 }
 

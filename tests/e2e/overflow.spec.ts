@@ -1,6 +1,6 @@
 import { readdirSync } from 'node:fs';
-import { expect, test } from './support/fixtures.ts';
-import { builtDir } from './support/fixtures.ts';
+import { builtDir, expect, test } from './support/fixtures.ts';
+import { pagesByLanguage, timeoutFor } from './support/page-batches.ts';
 
 /**
  * Every page the build wrote, as the URL a visitor opens: `de/about.html` → `/de/about`,
@@ -46,12 +46,17 @@ async function overflowAt(page: import('@playwright/test').Page, width: number):
   }, width);
 }
 
-for (const path of builtPages()) {
-  test(`no horizontal overflow on ${path} at ${WIDTHS.join(', ')} px`, async ({ page, url }) => {
-    await page.goto(url(path));
-    const problems: string[] = [];
-    for (const width of WIDTHS) problems.push(...(await overflowAt(page, width)));
-    expect(problems).toEqual([]);
+for (const [lang, paths] of pagesByLanguage(builtPages())) {
+  test(`no horizontal overflow at ${WIDTHS.join(', ')} px on the ${paths.length} pages in ${lang}`, async ({ page, url }) => {
+    test.setTimeout(timeoutFor(paths.length));
+    for (const path of paths) {
+      await test.step(path, async () => {
+        await page.goto(url(path));
+        const problems: string[] = [];
+        for (const width of WIDTHS) problems.push(...(await overflowAt(page, width)));
+        expect.soft(problems, `overflow on ${path}`).toEqual([]);
+      });
+    }
   });
 }
 
