@@ -6,7 +6,7 @@ import { usePage } from '../page-context.tsx';
 
 const STRINGS = [
   'name', 'namePlaceholder', 'email', 'emailPlaceholder', 'privacyConsent', 'marketingConsent', 'submit', 'submitting',
-  'successTitle', 'successMessage', 'checkInboxTitle', 'privacyNote', 'duplicateTitle', 'duplicateMessage', 'errorTitle', 'errorMessage',
+  'successTitle', 'successMessage', 'checkInboxTitle', 'privacyNote', 'errorTitle', 'errorMessage',
 ] as const;
 
 /**

@@ -19,7 +19,7 @@ export interface NewsletterFormProps {
   privacyHref: string;
   strings: Record<
     | 'name' | 'namePlaceholder' | 'email' | 'emailPlaceholder' | 'privacyConsent' | 'marketingConsent' | 'submit'
-    | 'submitting' | 'successTitle' | 'successMessage' | 'checkInboxTitle' | 'checkInboxMessage' | 'privacyNote' | 'duplicateTitle' | 'duplicateMessage'
+    | 'submitting' | 'successTitle' | 'successMessage' | 'checkInboxTitle' | 'checkInboxMessage' | 'privacyNote'
     | 'errorTitle' | 'errorMessage' | 'rateLimited' | 'close',
     string
   >;
@@ -30,8 +30,9 @@ export interface NewsletterFormProps {
  * The newsletter sign-up: validates with the shared contract before sending, disables the button
  * while submitting, replaces itself on success with a panel — "check your inbox" when the service
  * answers that a confirmation mail is on its way (`next: 'confirm_email'`, double opt-in), else
- * the thank-you — and reports a duplicate address or any failure in a toast while keeping what
- * the visitor typed.
+ * the thank-you — and reports any failure in a toast while keeping what the visitor typed. The
+ * service answers every valid signup alike, whether or not the address is subscribed already (its
+ * owner is told by mail), so there is no "already subscribed" message here.
  *
  * Without JavaScript it is a plain HTML form that works on its own: it posts its fields (named as
  * the JSON contract, checkboxes `true`, a hidden `lang`) to the service, which answers with a
@@ -82,9 +83,7 @@ export function NewsletterForm({ lang, endpoint, privacyHref, strings: s, valida
       return;
     }
     status.value = 'idle';
-    if (answer.kind === 'error' && answer.status === 409) {
-      showToast({ variant: 'destructive', title: s.duplicateTitle, description: s.duplicateMessage });
-    } else if (answer.kind === 'error' && answer.status === 400 && answer.error?.fields) {
+    if (answer.kind === 'error' && answer.status === 400 && answer.error?.fields) {
       issues.value = answer.error.fields;
       focusFirstInvalid(form, answer.error.fields);
     } else {
