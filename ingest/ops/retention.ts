@@ -83,7 +83,7 @@ export interface RetentionOptions {
  * counts what it would delete and changes nothing.
  *
  * @example await applyRetention(db, { now: Date.now(), linkDays: 7, mailDir: '/data/mail', dryRun: true })
- * // → { pending_subscriptions: 3, contacts: 0, confirmation_mail_rows: 5, consent_events: 0, captcha_nonces: 12, mail_files: 8 }
+ * // → { pending_subscriptions: 3, signup_requests: 1, unverified_contacts: 0, contacts: 0, confirmation_mail_rows: 5, mail_caps: 4, consent_events: 0, captcha_nonces: 12, mail_files: 8 }
  */
 export async function applyRetention(db: OpsDatabase, options: RetentionOptions): Promise<RetentionReport> {
   const { kysely } = db;

@@ -1,7 +1,8 @@
 /**
  * What the HTTP routes store: newsletter signups, contacts together with their outbox row and
  * their captcha nonce, and the nonces of refused captcha attempts. Implementations commit before
- * they resolve, and let the database decide duplicates (unique index, nonce key), so two
+ * they resolve, and let the database decide duplicates (unique index, nonce key) and whether a
+ * mail to a visitor's address may go out (the per-recipient cap, `mail-caps.ts`), so two
  * concurrent requests can never both win.
  */
 import type { Insertable } from 'kysely';

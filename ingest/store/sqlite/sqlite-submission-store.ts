@@ -6,7 +6,10 @@
  * The decisions are made by the database, not by a check before the insert: `INSERT … ON
  * CONFLICT DO NOTHING RETURNING` returns no row when the unique email index (newsletter) or the
  * nonce's primary key (captcha replay) already holds the value, so two concurrent requests can
- * never both win, and a duplicate fails only its own request, never the batch.
+ * never both win, and a duplicate fails only its own request, never the batch. A mail to a
+ * visitor-typed address is counted by the per-recipient cap's conditional upsert
+ * (`mail-caps.ts`) as a step of the same job: no row back, and the job stops before it stores
+ * anything (a new signup first checks that its address is new, so a duplicate is not counted).
  *
  * A row is acknowledged only if it is in the database file the service will open next time: the
  * files are checked before a batch goes to the writer and again after its commit, and a batch
