@@ -29,21 +29,38 @@ function upstreamHeaders(headers: IncomingHttpHeaders, origin: URL, visitor: str
   return { ...kept, host: origin.host, 'x-forwarded-for': visitor };
 }
 
+/** How the proxy answers in the service's place, and which of the service's redirects it shortens. */
+export interface ProxyAnswers {
+  /** The headers of the proxy's own answers (the site's security headers). */
+  headers?: Readonly<Record<string, string>>;
+  /**
+   * The origins the site is reached at from this machine (`npm start`: localhost and 127.0.0.1): a
+   * redirect of the service to one of them is sent on as a root-relative path, so the visitor stays
+   * on the spelling they used (the pages' CSP lets a form redirect only to their own origin).
+   */
+  localOrigins?: readonly string[];
+}
+
+/**
+ * A `Location` to one of `origins`, made root-relative; any other unchanged.
+ *
+ * @example sameSiteLocation('http://localhost:4321/de/form/not-stored', ['http://localhost:4321']) // '/de/form/not-stored'
+ */
+function sameSiteLocation(location: string, origins: readonly string[]): string {
+  if (!URL.canParse(location)) return location;
+  const url = new URL(location);
+  // '//host/…' would name another host: such a path keeps its origin.
+  return origins.includes(url.origin) && !url.pathname.startsWith('//') ? url.pathname + url.search + url.hash : location;
+}
+
 /**
  * Forwards a request to the ingest service at `origin` (such as `http://127.0.0.1:8787`) and
  * streams its answer back. Only the configured origin is ever reached: the request contributes
  * its path and query, never a host, port or credentials. An unreachable service answers 502, one
  * silent for `timeoutMs` answers 504 (a plain form post: 303 to the "not stored" page), with
- * `ownHeaders` (the site's security headers).
+ * `answers.headers`.
  */
-export function forwardToApi(
-  req: IncomingMessage,
-  res: ServerResponse,
-  origin: URL,
-  pathAndQuery: string,
-  timeoutMs: number,
-  ownHeaders: Readonly<Record<string, string>> = {},
-): void {
+export function forwardToApi(req: IncomingMessage, res: ServerResponse, origin: URL, pathAndQuery: string, timeoutMs: number, answers: ProxyAnswers = {}): void {
   const upstream = request(
     {
       protocol: origin.protocol,
@@ -55,7 +72,9 @@ export function forwardToApi(
       timeout: timeoutMs,
     },
     (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      const { location } = answer.headers;
+      const headers = location === undefined || answers.localOrigins === undefined ? answer.headers : { ...answer.headers, location: sameSiteLocation(location, answers.localOrigins) };
+      res.writeHead(answer.statusCode ?? 502, headers);
       answer.pipe(res);
     },
   );
@@ -65,7 +84,7 @@ export function forwardToApi(
     upstream.destroy();
   });
   upstream.on('error', () => {
-    if (!res.headersSent) unavailable(req, res, timedOut ? 504 : 502, ownHeaders);
+    if (!res.headersSent) unavailable(req, res, timedOut ? 504 : 502, answers.headers ?? {});
     else res.destroy();
   });
   // A visitor who leaves (or is disconnected by a timeout) takes the upstream request along.

@@ -14,14 +14,17 @@ export interface IngestService {
 /**
  * Starts the ingest service as a child process for `npm start` and `sitegen dev`: on
  * `host:port`, trusting the site server on 127.0.0.1 as its proxy (it sets X-Forwarded-For, so
- * rate limits apply per visitor), accepting forms from `siteOrigin` (unless ALLOWED_ORIGINS says
- * otherwise) and linking its mails to it (unless SITE_URL says otherwise), with SQLite and the file mail sink under `data/` unless the environment configures
- * them. `onUnexpectedExit` is called when it exits before `stop()` was asked for.
+ * rate limits apply per visitor), accepting forms from `siteOrigin` and `otherOrigins` (the same
+ * site under its other loopback spellings; unless ALLOWED_ORIGINS says otherwise) and linking its
+ * mails to `siteOrigin` (unless SITE_URL says otherwise), with SQLite and the file mail sink under
+ * `data/` unless the environment configures them (a blank value counts as unset, as it does for the
+ * service). `onUnexpectedExit` is called when it exits before `stop()` was asked for.
  */
-export function startIngestService({ host, port, siteOrigin, onUnexpectedExit }: {
+export function startIngestService({ host, port, siteOrigin, otherOrigins = [], onUnexpectedExit }: {
   host: string;
   port: number;
   siteOrigin: string;
+  otherOrigins?: readonly string[];
   onUnexpectedExit: (reason: string) => void;
 }): IngestService {
   const child = spawn(process.execPath, [INGEST_BIN, 'serve'], {
@@ -31,9 +34,9 @@ export function startIngestService({ host, port, siteOrigin, onUnexpectedExit }:
       PORT: String(port),
       HOST: host,
       TRUST_PROXY: '127.0.0.1',
-      ALLOWED_ORIGINS: process.env.ALLOWED_ORIGINS ?? siteOrigin,
+      ALLOWED_ORIGINS: process.env.ALLOWED_ORIGINS || [siteOrigin, ...otherOrigins].join(','),
       // The links in its mails and its redirects lead to this local site.
-      SITE_URL: process.env.SITE_URL ?? siteOrigin,
+      SITE_URL: process.env.SITE_URL || siteOrigin,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -68,3 +68,25 @@ export function browserUrl(host: string, port: number): string {
   const local = ['127.0.0.1', '0.0.0.0', '::', 'localhost'].includes(host);
   return `http://${local ? 'localhost' : host.includes(':') ? `[${host}]` : host}:${port}`;
 }
+
+// The loopback addresses a browser on this machine may use for a server listening on each host.
+const LOOPBACK_SPELLINGS: Readonly<Record<string, readonly string[]>> = {
+  '127.0.0.1': ['127.0.0.1'],
+  '0.0.0.0': ['127.0.0.1'],
+  '::1': ['[::1]'],
+  '::': ['127.0.0.1', '[::1]'],
+  localhost: ['127.0.0.1', '[::1]'],
+};
+
+/**
+ * Every origin a browser on this machine may open a server listening on `host:port` at: the one
+ * announced (`browserUrl`, first) and the other loopback spellings of the same server.
+ *
+ * @example localOrigins('127.0.0.1', 4321) // ['http://localhost:4321', 'http://127.0.0.1:4321']
+ * @example localOrigins('192.0.2.7', 4321) // ['http://192.0.2.7:4321']
+ */
+export function localOrigins(host: string, port: number): string[] {
+  const spellings = LOOPBACK_SPELLINGS[host];
+  const others = spellings === undefined ? [] : ['localhost', ...spellings].map((name) => `http://${name}:${port}`);
+  return [...new Set([browserUrl(host, port), ...others])];
+}

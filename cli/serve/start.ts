@@ -2,7 +2,7 @@ import { buildSite } from '../build/build-site.ts';
 import { formatProblem, type Problem } from '../site/errors.ts';
 import { DEFAULT_PATHS } from '../paths.ts';
 import { startIngestService } from './ingest-service.ts';
-import { browserUrl, listen, listenProblem } from './listen.ts';
+import { listen, listenProblem, localOrigins } from './listen.ts';
 import { localAddresses, siteListenSettings, unavailablePort } from './local-addresses.ts';
 import { createStaticServer } from './static-server.ts';
 
@@ -37,20 +37,25 @@ if (result.errors.length > 0) {
 process.stdout.write(`sitegen: built ${result.pages.length} pages in ${Math.round(result.durationMs)} ms\n`);
 
 const apiTarget = `http://${ingestHost}:${ingestPort}`;
-const server = createStaticServer({ root: DEFAULT_PATHS.outDir, apiTarget });
+// The site at every spelling that reaches it from this machine (http://localhost:4321 first, the
+// one announced and linked from mails; http://127.0.0.1:4321 too): the service accepts forms from
+// each, and its redirects to one of them are sent on as paths, so a visitor stays where they are.
+const [siteOrigin, ...otherOrigins] = localOrigins(host, port) as [string, ...string[]];
+const server = createStaticServer({ root: DEFAULT_PATHS.outDir, apiTarget, localOrigins: [siteOrigin, ...otherOrigins] });
 await listen(server, port, host).catch((error: NodeJS.ErrnoException) => fail(listenProblem(error, siteListenSettings(addresses, PROGRAM)), 2));
 
 const ingest = startIngestService({
   host: ingestHost,
   port: ingestPort,
-  siteOrigin: browserUrl(host, port),
+  siteOrigin,
+  otherOrigins,
   onUnexpectedExit: (reason) => {
     process.stderr.write(`${PROGRAM}: the ingest service exited (${reason}); stopping the site\n`);
     process.exitCode = 1;
     stop();
   },
 });
-process.stdout.write(`site: ${browserUrl(host, port)}  (forms → ingest on ${apiTarget})\n`);
+process.stdout.write(`site: ${siteOrigin}  (forms → ingest on ${apiTarget})\n`);
 
 let stopping = false;
 function stop(): void {

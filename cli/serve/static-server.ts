@@ -18,6 +18,8 @@ export interface StaticServerOptions {
   apiTarget?: string;
   /** Client and upstream timeouts; `DEFAULT_TIMEOUTS` where not given. */
   timeouts?: Partial<ServerTimeouts>;
+  /** The origins this server is reached at from this machine, whose redirects from the service are sent on as paths (`ProxyAnswers`). */
+  localOrigins?: readonly string[];
 }
 
 function isFile(root: string, file: string): boolean {
@@ -62,7 +64,7 @@ function precompressed(root: string, file: string, acceptEncoding: string): { fi
  * forwarded to the ingest service (`ingestTarget`) — only to that origin, with a path and the
  * request's query. Requests get bounded time (`timeouts`), targets a bounded length (414 past it).
  */
-export function createStaticServer({ root, apiTarget, timeouts }: StaticServerOptions): Server {
+export function createStaticServer({ root, apiTarget, timeouts, localOrigins }: StaticServerOptions): Server {
   const rules = headerRules(root);
   const apiOrigin = apiTarget === undefined ? null : new URL(apiTarget);
   const limits = { ...DEFAULT_TIMEOUTS, ...timeouts };
@@ -76,7 +78,7 @@ export function createStaticServer({ root, apiTarget, timeouts }: StaticServerOp
     const { path, query } = target;
     if (apiOrigin) {
       const forwarded = ingestTarget(req.method, path, query);
-      if (forwarded) return forwardToApi(req, res, apiOrigin, forwarded, limits.upstreamMs, headersForPath(rules(), path));
+      if (forwarded) return forwardToApi(req, res, apiOrigin, forwarded, limits.upstreamMs, { headers: headersForPath(rules(), path), ...(localOrigins ? { localOrigins } : {}) });
     }
     // Only a file found is cached as its path says (a year for a hashed asset); anything else at the
     // same path (a 404 under /assets/, a redirect, a refusal) is revalidated, as nginx sends it.

@@ -96,3 +96,22 @@ async function withServiceDown(check: (port: number, csp: string | undefined) =>
     await new Promise((resolve) => down.close(resolve));
   }
 }
+
+describe('the service\'s redirects through npm start\'s proxy', () => {
+  it('sends a redirect to one of the site\'s local origins on as a path, so the visitor stays on their spelling; any other unchanged', async () => {
+    const { outDir } = await builtSite();
+    const locations = ['http://localhost:4321/de/newsletter/check-inbox?x=1', 'http://127.0.0.1:4321/form/not-stored', 'https://www.example.com/de', 'http://localhost:4321//evil.example/x', 'http://localhost:9999/de'];
+    const redirecting = await standInIngest('redirects', (seen) => ({ status: 303, headers: { location: locations[Number(seen.url.split('=')[1])]! } }));
+    const local = createStaticServer({ root: outDir, apiTarget: redirecting.origin, localOrigins: ['http://localhost:4321', 'http://127.0.0.1:4321'] });
+    await new Promise<void>((resolve) => local.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (local.address() as AddressInfo).port;
+      const answered = [];
+      for (const i of locations.keys()) answered.push((await send(port, `/api/newsletter?i=${i}`)).headers.location);
+      expect(answered).toEqual(['/de/newsletter/check-inbox?x=1', '/form/not-stored', 'https://www.example.com/de', 'http://localhost:4321//evil.example/x', 'http://localhost:9999/de']);
+    } finally {
+      await new Promise((resolve) => local.close(resolve));
+      await redirecting.close();
+    }
+  });
+});

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../../cli/paths.ts';
 import { builtSite } from '../../helpers/built-site.ts';
 import { freePort, listening } from '../../helpers/ports.ts';
+import { send } from './stand-in-ingest.ts';
 
 // `sitegen preview` and `npm start` as a user runs them: real processes, real ports.
 
@@ -129,5 +130,46 @@ describe('stopping npm start', () => {
       }
     },
     120_000,
+  );
+});
+
+describe('npm start at either loopback spelling', () => {
+  it(
+    'regression: a no-JS form opened at 127.0.0.1 (npm start announces localhost) is accepted, and the visitor stays on the spelling they used',
+    async () => {
+      const [port, ingestPort] = [await freePort(), await freePort()];
+      const dataDir = mkdtempSync(join(tmpdir(), 'npm-start-origins-'));
+      const npm = spawn('npm', ['start'], {
+        cwd: PROJECT_ROOT,
+        env: { ...process.env, PORT: String(port), INGEST_PORT: String(ingestPort), DATA_DIR: dataDir, SITE_URL: '', ALLOWED_ORIGINS: '' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      npm.stderr.resume();
+      const exited = new Promise((resolve) => npm.on('exit', resolve));
+      let output = '';
+      npm.stdout.on('data', (chunk: Buffer) => (output += chunk));
+      try {
+        await expect.poll(() => output, { timeout: 90_000 }).toMatch(/ingest listening/);
+        expect(output).toContain(`site: http://localhost:${port}`);
+        const base = `http://127.0.0.1:${port}`;
+        for (const [i, origin] of [`http://127.0.0.1:${port}`, `http://localhost:${port}`].entries()) {
+          const host = new URL(origin).host;
+          const form = new URLSearchParams({ name: 'Ana', email: `ana.${i}@example.com`, privacyConsent: 'true', lang: 'de', website: '' }).toString();
+          const res = await send(base, '/api/newsletter', { method: 'POST', headers: { host, origin, referer: `${origin}/de`, 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+          expect([res.status, res.headers.location], origin).toEqual([303, '/de/newsletter/check-inbox']);
+          const json = { name: 'Ana', email: `ana.json${i}@example.com`, privacyConsent: true, marketingConsent: false, lang: 'de' };
+          const island = await send(base, '/api/newsletter', { method: 'POST', headers: { host, origin, 'content-type': 'application/json' }, body: JSON.stringify(json) });
+          expect(island.status, origin).toBe(201);
+        }
+        const foreign = await send(base, '/api/newsletter', { method: 'POST', headers: { origin: 'http://127.0.0.2:1', 'content-type': 'application/x-www-form-urlencoded' }, body: 'lang=de' });
+        expect(foreign.status).toBe(403);
+      } finally {
+        npm.kill('SIGTERM');
+        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 20_000))]);
+        if (npm.exitCode === null) npm.kill('SIGKILL');
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+    150_000,
   );
 });
