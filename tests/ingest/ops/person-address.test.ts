@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import type { Selectable } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { consentLinks } from '../../../ingest/consent/links.ts';
+import { alreadySubscribedEmail } from '../../../ingest/mail/already-subscribed-email.ts';
 import { confirmationEmail } from '../../../ingest/mail/confirmation-email.ts';
 import { contactConfirmationEmail } from '../../../ingest/mail/contact-confirmation-email.ts';
 import { contactEmail } from '../../../ingest/mail/contact-email.ts';
@@ -48,7 +49,7 @@ function subscriptionRow(id: number, email: string): Selectable<NewsletterTable>
   };
 }
 
-/** Every kind of mail the service writes, each about its own visitor, as `.eml` files in a fresh `DATA_DIR/mail`. */
+/** Every kind of mail the service writes (one composer per outbox kind), each about its own visitor, as `.eml` files in a fresh `DATA_DIR/mail`. */
 async function mailFolder(): Promise<{ dataDir: string; mailDir: string; files(): string[]; visitors(): string[][] }> {
   const temp = tempDir();
   cleanups.push(temp.remove);
@@ -56,9 +57,10 @@ async function mailFolder(): Promise<{ dataDir: string; mailDir: string; files()
   const mailer = createMailer({ kind: 'file', dir: mailDir });
   const envelope = { from: MAIL_FROM, to: SALES_EMAIL };
   const mails: OutgoingMail[] = [
-    // Ana: a sales mail (Reply-To Ana), her newsletter confirmation (To Ana), her contact confirmation (To Ana, another case).
+    // Ana: a sales mail (Reply-To Ana), her newsletter confirmation and "already subscribed" mail (To Ana), her contact confirmation (To Ana, another case).
     contactEmail(contactRow(1, 'Ana@Example.com'), { ...envelope, outbox: outbox() }),
     confirmationEmail(subscriptionRow(1, 'ana@example.com'), outbox(), deps),
+    alreadySubscribedEmail(subscriptionRow(1, 'ana@example.com'), { ...outbox(), queuedAt: Date.parse('2026-11-24T09:00:00.000Z') }, deps),
     contactConfirmationEmail(contactRow(2, 'ANA@example.com'), outbox(), deps),
     // Bo, who names Ana in his message and in his name: his mail is not Ana's.
     contactEmail(contactRow(3, 'bo@example.com', { first_name: 'ana@example.com', message: 'Please also write to ana@example.com' }), { ...envelope, outbox: outbox() }),
@@ -100,16 +102,16 @@ describe('the --email of ingest erase and ingest export', () => {
 
   it('erases the mail files whose visitor is the address, in any case, and no other', async () => {
     const folder = await mailFolder();
-    expect(folder.visitors()).toHaveLength(7);
+    expect(folder.visitors()).toHaveLength(8);
     const ana = folder.files().filter((_, index) => folder.visitors()[index]!.includes('ana@example.com'));
-    expect(ana).toHaveLength(3);
+    expect(ana).toHaveLength(4);
     const exported = await ingest(['export', '--email', 'ANA@example.COM'], { DATA_DIR: folder.dataDir });
     expect(exported.code).toBe(0);
     expect(JSON.parse(exported.stdout).mailFiles).toEqual(ana);
     const erased = await ingest(['erase', '--email', 'ANA@example.COM'], { DATA_DIR: folder.dataDir });
     expect(erased.code).toBe(0);
     expect(erased.stdout).toBe('erased ANA@example.com: newsletter 0, contacts 0, outbox 0\n');
-    expect(erased.stderr).toBe(`removed 3 mail file(s) about the address\n${ana.map((name) => `  ${name}\n`).join('')}`);
+    expect(erased.stderr).toBe(`removed 4 mail file(s) about the address\n${ana.map((name) => `  ${name}\n`).join('')}`);
     expect(folder.visitors().flat().sort()).toEqual(['ana@example.com.evil', 'banana@example.com', 'bo@example.com', 'x.ana@example.com']);
   }, 30_000);
 
