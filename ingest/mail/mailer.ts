@@ -14,7 +14,7 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html: string;
-  /** Stable per outbox row, so a second send after a crash shows as one message. */
+  /** Stable per outbox row, so a second send after a crash shows as one message, and unique across databases (`message-id.ts`). */
   messageId: string;
   date: Date;
   /** Extra header lines, such as `List-Unsubscribe`. */
