@@ -20,7 +20,7 @@
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isoAt } from '../clock.ts';
-import { MAIL_CAP, pastMailCapsQuery } from '../store/mail-caps.ts';
+import { pastMailCaps } from '../store/mail-caps.ts';
 import type { OpsDatabase } from '../store/ops-database.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -97,7 +97,7 @@ export async function applyRetention(db: OpsDatabase, options: RetentionOptions)
   const unverifiedContacts = kysely.selectFrom('contacts').where('verified_at', 'is', null).where('expires_at', '<=', at);
   const oldContacts = kysely.selectFrom('contacts').where('created_at', '<', contactCutoff);
   const expiredRequests = kysely.selectFrom('newsletter_requests').where('expires_at', '<=', at);
-  const pastMailCaps = kysely.selectFrom('mail_caps').where('day', '<', at.slice(0, 10)).where('last_mail_at', '<=', isoAt(now - MAIL_CAP.minIntervalMs));
+  const doneMailCaps = pastMailCaps(kysely.selectFrom('mail_caps'), now);
   const doneConfirmMails = kysely
     .selectFrom('outbox')
     .where('kind', 'in', ['newsletter_confirm', 'newsletter_already_subscribed'])
@@ -114,7 +114,7 @@ export async function applyRetention(db: OpsDatabase, options: RetentionOptions)
       unverified_contacts: first(await tx.all(unverifiedContacts.select((eb) => eb.fn.countAll<number>().as('n')))),
       contacts: first(await tx.all(oldContacts.select((eb) => eb.fn.countAll<number>().as('n')))),
       confirmation_mail_rows: first(await tx.all(doneConfirmMails.select((eb) => eb.fn.countAll<number>().as('n')))),
-      mail_caps: first(await tx.all(pastMailCaps.select((eb) => eb.fn.countAll<number>().as('n')))),
+      mail_caps: first(await tx.all(doneMailCaps.select((eb) => eb.fn.countAll<number>().as('n')))),
       consent_events: first(await tx.all(oldEvents.select((eb) => eb.fn.countAll<number>().as('n')))),
       captcha_nonces: first(await tx.all(usedNonces.select((eb) => eb.fn.countAll<number>().as('n')))),
     };
@@ -134,7 +134,7 @@ export async function applyRetention(db: OpsDatabase, options: RetentionOptions)
     );
     await tx.run(kysely.deleteFrom('newsletter').where('status', '=', 'pending').where('expires_at', '<=', at));
     await tx.run(kysely.deleteFrom('newsletter_requests').where('expires_at', '<=', at));
-    await tx.run(pastMailCapsQuery(kysely, now));
+    await tx.run(pastMailCaps(kysely.deleteFrom('mail_caps'), now));
     await tx.run(kysely.deleteFrom('contacts').where('verified_at', 'is', null).where('expires_at', '<=', at));
     await tx.run(kysely.deleteFrom('contacts').where('created_at', '<', contactCutoff));
     await tx.run(

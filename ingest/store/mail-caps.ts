@@ -23,7 +23,7 @@ import type { Tables } from './tables.ts';
 export type MailStream = 'newsletter' | 'contact';
 
 /** One mail per 10 minutes, three per UTC day, per mailbox and stream. */
-export const MAIL_CAP = { minIntervalMs: 10 * 60 * 1000, perDay: 3 } as const;
+const MAIL_CAP = { minIntervalMs: 10 * 60 * 1000, perDay: 3 } as const;
 
 /** The values one charge binds: `capValues('Ana+x@Example.com', 'contact', now)` → `{ mailbox: 'ana@example.com', … }`. */
 export function capValues(email: string, stream: MailStream, now: number) {
@@ -59,7 +59,15 @@ export function chargeMailQuery(kysely: Kysely<Tables>, values: CapValues | read
     .returning('mailbox');
 }
 
-/** The counts that limit nothing any more at `now`: of a past day, and older than the 10 minutes (retention deletes them). */
-export function pastMailCapsQuery(kysely: Kysely<Tables>, now: number) {
-  return kysely.deleteFrom('mail_caps').where('day', '<', isoAt(now).slice(0, 10)).where('last_mail_at', '<=', isoAt(now - MAIL_CAP.minIntervalMs));
+/**
+ * The counts that limit nothing any more at `now` (retention deletes them): of a past day, and
+ * older than the 10 minutes. Select or delete them: `pastMailCaps(kysely.selectFrom('mail_caps'), now)`.
+ */
+export function pastMailCaps<Q extends WhereTarget>(query: Q, now: number): Q {
+  return query.where('day', '<', isoAt(now).slice(0, 10)).where('last_mail_at', '<=', isoAt(now - MAIL_CAP.minIntervalMs)) as Q;
+}
+
+/** A query on `mail_caps` that takes a WHERE (a select or a delete). */
+interface WhereTarget {
+  where(column: 'day' | 'last_mail_at', op: '<' | '<=', value: string): WhereTarget;
 }
