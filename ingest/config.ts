@@ -36,6 +36,7 @@
  * | REQUEST_TIMEOUT_MS | 30000: the whole request, body included, must arrive within this time, else 408 |
  * | IDLE_TIMEOUT_MS | 72000: a connection with no traffic (between keep-alive requests, too) is closed after this |
  * | SHUTDOWN_DRAIN_MS | 5000: on SIGTERM, how long answers keep coming (with `Connection: close`) before the service closes |
+ * | HSTS_MAX_AGE | unset: no Strict-Transport-Security header. Seconds (such as 31536000) once the service's host is served over HTTPS only; the site's host sets HSTS at its edge (the nginx config's commented line) |
  * | OUTBOX_LEASE_MS | 60000: how long a replica's claim on an outbox row lasts unless renewed; a row whose replica died is sent by another after this long |
  */
 import { isIP } from 'node:net';
@@ -88,6 +89,8 @@ export interface IngestConfig {
   shutdownDrainMs: number;
   /** How long an outbox claim lasts unless renewed (see `mail/outbox-worker.ts`). */
   outboxLeaseMs: number;
+  /** Null: the API sends no Strict-Transport-Security; else its max-age in seconds (0 tells browsers to forget it). */
+  hstsMaxAge: number | null;
 }
 
 // The project's content folder beside ingest/ (in the container image too: /app/content).
@@ -96,7 +99,7 @@ const DEFAULT_CONTENT_DIR = fileURLToPath(new URL('../content', import.meta.url)
 const VARIABLES = [
   'PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'SMTP_URL', 'SALES_EMAIL', 'MAIL_FROM', 'SALES_TIMEZONE', 'ALLOWED_ORIGINS',
   'CAPTCHA_SECRET', 'LOG_LEVEL', 'PRIVACY_VERSION', 'RATE_LIMIT_MAX', 'RATE_LIMIT_WINDOW_MS', 'TRUST_PROXY',
-  'HEADERS_TIMEOUT_MS', 'REQUEST_TIMEOUT_MS', 'IDLE_TIMEOUT_MS', 'SHUTDOWN_DRAIN_MS', 'PG_POOL_MAX', 'OUTBOX_LEASE_MS',
+  'HEADERS_TIMEOUT_MS', 'REQUEST_TIMEOUT_MS', 'IDLE_TIMEOUT_MS', 'SHUTDOWN_DRAIN_MS', 'PG_POOL_MAX', 'OUTBOX_LEASE_MS', 'HSTS_MAX_AGE',
   'CONTENT_DIR', 'SITE_URL', 'PUBLIC_API_URL', 'NEWSLETTER_OPT_IN', 'CONFIRM_LINK_DAYS',
   'CAPTCHA_MIN_FILL_MS', 'RATE_LIMIT_CONTACT_DAILY_MAX', 'RATE_LIMIT_NEWSLETTER_DAILY_MAX',
 ] as const;
@@ -190,6 +193,7 @@ const envSchema = z.object({
   SHUTDOWN_DRAIN_MS: wholeNumber(0, 60_000, 'must be a whole number of milliseconds from 0 to 60000').default(5000),
   PG_POOL_MAX: wholeNumber(1, 1000, 'must be a whole number of connections from 1 to 1000').default(10),
   OUTBOX_LEASE_MS: wholeNumber(1000, 3_600_000, 'must be a whole number of milliseconds from 1000 to 3600000').default(60_000),
+  HSTS_MAX_AGE: wholeNumber(0, 63_072_000, 'must be a whole number of seconds from 0 to 63072000 (two years), such as 31536000 for a year').optional(),
 });
 
 // postgres://[user[:password]@]host[:port]/database: a host and a database name are required.
@@ -297,6 +301,7 @@ export function resolveConfig(env: Readonly<Record<string, string | undefined>>,
     timeouts: { headersMs: e.HEADERS_TIMEOUT_MS, requestMs: e.REQUEST_TIMEOUT_MS, idleMs: e.IDLE_TIMEOUT_MS },
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     outboxLeaseMs: e.OUTBOX_LEASE_MS,
+    hstsMaxAge: e.HSTS_MAX_AGE ?? null,
   };
   return { ok: true, config: Object.freeze(config) };
 }

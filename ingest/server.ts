@@ -87,6 +87,7 @@ export async function startService(config: IngestConfig, overrides: ServiceOverr
     rateLimit: config.rateLimit,
     rateLimitStore: backend.rateLimitStore,
     trustProxy: config.trustProxy,
+    hstsMaxAge: config.hstsMaxAge,
     timeouts: config.timeouts,
     isReady: () => !draining && backend.isReady(),
     isDraining: () => draining,

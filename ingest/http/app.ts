@@ -62,6 +62,8 @@ export interface AppDeps {
   isDraining?: () => boolean;
   /** The service's metrics (`GET /metrics` and the latency hook); none when absent. */
   metrics?: ServiceMetrics;
+  /** Strict-Transport-Security's max-age in seconds (`HSTS_MAX_AGE`); none when absent or null. */
+  hstsMaxAge?: number | null;
   /** Logger options (see `logger.ts`), or false for no logs. Default: info to standard output. */
   logger?: LoggerOptions | false;
 }
@@ -88,7 +90,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.removeContentTypeParser(['text/plain']);
   await app.register(jsonBodyPlugin);
 
-  await app.register(securityHeadersPlugin);
+  await app.register(securityHeadersPlugin, { hstsMaxAge: deps.hstsMaxAge ?? null });
   await app.register(httpErrorsPlugin);
 
   let closing = false;
