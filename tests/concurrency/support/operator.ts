@@ -1,8 +1,11 @@
 /**
- * What the erase scenario needs beside the bursts: `ingest erase --email` run as an operator runs
- * it (its own process, on the database the replicas use), and the records a subscription owns.
+ * What the erase scenarios need beside the bursts: `ingest erase --email` run as an operator runs
+ * it (its own process, on the database the replicas use), the records a subscription owns, and on
+ * PostgreSQL a way to line requests up behind a row lock so that they meet the command in the
+ * order a scenario wants.
  */
 import { spawn } from 'node:child_process';
+import pg from 'pg';
 import { query } from '../../helpers/ledger.ts';
 import type { Stack } from './stack.ts';
 
@@ -42,4 +45,39 @@ export async function subscriptionRecords(stack: Stack, address: string): Promis
     `SELECT count(*) AS n FROM outbox o JOIN newsletter s ON o.newsletter_id = s.id WHERE s.email_lower = ${key}`,
   );
   return { subscribed: Number(events?.n ?? 0), outbox: Number(outbox?.n ?? 0) };
+}
+
+/**
+ * PostgreSQL: locks the address's subscription row in a transaction of the test's own, as a
+ * request that is changing it holds it, until `release()` commits. Requests and commands that
+ * need the row queue behind it in the order they arrive, so a test can line them up.
+ */
+export async function holdSubscription(stack: Stack, address: string): Promise<{ release(): Promise<void> }> {
+  const client = new pg.Client({ connectionString: stack.databaseUrl });
+  await client.connect();
+  await client.query('BEGIN');
+  await client.query('SELECT id FROM newsletter WHERE email_lower = $1 FOR UPDATE', [address.toLowerCase()]);
+  return {
+    async release() {
+      await client.query('COMMIT');
+      await client.end();
+    },
+  };
+}
+
+/**
+ * PostgreSQL: waits until at least `n` sessions wait for a lock while running a statement that
+ * matches `statement` (a LIKE pattern on the SQL kysely sends, such as `delete from "newsletter"%`).
+ */
+export async function untilWaiting(stack: Stack, statement: string, n: number, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [row] = await query<{ n: number | string }>(
+      stack.databaseUrl,
+      `SELECT count(*) AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query ILIKE '${statement.replace(/'/g, "''")}'`,
+    );
+    if (Number(row?.n ?? 0) >= n) return;
+    if (Date.now() > deadline) throw new Error(`fewer than ${n} sessions waited on a lock in ${statement} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
 }
