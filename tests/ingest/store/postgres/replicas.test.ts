@@ -36,7 +36,7 @@ async function appOn(backend: PostgresBackend, rateLimit: { max: number; windowM
     store: backend.submissions,
     newsletter: testNewsletter(backend.consentDb),
     captchaSecret: await backend.sharedCaptchaSecret(),
-    rateLimit: { contactDailyMax: 1_000_000, ...rateLimit },
+    rateLimit: { contactDailyMax: 1_000_000, newsletterDailyMax: 1_000_000, ...rateLimit },
     captchaMinFillMs: 0,
     rateLimitStore: backend.rateLimitStore,
     isReady: () => backend.isReady(),
