@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { islandEntryFiles } from '../../templates/islands/registry.ts';
 import { startIngestService } from '../serve/ingest-service.ts';
-import { browserUrl, listen, listenProblem } from '../serve/listen.ts';
+import { browserUrl, listen, listenProblem, localOrigins } from '../serve/listen.ts';
 import { localAddresses, siteListenSettings, unavailablePort } from '../serve/local-addresses.ts';
 import { formatProblem, type Problem } from '../site/errors.ts';
 import { type ChangedFile, effectOfChange, mergeEffects } from './change-effects.ts';
@@ -81,6 +81,8 @@ export async function runDev(options: DevOptions): Promise<number> {
     host: ingestHost,
     port: ingestPort,
     siteOrigin: browserUrl(host, port),
+    // The islands' posts from http://127.0.0.1:PORT too (the service refuses other origins' JSON).
+    otherOrigins: localOrigins(host, port).slice(1),
     onUnexpectedExit: (reason) => {
       logError(`${PROGRAM}: the ingest service exited (${reason}); stopping`);
       stop(1);
