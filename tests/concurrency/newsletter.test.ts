@@ -220,14 +220,15 @@ onEachBackend((stack) => {
     const held = await holdSubscription(stack(), ERASED_WHILE_HELD);
     const started = Date.now();
     const burst = sendAtOnce(stack(), '/api/newsletter', json(signupBody(ERASED_WHILE_HELD)));
-    await untilWaiting(stack(), '%from "newsletter"%for update%', N);
+    const signupsWaiting = await untilWaiting(stack(), N, 10_000);
     let tookMs = 0;
     const erasure = runErase(stack(), ERASED_WHILE_HELD).finally(() => (tookMs = Date.now() - started));
-    await untilWaiting(stack(), 'delete from "newsletter"%', 1);
+    const allWaiting = await untilWaiting(stack(), signupsWaiting + 1, 30_000);
     await held.release();
     const [answers, erased] = await Promise.all([burst, erasure]);
     const title = `${stackLabel(stack())} · ingest erase queued behind ${N} repeat signups holding the subscription`;
-    await erasureVerdict(stack(), ERASED_WHILE_HELD, title, { erased, tookMs, answers, before });
+    const lineUp = fact('sessions waiting for the row (signups, then with the erase)', `${signupsWaiting}, ${allWaiting}`, 'reported', true);
+    await erasureVerdict(stack(), ERASED_WHILE_HELD, title, { erased, tookMs, answers, before }, [lineUp]);
   });
 });
 
@@ -240,6 +241,7 @@ async function erasureVerdict(
   address: string,
   title: string,
   run: { erased: Erasure; tookMs: number; answers: Answer[]; before: Books },
+  facts: ReturnType<typeof fact>[] = [],
 ): Promise<void> {
   const { erased, tookMs, answers, before } = run;
   await settled(stack);
@@ -248,6 +250,7 @@ async function erasureVerdict(
   const left = after.subscriptions;
   if (erased.code !== 0) process.stdout.write(`\ningest erase --email ${address} exited with ${erased.code}:\n${erased.output}\n`);
   verdict(title, [
+    ...facts,
     fact('erase exit code', String(erased.code), '0', erased.code === 0),
     fact('erase took (ms)', String(tookMs), 'reported', true),
     fact('erase warned', /warning: (.*)/.exec(erased.output)?.[1] ?? 'no', 'reported', true),
