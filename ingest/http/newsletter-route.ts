@@ -64,10 +64,11 @@ export async function newsletterRoute(app: FastifyInstance, deps: NewsletterRout
     const now = deps.clock.now();
     const terms = deps.termsFor(signup, now);
     const stored = await deps.store.subscribe(signup, now, terms);
-    const mailed =
-      stored === 'created' ? terms.status === 'pending' : stored === 'duplicate' && (await deps.lifecycle.repeatSignup(signup, now, terms)) !== 'capped';
-    if (mailed) deps.onMailQueued();
+    // A stored address: a new request or the "already subscribed" notice, if the cap allows a mail.
+    const repeat = stored === 'duplicate' ? await deps.lifecycle.repeatSignup(signup, now, terms) : null;
+    if ((stored === 'created' && terms.status === 'pending') || repeat === 'queued' || repeat === 'notified') deps.onMailQueued();
     else if (stored !== 'created') request.log.info({ form: 'newsletter', mail: 'none' }, 'signup answered without a mail (per-recipient cap, or address gone)');
+    // The same answer whatever happened: it says nothing about the address.
     return terms.status === 'pending' ? CHECK_INBOX : 'stored';
   };
   const json = formSubmissionHandler('newsletter', newsletterSchema, store);
