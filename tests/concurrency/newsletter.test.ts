@@ -8,15 +8,13 @@
  * up once more and unsubscribes; another signs up by the plain form and leaves by one click; a
  * third is erased. (One file, so that one cluster and one pair of replicas serve them all.)
  */
-import Database from 'better-sqlite3';
-import pg from 'pg';
 import { expect, it } from 'vitest';
 import { signupBody } from '../helpers/form-bodies.ts';
-import { books, grew, newestOneClick, newestToken, settled } from './support/books.ts';
+import { execute } from '../helpers/ledger.ts';
+import { type Books, books, grew, newestOneClick, newestToken, settled } from './support/books.ts';
 import { type Answer, form, json } from './support/burst.ts';
 import { type Erasure, holdSubscription, runErase, subscriptionRecords, untilWaiting } from './support/operator.ts';
 import { atMost, count, exactly, fact, sameShape, verdict } from './support/report.ts';
-import type { Books } from './support/books.ts';
 import { N, sendAtOnce, sendOnce, stackLabel } from './support/requests.ts';
 import { onEachBackend, type Stack } from './support/stack.ts';
 
@@ -33,35 +31,10 @@ const CHECK_INBOX = '201 {next,ok}';
 // is the address itself).
 async function waitedTenMinutes(stack: Stack, address: string): Promise<void> {
   const at = new Date(Date.now() - 11 * 60 * 1000).toISOString();
-  const statements = [
-    `UPDATE newsletter SET last_confirm_mail_at = '${at}' WHERE email_lower = '${address}'`,
-    `UPDATE mail_caps SET last_mail_at = '${at}' WHERE mailbox = '${address}'`,
-  ];
-  const noCapTable = (error: unknown) => {
+  await execute(stack.databaseUrl, `UPDATE newsletter SET last_confirm_mail_at = '${at}' WHERE email_lower = '${address}'`);
+  await execute(stack.databaseUrl, `UPDATE mail_caps SET last_mail_at = '${at}' WHERE mailbox = '${address}'`).catch((error: unknown) => {
     if (!/mail_caps/.test((error as Error).message)) throw error;
-  };
-  if (stack.backend === 'sqlite') {
-    const db = new Database(stack.databaseUrl.replace(/^sqlite:/, ''), { timeout: 5000 });
-    try {
-      for (const sql of statements) {
-        try {
-          db.prepare(sql).run();
-        } catch (error) {
-          noCapTable(error);
-        }
-      }
-    } finally {
-      db.close();
-    }
-    return;
-  }
-  const client = new pg.Client({ connectionString: stack.databaseUrl });
-  await client.connect();
-  try {
-    for (const sql of statements) await client.query(sql).catch(noCapTable);
-  } finally {
-    await client.end();
-  }
+  });
 }
 
 onEachBackend((stack) => {

@@ -15,7 +15,7 @@ import type { SmtpPeer } from './smtp-peer.ts';
  */
 export async function query<Row>(databaseUrl: string, text: string): Promise<Row[]> {
   if (databaseUrl.startsWith('sqlite:')) {
-    const db = new Database(databaseUrl.replace(/^sqlite:(\/\/)?/, ''), { readonly: true, fileMustExist: true });
+    const db = new Database(sqlitePath(databaseUrl), { readonly: true, fileMustExist: true });
     try {
       return db.prepare(text).all() as Row[];
     } finally {
@@ -30,6 +30,32 @@ export async function query<Row>(databaseUrl: string, text: string): Promise<Row
     await client.end();
   }
 }
+
+/**
+ * Runs one statement that changes rows (a scenario's setup: "as if ten minutes had passed") on a
+ * short-lived connection; on SQLite it waits up to 5 s for the service's write lock.
+ */
+export async function execute(databaseUrl: string, text: string): Promise<void> {
+  if (databaseUrl.startsWith('sqlite:')) {
+    const db = new Database(sqlitePath(databaseUrl), { fileMustExist: true, timeout: 5000 });
+    try {
+      db.prepare(text).run();
+    } finally {
+      db.close();
+    }
+    return;
+  }
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(text);
+  } finally {
+    await client.end();
+  }
+}
+
+// `sqlite:PATH` or `sqlite://PATH` → PATH, as the service reads DATABASE_URL.
+const sqlitePath = (databaseUrl: string) => databaseUrl.replace(/^sqlite:(\/\/)?/, '');
 
 /** The addresses stored in each form's table. */
 export async function storedAddresses(databaseUrl: string): Promise<{ contacts: Set<string>; signups: Set<string> }> {
