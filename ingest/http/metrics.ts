@@ -5,7 +5,7 @@
  *
  * | metric | what |
  * |---|---|
- * | `ingest_submissions_total{form, status}` | form posts by form (`newsletter`, `contact`) and answer status (201, 303, 400, 409, 422, 429, …) |
+ * | `ingest_submissions_total{form, status}` | form posts by form (`newsletter`, `contact`) and answer status (201, 303, 400, 403, 422, 429, …) |
  * | `ingest_http_request_duration_seconds{route, method, status}` | request latency (histogram) |
  * | `ingest_outbox_rows{status}` | outbox rows by status: the backlog is `pending`, `failed` rows need a look |
  * | `ingest_outbox_oldest_due_age_seconds` | how long the oldest due row has been waiting (0 when none) |
