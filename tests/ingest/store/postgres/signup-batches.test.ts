@@ -78,4 +78,26 @@ describe.skipIf(inject('postgresUrl') === null)('newsletter signups on PostgreSQ
     expect(await pending).toEqual(['created', 'created', 'created']);
     expect(await t.count('newsletter')).toBe(3);
   });
+
+  it('counts the confirmation mails of a batch against the per-recipient cap: one mail per mailbox, refused signups not kept', async () => {
+    t = await testAppOn('postgres');
+    const store = t.backend.submissions;
+    const now = Date.now();
+    const pending = { status: 'pending' as const, expiresAt: now + 7 * 86_400_000, consentHash: 'h', privacyVersion: '2026-11-23' };
+    expect(await store.subscribe(validSignup('c@example.com'), now, pending)).toBe('created');
+    // In one batch: two addresses of one mailbox, a third of a mailbox mailed a moment ago, and a plain new one.
+    const emails = ['ana+1@example.com', 'ana+2@example.com', 'c+x@example.com', 'd@example.com'];
+    const outcomes = await Promise.all(emails.map((email) => store.subscribe(validSignup(email), now, pending)));
+    expect(outcomes).toEqual(['created', 'capped', 'capped', 'created']);
+    expect((await t.rows('SELECT email FROM newsletter ORDER BY email')).map((row) => row.email)).toEqual(['ana+1@example.com', 'c@example.com', 'd@example.com']);
+    expect(await t.rows('SELECT mailbox, mails FROM mail_caps ORDER BY mailbox')).toEqual([
+      { mailbox: 'ana@example.com', mails: 1 },
+      { mailbox: 'c@example.com', mails: 1 },
+      { mailbox: 'd@example.com', mails: 1 },
+    ]);
+    // Every kept subscription has its event and its mail; the refused ones left nothing behind.
+    expect(Number((await t.rows("SELECT count(*) AS n FROM outbox WHERE kind = 'newsletter_confirm'"))[0]!.n)).toBe(3);
+    expect(Number((await t.rows("SELECT count(*) AS n FROM consent_events WHERE event = 'subscribed'"))[0]!.n)).toBe(3);
+    expect(t.backend.groupCommitStats.batches).toBeLessThanOrEqual(3);
+  });
 });
