@@ -58,30 +58,20 @@ test('a service that answers without `next` (single opt-in) gets the thank-you p
   await expect(panel).not.toHaveAttribute('data-next');
 });
 
-for (const [lang, text] of [
-  ['es', 'Este correo electrónico ya está registrado.'],
-  ['de', 'Diese E-Mail-Adresse ist bereits registriert.'],
-] as const) {
-  test(`a confirmed address signed up again shows the translated toast in ${lang} and keeps the form`, async ({ page, url }) => {
+for (const lang of ['es', 'de'] as const) {
+  test(`a confirmed address signed up again in ${lang} gets the same "check your inbox" panel as a new one, and no toast`, async ({ page, url }) => {
     const email = uniqueEmail(`dup-${lang}`);
     for (let attempt = 0; attempt < 2; attempt++) {
       await page.goto(url(`/${lang}`));
       await hydrateForm(page, 'newsletter');
       await fillNewsletter(page, 'Grace', email);
       await page.locator('form[data-form=newsletter]').getByRole('button').click();
-      if (attempt === 0) {
-        await expect(page.locator('[data-newsletter=success]')).toBeVisible();
-        // A pending signup may sign up again (a new mail); a confirmed one is a duplicate.
-        await confirmSubscription(page.request, url('/api/newsletter/confirm'), email);
-      }
+      // The service answers every address alike (its owner is told by mail), so the page cannot tell either.
+      await expect(page.locator('[data-newsletter=success]')).toHaveAttribute('data-next', 'confirm_email');
+      if (attempt === 0) await confirmSubscription(page.request, url('/api/newsletter/confirm'), email);
     }
-    const toast = page.locator('[data-toast=destructive]');
-    await expect(toast).toContainText(text);
-    await expect(page.getByRole('alert')).toContainText(text);
-    await expect(page.locator('form[data-form=newsletter] input[name=email]')).toHaveValue(email);
-    await toast.getByRole('button').click();
-    await expect(toast).toHaveCount(0);
-    expect(rows('SELECT id FROM newsletter WHERE email = ?', email)).toHaveLength(1);
+    await expect(page.locator('[data-toast=destructive]')).toHaveCount(0);
+    expect(rows('SELECT status FROM newsletter WHERE email = ?', email)).toEqual([{ status: 'confirmed' }]);
   });
 }
 
