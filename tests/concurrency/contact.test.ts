@@ -10,11 +10,24 @@ import { contactBody } from '../helpers/form-bodies.ts';
 import { books, grew, newestToken, settled } from './support/books.ts';
 import { form, json } from './support/burst.ts';
 import { atMost, count, exactly, fact, noServerError, sameShape, verdict } from './support/report.ts';
-import { N, sendAtOnce, stackLabel } from './support/requests.ts';
+import { mailboxVariants, N, sendAtOnce, sendEachAtOnce, stackLabel } from './support/requests.ts';
 import { onEachBackend } from './support/stack.ts';
 
 const WITH_CAPTCHA = 'captcha-sender@example.com';
 const WITHOUT_JAVASCRIPT = 'plain-sender@example.com';
+const VARIANTS = mailboxVariants('contactbomb');
+
+// A plain form's fields (JavaScript off) for a message from `email`.
+const plainContact = (email: string) => ({
+  firstName: 'Ana',
+  lastName: 'Plain',
+  email,
+  phone: '+34 600 000 000',
+  companyName: 'Acme Datos',
+  country: 'es',
+  message: 'Sent without JavaScript, ten times at once.',
+  lang: 'es',
+});
 
 onEachBackend((stack) => {
   it(`stores one contact when ${N} posts with one captcha token arrive at once`, async () => {
@@ -36,17 +49,7 @@ onEachBackend((stack) => {
 
   it(`mails the sender at most once when ${N} identical plain form contacts arrive at once`, async () => {
     const before = await books(stack(), WITHOUT_JAVASCRIPT);
-    const fields = {
-      firstName: 'Ana',
-      lastName: 'Plain',
-      email: WITHOUT_JAVASCRIPT,
-      phone: '+34 600 000 000',
-      companyName: 'Acme Datos',
-      country: 'es',
-      message: 'Sent without JavaScript, ten times at once.',
-      lang: 'es',
-    };
-    const answers = await sendAtOnce(stack(), '/api/contact', form(fields));
+    const answers = await sendAtOnce(stack(), '/api/contact', form(plainContact(WITHOUT_JAVASCRIPT)));
     await settled(stack());
     const after = await books(stack(), WITHOUT_JAVASCRIPT);
     verdict(`${stackLabel(stack())} · ${N} plain form contacts (no JavaScript) from one address`, [
@@ -72,6 +75,19 @@ onEachBackend((stack) => {
       count('contacts verified', after.verified - before.verified, exactly(1)),
       count('sales outbox rows', grew(before.outbox, after.outbox, 'sales'), exactly(1)),
       count('sales mails delivered', after.mails.sales - before.mails.sales, exactly(1)),
+      count('mails delivered twice', after.duplicateMails, exactly(0)),
+    ]);
+  });
+
+  it(`mails one mailbox at most once when ${N} plain form contacts from its variants (dots, +tags) arrive at once`, async () => {
+    const before = await books(stack(), VARIANTS);
+    const answers = await sendEachAtOnce(stack(), '/api/contact', VARIANTS.map((email) => form(plainContact(email))));
+    await settled(stack());
+    const after = await books(stack(), VARIANTS);
+    verdict(`${stackLabel(stack())} · ${N} plain form contacts from ${N} spellings of one Gmail mailbox`, [
+      sameShape(answers, '303 → /es/contact/check-inbox'),
+      fact('contacts stored (unverified)', String(after.contacts - before.contacts), 'reported', true),
+      count('confirmation mails to the mailbox', after.mails.contactConfirmation - before.mails.contactConfirmation, atMost(1)),
       count('mails delivered twice', after.duplicateMails, exactly(0)),
     ]);
   });

@@ -15,11 +15,12 @@ import { type Books, books, grew, newestOneClick, newestToken, settled } from '.
 import { type Answer, form, json } from './support/burst.ts';
 import { type Erasure, holdSubscription, runErase, subscriptionRecords, untilWaiting } from './support/operator.ts';
 import { atMost, count, exactly, fact, sameShape, verdict } from './support/report.ts';
-import { N, sendAtOnce, sendOnce, stackLabel } from './support/requests.ts';
+import { mailboxVariants, N, sendAtOnce, sendEachAtOnce, sendOnce, stackLabel } from './support/requests.ts';
 import { onEachBackend, type Stack } from './support/stack.ts';
 
 const JSON_SIGNUP = 'json-signup@example.com';
 const FORM_SIGNUP = 'form-signup@example.com';
+const VARIANTS = mailboxVariants('signupbomb');
 const ERASED = 'erase-me@example.com';
 const ERASED_WHILE_HELD = 'erase-held@example.com';
 const CHECK_INBOX = '201 {next,ok}';
@@ -148,6 +149,19 @@ onEachBackend((stack) => {
       count('subscriptions', after.subscriptions, exactly(0)),
       count('`unsubscribed` events', grew(before.events, after.events, 'unsubscribed'), exactly(1)),
       count('mails delivered', total(after.mails) - total(before.mails), exactly(0)),
+    ]);
+  });
+
+  it(`mails one mailbox at most once when ${N} signups of its variants (dots, +tags) arrive at once`, async () => {
+    const before = await books(stack(), VARIANTS);
+    const answers = await sendEachAtOnce(stack(), '/api/newsletter', VARIANTS.map((email) => json(signupBody(email))));
+    await settled(stack());
+    const after = await books(stack(), VARIANTS);
+    verdict(`${stackLabel(stack())} · ${N} signups of ${N} spellings of one Gmail mailbox`, [
+      sameShape(answers, CHECK_INBOX),
+      fact('subscriptions stored', String(after.subscriptions - before.subscriptions), 'reported', true),
+      count('confirmation mails to the mailbox', after.mails.confirmation - before.mails.confirmation, atMost(1)),
+      count('mails delivered twice', after.duplicateMails, exactly(0)),
     ]);
   });
 

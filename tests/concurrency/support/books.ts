@@ -3,7 +3,8 @@
  * database (not through the service under test) and from the mails the SMTP peer accepted.
  * Consent events and outbox rows are counted over the whole database and compared before and
  * after a burst (an `unsubscribed` event keeps no link to its subscription); rows and mails are
- * counted for the scenario's own address, which no other scenario uses.
+ * counted for the scenario's own address (or the variants of one mailbox it uses: `ana+1@…`,
+ * `a.na@gmail.com`), which no other scenario uses.
  */
 import { SERVICE_PAGES } from '../../../ingest/contract/service-pages.ts';
 import { query, untilOutboxDrained } from '../../helpers/ledger.ts';
@@ -40,19 +41,24 @@ export interface Books {
 
 const byKey = (rows: Array<{ key: string; n: number | string }>) => Object.fromEntries(rows.map((row) => [row.key, Number(row.n)]));
 
-// An address is always written literally by the scenarios (no quote in it); the SQL stays the same on both backends.
-const literal = (address: string) => `'${address.toLowerCase().replace(/'/g, "''")}'`;
+// The addresses as an SQL list; the scenarios write them literally (no quote in them), so the SQL stays the same on both backends.
+const sqlList = (addresses: Addresses) => `(${lowerCased(addresses).map((address) => `'${address.replace(/'/g, "''")}'`).join(', ')})`;
 
-/** The mails the peer accepted that concern `address`: sent to it, or to sales with it as Reply-To. */
-function mailsAbout(stack: Stack, address: string): Delivered[] {
-  const wanted = address.toLowerCase();
+/** One address, or the variants of one mailbox; compared whatever their case. */
+type Addresses = string | readonly string[];
+
+const lowerCased = (addresses: Addresses) => (typeof addresses === 'string' ? [addresses] : addresses).map((address) => address.toLowerCase());
+
+/** The mails the peer accepted that concern `addresses`: sent to one of them, or to sales with one as Reply-To. */
+function mailsAbout(stack: Stack, addresses: Addresses): Delivered[] {
+  const wanted = lowerCased(addresses);
   return stack.smtp.messages.flatMap((raw, index): Delivered[] => {
     const recipients = (stack.smtp.recipients[index] ?? []).map((recipient) => recipient.toLowerCase());
     const mail = parseMail(Buffer.from(raw, 'utf8'));
     const messageId = mail.header('message-id') ?? `#${index}`;
-    if (recipients.includes(wanted)) return [{ kind: visitorMailKind(mail), mail, messageId }];
+    if (recipients.some((recipient) => wanted.includes(recipient))) return [{ kind: visitorMailKind(mail), mail, messageId }];
     const replyTo = (mail.header('reply-to') ?? '').toLowerCase();
-    if (recipients.includes(SALES_EMAIL) && replyTo.includes(wanted)) return [{ kind: 'sales', mail, messageId }];
+    if (recipients.includes(SALES_EMAIL) && wanted.some((address) => replyTo.includes(address))) return [{ kind: 'sales', mail, messageId }];
     return [];
   });
 }
@@ -98,21 +104,21 @@ export async function settled(stack: Stack, timeoutMs = 20_000): Promise<void> {
   }
 }
 
-/** The counts for `address` now. */
-export async function books(stack: Stack, address: string): Promise<Books> {
+/** The counts for `addresses` (one, or the variants of one mailbox) now. */
+export async function books(stack: Stack, addresses: Addresses): Promise<Books> {
   const url = stack.databaseUrl;
-  const key = literal(address);
+  const keys = sqlList(addresses);
   const [subscriptions] = await query<{ n: number | string; confirmed: number | string | null }>(
     url,
-    `SELECT count(*) AS n, sum(CASE WHEN status = 'confirmed' THEN 1 ELSE 0 END) AS confirmed FROM newsletter WHERE email_lower = ${key}`,
+    `SELECT count(*) AS n, sum(CASE WHEN status = 'confirmed' THEN 1 ELSE 0 END) AS confirmed FROM newsletter WHERE email_lower IN ${keys}`,
   );
   const [contacts] = await query<{ n: number | string; verified: number | string | null }>(
     url,
-    `SELECT count(*) AS n, sum(CASE WHEN verified_at IS NULL THEN 0 ELSE 1 END) AS verified FROM contacts WHERE email_lower = ${key}`,
+    `SELECT count(*) AS n, sum(CASE WHEN verified_at IS NULL THEN 0 ELSE 1 END) AS verified FROM contacts WHERE email_lower IN ${keys}`,
   );
   const events = byKey(await query(url, 'SELECT event AS key, count(*) AS n FROM consent_events GROUP BY event'));
   const outbox = byKey(await query(url, 'SELECT kind AS key, count(*) AS n FROM outbox GROUP BY kind'));
-  const delivered = mailsAbout(stack, address);
+  const delivered = mailsAbout(stack, addresses);
   const mails = { confirmation: 0, contactConfirmation: 0, notice: 0, sales: 0 };
   for (const one of delivered) mails[one.kind] += 1;
   return {
