@@ -78,7 +78,7 @@ check_first_run
 
 phase "restart and stop"
 check_restart
-# The operator's backup and erasure commands (README, "Back up, restore, export, erase"), through docker exec.
+# The operator's backup and erasure commands (docs/operators.md, "Back up and restore" and "Operator commands"), through docker exec.
 check_backup_and_erase
 check_stop_and_upgrade
 

@@ -141,14 +141,14 @@ describe('configuration', () => {
     });
   });
 
-  it("starts with the README's container example as written, which trusts only the named proxy", () => {
+  it("starts with the operators' guide's container example as written, which trusts only the named proxy", () => {
     const dockerfile = readFileSync(new URL('../../Dockerfile', import.meta.url), 'utf8');
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const guide = readFileSync(new URL('../../docs/operators.md', import.meta.url), 'utf8');
     const runtimeStage = dockerfile.slice(dockerfile.indexOf(' AS runtime'));
     const imageEnv = Object.fromEntries(
       [...runtimeStage.matchAll(/^ENV ((?:.*\\\n)*.*)$/gm)].flatMap((env) => [...env[1]!.matchAll(/(\w+)=(\S+)/g)].map((m) => [m[1]!, m[2]!])),
     );
-    const example = /^docker run -d --name ingest (?:.*\\\n)*.*$/m.exec(readme)![0];
+    const example = /^docker run -d --name ingest (?:.*\\\n)*.*$/m.exec(guide)![0];
     const runEnv = Object.fromEntries([...example.matchAll(/-e (\w+)=('[^']*'|\S+)/g)].map((m) => [m[1]!, m[2]!.replace(/^'|'$/g, '')]));
     expect(example).toMatch(/-p 127\.0\.0\.1:8787:8787/);
     const result = resolveConfig({ ...imageEnv, ...runEnv }, '/app');

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../../cli/paths.ts';
 import { formatProblem, problemHints, SITEGEN_ERRORS } from '../../../cli/site/errors.ts';
 
-const README = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
+// The sitegen reference's "Error codes" table: one row per code of the catalogue.
+const REFERENCE = readFileSync(join(PROJECT_ROOT, 'docs', 'sitegen.md'), 'utf8');
 
 /** The text of every source file under cli/ except the catalogue itself. */
 function cliSources(dir = join(PROJECT_ROOT, 'cli')): string {
@@ -15,16 +16,17 @@ function cliSources(dir = join(PROJECT_ROOT, 'cli')): string {
 }
 
 describe('the sitegen error catalogue', () => {
-  it.each(Object.entries(SITEGEN_ERRORS))('documents %s in README with what happened and what to do', (code, entry) => {
+  it.each(Object.entries(SITEGEN_ERRORS))('documents %s in docs/sitegen.md with what happened and what to do', (code, entry) => {
     expect(code).toMatch(/^[a-z_]+$/);
     expect(entry.title).toMatch(/\.$/);
     expect(entry.hint).toMatch(/[.)]$/);
-    expect(README, `README's "sitegen errors" table needs a row for ${code}`).toContain(`| \`${code}\` |`);
+    expect(REFERENCE, `docs/sitegen.md's "Error codes" table needs a row for ${code}`).toContain(`| \`${code}\` |`);
   });
 
-  it('lists no code in README that the catalogue lacks', () => {
-    const table = README.slice(README.indexOf('### sitegen errors'));
-    const documented = [...table.slice(0, table.indexOf('\n#')).matchAll(/^\| `([a-z_]+)` \|/gm)].map((m) => m[1]);
+  it('lists no code in docs/sitegen.md that the catalogue lacks', () => {
+    const table = REFERENCE.slice(REFERENCE.indexOf('\n## Error codes\n') + 1);
+    const end = table.indexOf('\n#', 1);
+    const documented = [...table.slice(0, end === -1 ? undefined : end).matchAll(/^\| `([a-z_]+)` \|/gm)].map((m) => m[1]);
     expect(documented.sort()).toEqual(Object.keys(SITEGEN_ERRORS).sort());
   });
 

@@ -1,6 +1,6 @@
 # shellcheck shell=bash
-# The operator's backup and erasure commands, as README's "Back up, restore, export, erase" section
-# gives them, run through `docker exec` in the container NAME (sourced by tests/docker/run.sh).
+# The operator's backup and erasure commands, as docs/operators.md's "Back up and restore" and "Operator commands"
+# give them, run through `docker exec` in the container NAME (sourced by tests/docker/run.sh).
 
 check_backup_and_erase() { # check_backup_and_erase: an online backup holds the rows; `ingest erase` removes one address
   local email2 out rows erased
