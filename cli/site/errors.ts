@@ -2,8 +2,8 @@
  * The one catalogue of sitegen errors, used by `sitegen build`, `sitegen check` and the command
  * line. Each entry has a permanent code (scripts and people search for it: never rename one),
  * what happened in general, and what to do. A reported problem adds the place (`file:line`) and
- * the particulars; README's "sitegen errors" table documents every code (a test keeps the two in
- * step).
+ * the particulars; the "Error codes" table of docs/sitegen.md documents every code (a test keeps
+ * the two in step).
  */
 
 /** Every error sitegen can report, keyed by its permanent code. */
@@ -14,7 +14,7 @@ export const SITEGEN_ERRORS = {
   },
   content_invalid: {
     title: 'A content file does not match its schema.',
-    hint: 'Correct the named field; README "For content maintainers" says what each file holds.',
+    hint: 'Correct the named field; docs/content.md, "Where the content lives", says what each file holds.',
   },
   content_missing: {
     title: 'A language lacks one of its content files.',
@@ -22,7 +22,7 @@ export const SITEGEN_ERRORS = {
   },
   placeholder_unknown: {
     title: 'A {{placeholder}} has no value.',
-    hint: 'Use one of the placeholders README lists, or add the value to content/site.json.',
+    hint: 'Use one of the placeholders docs/content.md lists, or add the value to content/site.json.',
   },
   key_missing: {
     title: 'A translation key exists in some languages but not in this one.',
@@ -62,7 +62,7 @@ export const SITEGEN_ERRORS = {
   },
   front_matter_invalid: {
     title: "A Markdown page's front matter is missing, not valid YAML or has a bad field.",
-    hint: 'Start the file with "---", then title, description and slug (nav, navLabel, navOrder optional), then "---"; README "Add a page" shows one.',
+    hint: 'Start the file with "---", then title, description and slug (nav, navLabel, navOrder optional), then "---"; docs/content.md, "Add a page", shows one.',
   },
   slug_conflict: {
     title: "A Markdown page's slug gives a URL that another page of that language already has.",

@@ -2,7 +2,7 @@
  * Which page shows the strings under each key prefix of `content/locales/<lang>.json` (the
  * longest matching prefix wins); keys under no prefix here show on every page: the header
  * (`nav`), the footer (`footer`), the 404 page (`notFound`), the forms' toasts (`toast`) and the
- * legal pages' shared labels (`legal`). README's "Where a text lives" table lists the same map.
+ * legal pages' shared labels (`legal`). The "Where a text lives" table of docs/content.md lists the same map.
  */
 const KEY_PREFIX_PAGES: Readonly<Record<string, string>> = {
   'meta.home': 'home',
