@@ -73,11 +73,15 @@ function visitorMailKind(mail: Mail): VisitorMailKind {
   return 'notice';
 }
 
-/** The token of the newest delivered mail to `address` with a link to `page` (as the visitor would click it), or undefined. */
-export function newestToken(stack: Stack, address: string, page: keyof typeof SERVICE_PAGES): string | undefined {
+/** The tokens of the links to `page` in the mails delivered to `address` (as the visitor would click them), oldest first. */
+export function linkTokens(stack: Stack, address: string, page: keyof typeof SERVICE_PAGES): string[] {
   const links = mailsAbout(stack, address).flatMap(({ mail }) => linksOf(mail));
-  const link = links.filter((url) => url.pathname.endsWith(SERVICE_PAGES[page]) && url.searchParams.has('token')).at(-1);
-  return link?.searchParams.get('token') ?? undefined;
+  return links.filter((url) => url.pathname.endsWith(SERVICE_PAGES[page]) && url.searchParams.has('token')).map((url) => url.searchParams.get('token')!);
+}
+
+/** The token of the newest delivered mail to `address` with a link to `page`, or undefined. */
+export function newestToken(stack: Stack, address: string, page: keyof typeof SERVICE_PAGES): string | undefined {
+  return linkTokens(stack, address, page).at(-1);
 }
 
 /** The RFC 8058 one-click address (`List-Unsubscribe`) of the newest mail to `address` that has one, as path and query. */
