@@ -40,7 +40,23 @@ const firstColumn = (text: string) => [...text.matchAll(/^\| `([^`]+)` \|/gm)].m
 const SOURCE_PATH = /(?<![\w./-])((?:cli|templates|content|ingest|tests|docs|\.ci)\/[\w.\/-]*[\w\/])/g;
 const TOP_LEVEL_FILES = new Set(['Dockerfile', 'package.json', 'package-lock.json', 'tsconfig.json', 'vitest.config.ts', 'knip.jsonc', '.dependency-cruiser.cjs']);
 
+/** The text of every source file of the two programs, their tests and build files (not of the docs). */
+const SOURCES = (() => {
+  const files = ['Dockerfile', '.ci/run', 'package.json'];
+  for (const dir of ['cli', 'templates', 'ingest', 'tests']) {
+    for (const name of readdirSync(join(PROJECT_ROOT, dir), { recursive: true, encoding: 'utf8' })) {
+      if (/\.(ts|tsx|js|sh|json)$/.test(name) && !name.startsWith('docs')) files.push(join(dir, name));
+    }
+  }
+  return files.map(read).join('\n');
+})();
+
 describe.each(DOCS.map((d) => [d.path, d] as const))('%s', (_path, d) => {
+  it('names only environment variables and constants that the code has', () => {
+    const names = d.codeSpans.map((span) => span.split('=')[0]!).filter((span) => /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(span));
+    expect([...new Set(names)].filter((name) => !new RegExp(`\\b${name}\\b`).test(SOURCES)), `${d.path} names variables no code reads`).toEqual([]);
+  });
+
   it('names only repository paths that exist', () => {
     const named = codeOf(d).flatMap((code) => [...code.matchAll(SOURCE_PATH)].map((m) => m[1]!));
     const files = d.codeSpans.filter((span) => TOP_LEVEL_FILES.has(span) || /^\.?[\w-]+\.(json|jsonc|cjs)$/.test(span) && existsSync(join(PROJECT_ROOT, span)));
