@@ -2,12 +2,15 @@
  * `ingest export --email ADDRESS`: everything the service holds about one person, as one JSON
  * document, for a data-subject access request: the subscription with its consent receipt (the
  * exact wording agreed to, the policy version, when it was given and confirmed, and the events
- * since), the contact messages, the outbox rows of mails about them, and the mail files of the
+ * since), the earlier requests of a pending signup whose links are still out, the contact
+ * messages, the outbox rows of mails about them, the per-mailbox mail counts (stored under the
+ * address's mailbox key, `mailboxKey`), and the mail files of the
  * file mail sink whose visitor is the address (`erase-mail-files.ts`). The address matches
  * whatever its case; it is a `PersonAddress`, one address that passed the forms' email rule.
  */
 import { mailFilesAbout } from './erase-mail-files.ts';
 import type { PersonAddress } from './person-address.ts';
+import { mailboxKey } from '../contract/mailbox-key.ts';
 import { normaliseEmail } from '../contract/schemas.ts';
 import type { OpsDatabase } from '../store/ops-database.ts';
 
@@ -18,8 +21,12 @@ export interface PersonExport {
   newsletter: Array<Record<string, unknown>>;
   consentReceipts: Array<{ hash: string; lang: string; privacyVersion: string; wording: string }>;
   consentEvents: Array<Record<string, unknown>>;
+  /** Earlier requests of a pending signup, each with the choices its own link would confirm. */
+  signupRequests: Array<Record<string, unknown>>;
   contacts: Array<Record<string, unknown>>;
   outbox: Array<Record<string, unknown>>;
+  /** How many mails went to the address's mailbox today, per stream (the per-recipient cap). */
+  mailCounts: Array<Record<string, unknown>>;
   mailFiles: string[];
 }
 
@@ -34,6 +41,9 @@ export async function exportPerson(db: OpsDatabase, email: PersonAddress, mailDi
   const hashes = newsletter.map((row) => row.consent_hash).filter((hash): hash is string => hash !== null);
   const receipts = hashes.length === 0 ? [] : await db.all(kysely.selectFrom('consent_texts').selectAll().where('hash', 'in', hashes));
   const events = subscriptionIds.length === 0 ? [] : await db.all(kysely.selectFrom('consent_events').selectAll().where('newsletter_id', 'in', subscriptionIds).orderBy('id'));
+  const requests =
+    subscriptionIds.length === 0 ? [] : await db.all(kysely.selectFrom('newsletter_requests').selectAll().where('newsletter_id', 'in', subscriptionIds).orderBy('id'));
+  const mailCounts = await db.all(kysely.selectFrom('mail_caps').selectAll().where('mailbox', '=', mailboxKey(email)).orderBy('stream'));
   const outbox =
     subscriptionIds.length + contactIds.length === 0
       ? []
@@ -55,8 +65,10 @@ export async function exportPerson(db: OpsDatabase, email: PersonAddress, mailDi
     newsletter,
     consentReceipts: receipts.map((row) => ({ hash: row.hash, lang: row.lang, privacyVersion: row.privacy_version, wording: row.wording })),
     consentEvents: events,
+    signupRequests: requests,
     contacts,
     outbox,
+    mailCounts,
     mailFiles: mailFilesAbout(mailDir, email),
   };
 }

@@ -1,6 +1,7 @@
 /**
  * A data-subject request for one person: the export holds the subscription with its consent
- * receipt (the exact wording), its consent events, the contacts and the outbox rows about them;
+ * receipt (the exact wording), its consent events, a pending signup's earlier requests, the
+ * contacts and the outbox rows about them, and the mailbox's mail counts;
  * erasure removes all of it and leaves one `erased` event without personal data.
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -57,5 +58,27 @@ describe.each(BACKENDS)('export and erase of one person on %s', (kind) => {
       { newsletter_id: null, event: 'erased', lang: 'pt' },
     ]);
     expect(await t.count('contacts')).toBe(1);
+  });
+
+  it("exports a pending signup's earlier request and the mailbox's mail count, and erases both", async () => {
+    const clock = manualClock(START);
+    t = await testAppOn(kind, { clock });
+    await postJson(t.app, '/api/newsletter', signup({ name: 'Someone Else', email: 'lu@example.com', lang: 'de' }));
+    // Past the cap's 10 minutes: the address's owner signs up again, which replaces the request.
+    clock.advance(11 * 60_000);
+    await postJson(t.app, '/api/newsletter', signup({ name: 'Lu Owner', email: 'LU@example.com', lang: 'nl' }));
+    const mail = tempDir();
+    removals.push(mail.remove);
+
+    const person = await exportPerson(t.backend.consentDb, address('lu@example.com'), mail.dir, clock.now());
+    expect(person.newsletter).toMatchObject([{ name: 'Lu Owner', lang: 'nl', status: 'pending' }]);
+    expect(person.signupRequests).toMatchObject([{ name: 'Someone Else', lang: 'de' }]);
+    expect(person.mailCounts).toMatchObject([{ mailbox: 'lu@example.com', stream: 'newsletter', mails: 2 }]);
+
+    await erasePerson(t.backend.consentDb, address('lu@example.com'), mail.dir);
+    const after = await exportPerson(t.backend.consentDb, address('lu@example.com'), mail.dir, clock.now());
+    expect([after.newsletter, after.signupRequests, after.mailCounts]).toEqual([[], [], []]);
+    expect(await t.count('newsletter_requests')).toBe(0);
+    expect(await t.count('mail_caps')).toBe(0);
   });
 });
