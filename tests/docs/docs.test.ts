@@ -156,6 +156,19 @@ describe("the operators' guide", () => {
   });
 });
 
+describe("the developers' guide's test stages", () => {
+  it('follow tests/run-all.sh, stage by stage, in order', () => {
+    // Each stage of the script: its title and its commands, up to the next stage.
+    const stages = read('tests/run-all.sh').split(/^stage /m).slice(1);
+    const items = section(doc('docs/developers.md'), 'What npm test runs')
+      .split(/^\d+\. /m)
+      .slice(1)
+      .map((item) => /`([^`]+)`/.exec(item)?.[1] ?? item.slice(0, 40));
+    expect(items.length, 'one numbered item per stage of tests/run-all.sh').toBe(stages.length);
+    items.forEach((code, i) => expect(stages[i], `item ${i + 1} ("${code}") is stage ${i + 1} of tests/run-all.sh`).toContain(code));
+  });
+});
+
 describe('the ingest reference', () => {
   it('lists every HTTP error code with its status', () => {
     const rows = [...section(doc('docs/ingest.md'), 'HTTP error codes').matchAll(/^\| `(\w+)` \| (\d{3}) \|/gm)];
