@@ -1,6 +1,7 @@
 /**
- * The outbox worker: runs inside the service, sends each due outbox row to sales, one at a
- * time, and records the outcome.
+ * The outbox worker: runs inside the service, sends each due outbox row — the sales mail about a
+ * contact, or a mail to a visitor (`outbox-composers.ts` makes each kind) — one at a time, and
+ * records the outcome.
  *
  * A send the SMTP server answers with 5xx is marked failed at once (logged at error level). Any
  * other failed send (4xx, timeout, no connection) is retried on the schedule of
@@ -18,37 +19,24 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.ts';
-import { contactEmail, type SalesEnvelope } from './contact-email.ts';
-import type { Mailer, OutgoingMail } from './mailer.ts';
-import type { OutboxRef } from './message-id.ts';
-import type { Selectable } from 'kysely';
-import type { ContactsTable, NewsletterTable, OutboxKind } from '../store/tables.ts';
+import type { SalesEnvelope } from './contact-email.ts';
+import type { Mailer } from './mailer.ts';
+import { composeMail, MAIL_NAMES, mailComposers, type VisitorMailComposers } from './outbox-composers.ts';
+import { keepLease } from './outbox-lease.ts';
+import { messageOf, recordFailedSend } from './failed-send.ts';
+import type { OutboxKind } from '../store/tables.ts';
 import type { OutboxJob, OutboxStore } from '../store/outbox-store.ts';
-import {
-  DEFAULT_PASS_BACKOFF,
-  DEFAULT_RETRY_POLICY,
-  isPermanentRejection,
-  nextRetry,
-  type PassBackoff,
-  passRetryDelay,
-  type RetryPolicy,
-} from './retry-policy.ts';
+import { DEFAULT_PASS_BACKOFF, DEFAULT_RETRY_POLICY, type PassBackoff, passRetryDelay, type RetryPolicy } from './retry-policy.ts';
 
 /** What became of one send: delivered, to be retried, failed for good, or cut off by a shutdown. */
 export type SendOutcome = 'sent' | 'retried' | 'failed' | 'abandoned';
 
 /** Everything the worker touches, passed in so tests can use a manual clock and short delays. */
-export interface OutboxWorkerDeps {
+export interface OutboxWorkerDeps extends VisitorMailComposers {
   outbox: OutboxStore;
   mailer: Mailer;
   /** Who sends the sales mail to whom. */
   envelope: SalesEnvelope;
-  /** Renders a subscription's confirmation mail (queued as outbox row `outbox`); rows of that kind fail without it. */
-  confirmationMail?: (subscription: Selectable<NewsletterTable>, outbox: OutboxRef) => OutgoingMail;
-  /** Renders the confirmation mail of a contact sent without JavaScript, to its sender; rows of that kind fail without it. */
-  contactConfirmationMail?: (contact: Selectable<ContactsTable>, outbox: OutboxRef) => OutgoingMail;
-  /** Renders the "already subscribed" mail to a subscriber signed up again (queued at `outbox.queuedAt`); rows of that kind fail without it. */
-  alreadySubscribedMail?: (subscription: Selectable<NewsletterTable>, outbox: OutboxRef & { queuedAt: number }) => OutgoingMail;
   clock: Clock;
   log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
   policy?: RetryPolicy;
@@ -109,8 +97,6 @@ export interface OutboxWorker {
   stop(options?: StopOptions): Promise<void>;
 }
 
-const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-
 /** Settles like `work`, or rejects as soon as `signal` aborts, for a mailer that ignores the signal. */
 function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
@@ -138,78 +124,14 @@ export function outboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
   let wake: (() => void) | undefined;
   let wakeOnNotify = false;
 
-  // Renews the claim every third of the lease while a send runs; a failed renewal is retried at the next tick.
-  function keepLease(job: OutboxJob): { stop(): Promise<void> } {
-    let renewing: Promise<unknown> = Promise.resolve();
-    const timer = setInterval(() => {
-      renewing = deps.outbox.renewLease(job, deps.clock.now()).then(
-        (held) => {
-          if (!held) deps.log.warn({ outboxId: job.id, attempts: job.attempts }, 'outbox lease lost during a send');
-        },
-        (error: unknown) => deps.log.warn({ outboxId: job.id, reason: messageOf(error) }, 'outbox lease renewal failed'),
-      );
-    }, Math.max(10, Math.floor(leaseMs / 3)));
-    return {
-      async stop() {
-        clearInterval(timer);
-        await renewing;
-      },
-    };
-  }
-
-  const render = (job: OutboxJob): OutgoingMail => {
-    if (job.kind === 'sales') return contactEmail(job.contact, { ...deps.envelope, outbox: job });
-    if (job.kind === 'contact_confirm') {
-      if (deps.contactConfirmationMail === undefined) throw new Error('this worker has no contact confirmation mail composer');
-      return deps.contactConfirmationMail(job.contact, job);
-    }
-    if (job.kind === 'newsletter_already_subscribed') {
-      if (deps.alreadySubscribedMail === undefined) throw new Error('this worker has no "already subscribed" mail composer');
-      return deps.alreadySubscribedMail(job.subscription, job);
-    }
-    if (deps.confirmationMail === undefined) throw new Error('this worker has no confirmation mail composer');
-    return deps.confirmationMail(job.subscription, job);
-  };
+  const composers = mailComposers(deps.envelope, deps);
 
   // Logs a finish that changed nothing: the lease ran out and another worker holds the row now.
   function fenced(recorded: boolean, job: OutboxJob, outcome: string): void {
     if (!recorded) deps.log.warn({ outboxId: job.id, attempts: job.attempts, outcome }, 'outbox claim lost to a newer one, outcome not recorded');
   }
 
-  async function recordFailure(job: OutboxJob, error: unknown, abandoned: boolean, result: PassResult): Promise<void> {
-    const reason = messageOf(error);
-    const now = deps.clock.now();
-    const log = { outboxId: job.id, attempts: job.attempts, reason };
-    if (abandoned) {
-      // The server may have the message already; the stable Message-ID lets it drop the copy.
-      fenced(await deps.outbox.reschedule(job, now, `abandoned at shutdown: ${reason}`), job, 'abandoned');
-      result.abandoned += 1;
-      deps.onOutcome?.(job.kind, 'abandoned');
-      deps.log.warn(log, 'sales email abandoned at shutdown, due again at the next start');
-      return;
-    }
-    if (isPermanentRejection(error)) {
-      fenced(await deps.outbox.markFailed(job, reason), job, 'rejected');
-      result.failed += 1;
-      deps.onOutcome?.(job.kind, 'failed');
-      const { responseCode } = error as { responseCode: number };
-      deps.log.error({ ...log, responseCode }, 'sales email rejected by the SMTP server, not retried; see the outbox row');
-      return;
-    }
-    outageSuspected = true;
-    const decision = nextRetry(policy, { attempts: job.attempts, queuedAt: job.queuedAt, now, random: random() });
-    if (decision.action === 'retry') {
-      fenced(await deps.outbox.reschedule(job, decision.at, reason), job, 'retry');
-      result.retried += 1;
-      deps.onOutcome?.(job.kind, 'retried');
-      deps.log.warn({ ...log, retryInMs: decision.at - now }, 'sales email failed, will retry');
-    } else {
-      fenced(await deps.outbox.markFailed(job, reason), job, 'given up');
-      result.failed += 1;
-      deps.onOutcome?.(job.kind, 'failed');
-      deps.log.error(log, 'sales email given up after 48 h; see the outbox row');
-    }
-  }
+  const failureDeps = { outbox: deps.outbox, log: deps.log, policy, random, fenced };
 
   /**
    * Records a delivered mail, trying again while the database cannot be written (PostgreSQL
@@ -225,7 +147,7 @@ export function outboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
       } catch (error) {
         if (stopping || deps.clock.now() >= deadline) throw error;
         const waitMs = Math.min(passRetryDelay(RECORD_BACKOFF, failures), Math.max(0, deadline - deps.clock.now()));
-        deps.log.warn({ outboxId: job.id, reason: messageOf(error), retryInMs: waitMs }, 'sales email sent, but not recorded yet; trying again');
+        deps.log.warn({ outboxId: job.id, kind: job.kind, reason: messageOf(error), retryInMs: waitMs }, `${MAIL_NAMES[job.kind]} sent, but not recorded yet; trying again`);
         await new Promise((resolve) => setTimeout(resolve, waitMs));
       }
     }
@@ -234,12 +156,15 @@ export function outboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
   async function sendOne(job: OutboxJob, passStart: number, result: PassResult): Promise<void> {
     const controller = new AbortController();
     inFlight = controller;
-    const lease = keepLease(job);
+    const lease = keepLease(job, { outbox: deps.outbox, clock: deps.clock, log: deps.log, leaseMs });
     try {
-      await untilAborted(deps.mailer.send(render(job), controller.signal), controller.signal);
+      await untilAborted(deps.mailer.send(composeMail(composers, job), controller.signal), controller.signal);
     } catch (error) {
       await lease.stop();
-      await recordFailure(job, error, controller.signal.aborted, result);
+      const failed = await recordFailedSend(failureDeps, job, error, controller.signal.aborted, deps.clock.now());
+      if (failed.transient) outageSuspected = true;
+      result[failed.outcome] += 1;
+      deps.onOutcome?.(job.kind, failed.outcome);
       return;
     } finally {
       inFlight = undefined;
@@ -248,11 +173,11 @@ export function outboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
     fenced(await recordSent(job), job, 'sent');
     result.sent += 1;
     deps.onOutcome?.(job.kind, 'sent');
-    deps.log.info({ outboxId: job.id, attempts: job.attempts }, 'sales email sent');
+    deps.log.info({ outboxId: job.id, kind: job.kind, attempts: job.attempts }, `${MAIL_NAMES[job.kind]} sent`);
     if (outageSuspected || job.attempts > 1) {
       outageSuspected = false;
       const due = await deps.outbox.bringForward(passStart);
-      if (due > 0) deps.log.info({ due }, 'SMTP delivers again; every waiting sales email is due now');
+      if (due > 0) deps.log.info({ due }, 'SMTP delivers again; every waiting mail is due now');
     }
   }
 

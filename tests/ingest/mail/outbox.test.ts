@@ -182,7 +182,7 @@ describe('outbox delivery', () => {
     });
     expect(await worker.runPass()).toMatchObject({ sent: 1 });
     expect(sends).toHaveLength(1);
-    expect(warnings).toEqual(['sales email sent, but not recorded yet; trying again', 'sales email sent, but not recorded yet; trying again']);
+    expect(warnings).toEqual(['sales mail sent, but not recorded yet; trying again', 'sales mail sent, but not recorded yet; trying again']);
     expect(await outbox.counts()).toMatchObject({ sent: 1, sending: 0, pending: 0 });
   });
 
@@ -223,7 +223,7 @@ describe('outbox delivery', () => {
     expect(delays.slice(0, 10).map((ms) => ms / 1000)).toEqual([10, 20, 40, 80, 160, 320, 640, 1280, 2560, 3600]);
     expect(await outbox.counts()).toMatchObject({ failed: 1, pending: 0 });
     expect(clock.now()).toBe(Date.parse('2025-06-03T00:00:00Z'));
-    expect(errors).toEqual(['sales email given up after 48 h; see the outbox row']);
+    expect(errors).toEqual(['sales mail given up after 48 h; see the outbox row']);
     const attempts = sends;
     clock.advance(24 * 3600_000);
     await worker.runPass();

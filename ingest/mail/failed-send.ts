@@ -1,0 +1,58 @@
+/**
+ * What the outbox does with a mail that did not go out: a send cut off by a shutdown is due
+ * again at once; one the SMTP server rejected (5xx) is failed for good; any other failure (4xx,
+ * timeout, no connection) is retried on the schedule of `retry-policy.ts`, and failed once 48 h
+ * have passed since the row was queued. Every outcome is recorded through the claim (fenced) and
+ * logged with the kind of mail.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import { MAIL_NAMES } from './outbox-composers.ts';
+import { isPermanentRejection, nextRetry, type RetryPolicy } from './retry-policy.ts';
+import type { OutboxJob, OutboxStore } from '../store/outbox-store.ts';
+
+/** What became of a failed send; `transient` failures suggest an outage (the next success ends it). */
+interface FailedSendOutcome {
+  outcome: 'retried' | 'failed' | 'abandoned';
+  transient: boolean;
+}
+
+/** What recording a failure needs. */
+interface FailedSendDeps {
+  outbox: Pick<OutboxStore, 'reschedule' | 'markFailed'>;
+  log: Pick<FastifyBaseLogger, 'warn' | 'error'>;
+  policy: RetryPolicy;
+  random: () => number;
+  /** Logs a finish that changed nothing (the claim was lost to a newer one). */
+  fenced: (recorded: boolean, job: OutboxJob, outcome: string) => void;
+}
+
+/** The message of anything thrown. */
+export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** Records the failed send of `job` at `now` (`abandoned`: cut off by a shutdown) and says what became of it. */
+export async function recordFailedSend(deps: FailedSendDeps, job: OutboxJob, error: unknown, abandoned: boolean, now: number): Promise<FailedSendOutcome> {
+  const reason = messageOf(error);
+  const log = { outboxId: job.id, kind: job.kind, attempts: job.attempts, reason };
+  const mail = MAIL_NAMES[job.kind];
+  if (abandoned) {
+    // The server may have the message already; the stable Message-ID lets it drop the copy.
+    deps.fenced(await deps.outbox.reschedule(job, now, `abandoned at shutdown: ${reason}`), job, 'abandoned');
+    deps.log.warn(log, `${mail} abandoned at shutdown, due again at the next start`);
+    return { outcome: 'abandoned', transient: false };
+  }
+  if (isPermanentRejection(error)) {
+    deps.fenced(await deps.outbox.markFailed(job, reason), job, 'rejected');
+    const { responseCode } = error as { responseCode: number };
+    deps.log.error({ ...log, responseCode }, `${mail} rejected by the SMTP server, not retried; see the outbox row`);
+    return { outcome: 'failed', transient: false };
+  }
+  const decision = nextRetry(deps.policy, { attempts: job.attempts, queuedAt: job.queuedAt, now, random: deps.random() });
+  if (decision.action === 'retry') {
+    deps.fenced(await deps.outbox.reschedule(job, decision.at, reason), job, 'retry');
+    deps.log.warn({ ...log, retryInMs: decision.at - now }, `${mail} failed, will retry`);
+    return { outcome: 'retried', transient: true };
+  }
+  deps.fenced(await deps.outbox.markFailed(job, reason), job, 'given up');
+  deps.log.error(log, `${mail} given up after 48 h; see the outbox row`);
+  return { outcome: 'failed', transient: true };
+}
