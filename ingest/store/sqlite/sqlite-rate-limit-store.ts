@@ -28,7 +28,7 @@ import { databaseFiles } from './connection.ts';
 import { ownerOnlyFiles } from './owner-only.ts';
 
 /** Windows this long or longer are counted on disk; shorter ones in memory. */
-export const PERSISTED_WINDOW_MS = 60 * 60 * 1000;
+const PERSISTED_WINDOW_MS = 60 * 60 * 1000;
 
 /** How often counters whose window has ended are deleted. */
 const SWEEP_EVERY_MS = 60 * 1000;
