@@ -81,7 +81,7 @@ onEachBackend((stack) => {
 
   it(`mails one mailbox at most once when ${N} plain form contacts from its variants (dots, +tags) arrive at once`, async () => {
     const before = await books(stack(), VARIANTS);
-    const answers = await sendEachAtOnce(stack(), '/api/contact', VARIANTS.map((email) => form(plainContact(email))));
+    const answers = await sendEachAtOnce(stack(), VARIANTS.map((email) => ({ path: '/api/contact', ...form(plainContact(email)) })));
     await settled(stack());
     const after = await books(stack(), VARIANTS);
     verdict(`${stackLabel(stack())} · ${N} plain form contacts from ${N} spellings of one Gmail mailbox`, [

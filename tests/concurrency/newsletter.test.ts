@@ -10,7 +10,7 @@
  */
 import { expect, it } from 'vitest';
 import { signupBody } from '../helpers/form-bodies.ts';
-import { execute } from '../helpers/ledger.ts';
+import { execute, query } from '../helpers/ledger.ts';
 import { type Books, books, grew, linkTokens, newestOneClick, newestToken, settled } from './support/books.ts';
 import { type Answer, form, json } from './support/burst.ts';
 import { type Erasure, holdSubscription, runErase, subscriptionRecords, untilWaiting } from './support/operator.ts';
@@ -21,6 +21,7 @@ import { onEachBackend, type Stack } from './support/stack.ts';
 const JSON_SIGNUP = 'json-signup@example.com';
 const FORM_SIGNUP = 'form-signup@example.com';
 const TWO_REQUESTS = 'two-requests@example.com';
+const STRANGER_RACE = 'stranger-race@example.com';
 const VARIANTS = mailboxVariants('signupbomb');
 const ERASED = 'erase-me@example.com';
 const ERASED_WHILE_HELD = 'erase-held@example.com';
@@ -116,7 +117,10 @@ onEachBackend((stack) => {
     const tokens = linkTokens(stack(), TWO_REQUESTS, 'newsletterConfirm');
     expect(tokens.length, 'two confirmation mails, one per request').toBe(2);
     const before = await books(stack(), TWO_REQUESTS);
-    const answers = await sendEachAtOnce(stack(), '/api/newsletter/confirm', Array.from({ length: 2 * N }, (_, i) => json({ token: tokens[i % 2]! })));
+    const answers = await sendEachAtOnce(
+      stack(),
+      Array.from({ length: 2 * N }, (_, i) => ({ path: '/api/newsletter/confirm', ...json({ token: tokens[i % 2]! }) })),
+    );
     await settled(stack());
     const after = await books(stack(), TWO_REQUESTS);
     // Whichever link wins, the other one's posts are answered "already confirmed", as the service's
@@ -126,6 +130,35 @@ onEachBackend((stack) => {
       count('confirmed subscriptions', after.confirmed, exactly(1)),
       count('`confirmed` events', grew(before.events, after.events, 'confirmed'), exactly(1)),
       count('mails delivered', total(after.mails) - total(before.mails), exactly(0)),
+    ]);
+  });
+
+  // The visitor confirms while a stranger signs the same address up N times with other choices
+  // (issue 22 item 7): whichever comes first, the confirmed subscription holds what the visitor
+  // agreed to, and the address gets at most one more mail.
+  it(`records the confirming visitor's choices when a confirmation and ${N} strangers' signups arrive at once`, async () => {
+    expect((await sendOnce(stack(), '/api/newsletter', json(signupBody(STRANGER_RACE, 'Ana Visitor')))).status).toBe(201);
+    await settled(stack());
+    const token = newestToken(stack(), STRANGER_RACE, 'newsletterConfirm');
+    await waitedTenMinutes(stack(), STRANGER_RACE);
+    const before = await books(stack(), STRANGER_RACE);
+    const stranger = { ...signupBody(STRANGER_RACE, 'Mallory Stranger'), marketingConsent: true, lang: 'de' };
+    const posts = [{ path: '/api/newsletter/confirm', ...json({ token: token! }) }, ...Array.from({ length: N }, () => ({ path: '/api/newsletter', ...json(stranger) }))];
+    const [confirmed, ...signups] = await sendEachAtOnce(stack(), posts);
+    await settled(stack());
+    const after = await books(stack(), STRANGER_RACE);
+    const [row] = await query<{ name: string; marketing_consent: number | string; lang: string }>(
+      stack().databaseUrl,
+      `SELECT name, marketing_consent, lang FROM newsletter WHERE email_lower = '${STRANGER_RACE}'`,
+    );
+    const choices = row === undefined ? 'none' : `${row.name}, marketing ${Number(row.marketing_consent)}, ${row.lang}`;
+    verdict(`${stackLabel(stack())} · a confirmation and ${N} strangers' signups of the address at once`, [
+      fact('confirmation answer', `${confirmed!.status} ${confirmed!.body.includes('"confirmed"') ? 'confirmed' : confirmed!.body.slice(0, 40)}`, '200 confirmed', confirmed!.status === 200 && confirmed!.body.includes('"status":"confirmed"')),
+      sameShape(signups, CHECK_INBOX),
+      count('confirmed subscriptions', after.confirmed, exactly(1)),
+      count('`confirmed` events', grew(before.events, after.events, 'confirmed'), exactly(1)),
+      fact('the subscription\'s choices', choices, 'Ana Visitor, marketing 0, es', choices === 'Ana Visitor, marketing 0, es'),
+      count('new mails to the address', total(after.mails) - total(before.mails), atMost(1)),
     ]);
   });
 
@@ -179,7 +212,7 @@ onEachBackend((stack) => {
 
   it(`mails one mailbox at most once when ${N} signups of its variants (dots, +tags) arrive at once`, async () => {
     const before = await books(stack(), VARIANTS);
-    const answers = await sendEachAtOnce(stack(), '/api/newsletter', VARIANTS.map((email) => json(signupBody(email))));
+    const answers = await sendEachAtOnce(stack(), VARIANTS.map((email) => ({ path: '/api/newsletter', ...json(signupBody(email)) })));
     await settled(stack());
     const after = await books(stack(), VARIANTS);
     verdict(`${stackLabel(stack())} · ${N} signups of ${N} spellings of one Gmail mailbox`, [

@@ -9,15 +9,18 @@ import { SITE_URL, type Stack } from './stack.ts';
 /** How many identical requests each scenario releases at once. */
 export const N = 10;
 
+/** What one request of a burst posts, and where (a path with its query). */
+type Post = Pick<BurstRequest, 'contentType' | 'body'> & { path: string };
+
 /** `n` copies of a POST of `body` to `path` (with its query), alternating between the replicas, released at once. */
 export function sendAtOnce(stack: Stack, path: string, body: Pick<BurstRequest, 'contentType' | 'body'>, n = N): Promise<Answer[]> {
-  return sendEachAtOnce(stack, path, Array.from({ length: n }, () => body));
+  return sendEachAtOnce(stack, Array.from({ length: n }, () => ({ path, ...body })));
 }
 
-/** A POST of each of `bodies` to `path`, alternating between the replicas, released at once. */
-export function sendEachAtOnce(stack: Stack, path: string, bodies: ReadonlyArray<Pick<BurstRequest, 'contentType' | 'body'>>): Promise<Answer[]> {
+/** Each of `posts`, alternating between the replicas, released at once. */
+export function sendEachAtOnce(stack: Stack, posts: readonly Post[]): Promise<Answer[]> {
   return burst(
-    bodies.map((body, i) => ({
+    posts.map(({ path, ...body }, i) => ({
       url: `${stack.urls[i % stack.urls.length]}${path}`,
       ...body,
       // A plain form comes from a page of the site; a browser says so in `Origin` (the service checks it).
