@@ -1,9 +1,10 @@
 /**
  * The contact form's state changes under N identical requests at once: a message with one
  * captcha token (the JavaScript form), a message sent by the plain form (JavaScript off: stored
- * unverified, a confirmation mail to the sender) and the confirmation of such a message. Each must
- * have one effect, counted in the database (contacts, outbox rows) and at the SMTP peer (the
- * sender's confirmation mails, the sales mails), and no answer may be a 5xx.
+ * unverified, a confirmation mail to the sender), the confirmation of such a message, and plain
+ * form messages from N spellings of one mailbox. Each must have one effect, counted in the
+ * database (contacts, outbox rows) and at the SMTP peer (the sender's confirmation mails, the
+ * sales mails), and no answer may be a 5xx.
  */
 import { expect, it } from 'vitest';
 import { contactBody } from '../helpers/form-bodies.ts';

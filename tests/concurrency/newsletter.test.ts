@@ -1,12 +1,13 @@
 /**
  * The newsletter's state changes under N identical requests at once: a signup (JSON and the plain
- * form), a repeat signup of a pending address and of a confirmed one, the confirmation, the
- * unsubscribe form, the RFC 8058 one-click unsubscribe, and `ingest erase` of a subscriber who
- * keeps signing up. Each must have one effect, counted in the database (rows, consent events,
- * outbox rows) and at the SMTP peer (mails delivered), and the N answers must look alike. The
- * scenarios build on each other in order: one address signs up, signs up again, confirms, signs
- * up once more and unsubscribes; another signs up by the plain form and leaves by one click; a
- * third is erased. (One file, so that one cluster and one pair of replicas serve them all.)
+ * form), a repeat signup of a pending address and of a confirmed one, the confirmation (with one
+ * link, with the links of two requests, against strangers' signups), the unsubscribe form, the
+ * RFC 8058 one-click unsubscribe, signups of N spellings of one mailbox, and `ingest erase` of a
+ * subscriber who keeps signing up. Each must have one effect, counted in the database (rows,
+ * consent events, outbox rows) and at the SMTP peer (mails delivered), and the N answers must look
+ * alike. Some scenarios build on the one before: one address signs up, signs up again, confirms,
+ * signs up once more and unsubscribes; another signs up by the plain form and leaves by one click.
+ * (One file, so that one cluster and one pair of replicas serve them all.)
  */
 import { expect, it } from 'vitest';
 import { signupBody } from '../helpers/form-bodies.ts';

@@ -1,6 +1,6 @@
 /**
- * The bursts the scenarios send: N copies of one request (or N requests that differ only in the
- * spelling of one mailbox), spread over the stack's replicas in turn (request i to replica i mod
+ * The bursts the scenarios send: N copies of one request (or requests that race each other over
+ * one row or one mailbox), spread over the stack's replicas in turn (request i to replica i mod
  * R, as a round-robin load balancer does), released at once.
  */
 import { type Answer, burst, type BurstRequest } from './burst.ts';
