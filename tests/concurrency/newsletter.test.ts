@@ -15,7 +15,7 @@ import { execute, query } from '../helpers/ledger.ts';
 import { type Books, books, grew, linkTokens, newestOneClick, newestToken, settled } from './support/books.ts';
 import { type Answer, form, json } from './support/burst.ts';
 import { type Erasure, holdSubscription, runErase, subscriptionRecords, untilWaiting } from './support/operator.ts';
-import { atMost, count, exactly, fact, sameShape, verdict } from './support/report.ts';
+import { atMost, count, exactly, fact, noServerError, sameShape, verdict } from './support/report.ts';
 import { mailboxVariants, N, sendAtOnce, sendEachAtOnce, sendOnce, stackLabel } from './support/requests.ts';
 import { onEachBackend, type Stack } from './support/stack.ts';
 
@@ -23,6 +23,7 @@ const JSON_SIGNUP = 'json-signup@example.com';
 const FORM_SIGNUP = 'form-signup@example.com';
 const TWO_REQUESTS = 'two-requests@example.com';
 const STRANGER_RACE = 'stranger-race@example.com';
+const CONFIRM_OR_LEAVE = 'confirm-or-leave@example.com';
 const VARIANTS = mailboxVariants('signupbomb');
 const ERASED = 'erase-me@example.com';
 const ERASED_WHILE_HELD = 'erase-held@example.com';
@@ -207,6 +208,30 @@ onEachBackend((stack) => {
       sameShape(answers, '200 {ok,status}'),
       count('subscriptions', after.subscriptions, exactly(0)),
       count('`unsubscribed` events', grew(before.events, after.events, 'unsubscribed'), exactly(1)),
+      count('mails delivered', total(after.mails) - total(before.mails), exactly(0)),
+    ]);
+  });
+
+  // The two links of one mail used at once (a mail program's one-click unsubscribe while the
+  // visitor confirms): the subscription ends either way, with one unsubscribed event and no more
+  // than one confirmed event before it.
+  it(`ends the subscription once when ${N} confirmations and ${N} one-click unsubscribes of it arrive at once`, async () => {
+    expect((await sendOnce(stack(), '/api/newsletter', json(signupBody(CONFIRM_OR_LEAVE)))).status).toBe(201);
+    await settled(stack());
+    const token = newestToken(stack(), CONFIRM_OR_LEAVE, 'newsletterConfirm');
+    const oneClick = newestOneClick(stack(), CONFIRM_OR_LEAVE);
+    const before = await books(stack(), CONFIRM_OR_LEAVE);
+    const confirm = { path: '/api/newsletter/confirm', ...json({ token: token! }) };
+    const leave = { path: oneClick!, ...form({ 'List-Unsubscribe': 'One-Click' }) };
+    const answers = await sendEachAtOnce(stack(), Array.from({ length: 2 * N }, (_, i) => (i % 2 === 0 ? confirm : leave)));
+    await settled(stack());
+    const after = await books(stack(), CONFIRM_OR_LEAVE);
+    verdict(`${stackLabel(stack())} · ${N} confirmations and ${N} one-click unsubscribes at once`, [
+      noServerError(answers),
+      sameShape(answers.filter((_, i) => i % 2 === 1), '200 {ok,status}', 'one-click answers'),
+      count('subscriptions', after.subscriptions, exactly(0)),
+      count('`unsubscribed` events', grew(before.events, after.events, 'unsubscribed'), exactly(1)),
+      count('`confirmed` events', grew(before.events, after.events, 'confirmed'), atMost(1)),
       count('mails delivered', total(after.mails) - total(before.mails), exactly(0)),
     ]);
   });

@@ -70,12 +70,12 @@ function answersSeen(answers: readonly Answer[]): string {
 }
 
 /** The N answers of a burst are one shape (whatever each request did, the client cannot tell) and none is a 5xx. */
-export function sameShape(answers: readonly Answer[], expected?: string): Line {
+export function sameShape(answers: readonly Answer[], expected?: string, what = 'answers'): Line {
   const shapes = new Set(answers.map(shapeOf));
   const serverErrors = answers.filter((answer) => answer.status >= 500).length;
   const [only] = shapes;
   const holds = shapes.size === 1 && serverErrors === 0 && (expected === undefined || only === expected);
-  return { what: 'answers', seen: answersSeen(answers), rule: expected === undefined ? 'one shape, no 5xx' : `all ${expected}`, holds };
+  return { what, seen: answersSeen(answers), rule: expected === undefined ? 'one shape, no 5xx' : `all ${expected}`, holds };
 }
 
 /** No answer is a 5xx (for bursts whose answers rightly differ, such as one captcha token posted N times). */
