@@ -65,11 +65,11 @@ describe('sitegen dev and the token form pages', () => {
     expect(ingest.seen.length).toBe(before);
   });
 
-  it('answers 502 when the service is not running', async () => {
+  it('sends the form to the "not stored" page of its page\'s language when the service is not running', async () => {
     const down = await devServer('http://127.0.0.1:1');
-    const res = await send(down.base, '/newsletter/unsubscribe?token=abc', formPost('lang=en'));
+    const page = `${down.base}/de/newsletter/unsubscribe?token=abc`;
+    const res = await send(down.base, '/de/newsletter/unsubscribe?token=abc', { ...formPost('lang=de'), headers: { ...formPost('').headers, referer: page } });
     await new Promise((resolve) => down.server.close(resolve));
-    expect(res.status).toBe(502);
-    expect(JSON.parse(res.body)).toMatchObject({ error: { code: 'unavailable' } });
+    expect([res.status, res.headers.location]).toEqual([303, '/de/form/not-stored']);
   });
 });
