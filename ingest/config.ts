@@ -43,10 +43,10 @@ import { isIP } from 'node:net';
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { DEFAULT_MIN_FILL_MS } from './http/captcha.ts';
+import { DEFAULT_MIN_FILL_MS } from './http/forms/captcha.ts';
 import { type ServerTimeouts, DEFAULT_TIMEOUTS } from './http/client-timeouts.ts';
-import { DEFAULT_CONTACT_DAILY_MAX } from './http/contact-route.ts';
-import { DEFAULT_NEWSLETTER_DAILY_MAX } from './http/newsletter-route.ts';
+import { DEFAULT_CONTACT_DAILY_MAX } from './http/forms/contact-route.ts';
+import { DEFAULT_NEWSLETTER_DAILY_MAX } from './http/forms/newsletter-route.ts';
 
 /** The environment variables the service reads, all optional. */
 type IngestEnv = Partial<Record<(typeof VARIABLES)[number], string>>;

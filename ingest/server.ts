@@ -13,7 +13,7 @@
 import type { Server } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './http/app.ts';
-import { loadCaptchaSecret } from './http/captcha-secret.ts';
+import { loadCaptchaSecret } from './http/forms/captcha-secret.ts';
 import { type Clock, systemClock } from './clock.ts';
 import type { IngestConfig } from './config.ts';
 import { type LogStream, loggerOptions } from './http/logger.ts';

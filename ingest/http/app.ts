@@ -9,20 +9,20 @@
 import cors from '@fastify/cors';
 import rateLimit, { type FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { type CaptchaRandom, DEFAULT_MIN_FILL_MS } from './captcha.ts';
+import { type CaptchaRandom, DEFAULT_MIN_FILL_MS } from './forms/captcha.ts';
 import { DEFAULT_TIMEOUTS, type ServerTimeouts, timeoutOptions } from './client-timeouts.ts';
 import { type Clock, systemClock } from '../clock.ts';
-import { type ContactRouteDeps, contactRoute, DEFAULT_CONTACT_DAILY_MAX } from './contact-route.ts';
+import { type ContactRouteDeps, contactRoute, DEFAULT_CONTACT_DAILY_MAX } from './forms/contact-route.ts';
 import { LIMITS } from '../contract/schemas.ts';
 import { healthRoute } from './health-route.ts';
 import type { ServiceMetrics } from './metrics.ts';
 import { httpErrorsPlugin } from './errors.ts';
 import { jsonBodyPlugin } from './json-body.ts';
 import { type LoggerOptions, loggerOptions } from './logger.ts';
-import { type NewsletterLinksRouteDeps, newsletterLinksRoute } from './newsletter-links-route.ts';
-import { DEFAULT_NEWSLETTER_DAILY_MAX, type NewsletterRouteDeps, newsletterRoute } from './newsletter-route.ts';
+import { type NewsletterLinksRouteDeps, newsletterLinksRoute } from './links/newsletter-links-route.ts';
+import { DEFAULT_NEWSLETTER_DAILY_MAX, type NewsletterRouteDeps, newsletterRoute } from './forms/newsletter-route.ts';
 import { refuseForeignPosts } from './origin-check.ts';
-import type { PlainFormDeps } from './plain-form-posts.ts';
+import type { PlainFormDeps } from './forms/plain-form-posts.ts';
 import { securityHeadersPlugin } from './security-headers.ts';
 import type { SubmissionStore } from '../store/submission-store.ts';
 

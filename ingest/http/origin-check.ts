@@ -17,7 +17,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendError } from './errors.ts';
 import { isFormPost } from './form-body.ts';
-import { formLang, type PlainFormDeps, sendRefused } from './plain-form-posts.ts';
+import { formLang, type PlainFormDeps, sendRefused } from './forms/plain-form-posts.ts';
 
 /** The origins a post may come from: the site's own and `ALLOWED_ORIGINS`. */
 function acceptedOrigins(deps: PlainFormDeps): ReadonlySet<string> {

@@ -3,7 +3,7 @@
  * group commit batching.
  */
 import { describe, expect, it } from 'vitest';
-import { CAPTCHA_TTL_MS, createChallenge, verifyAnswer } from '../../ingest/http/captcha.ts';
+import { CAPTCHA_TTL_MS, createChallenge, verifyAnswer } from '../../ingest/http/forms/captcha.ts';
 import { errorCodeFor } from '../../ingest/http/errors.ts';
 import { GroupCommit, type JobResult } from '../../ingest/store/group-commit.ts';
 import { DEFAULT_PASS_BACKOFF, DEFAULT_RETRY_POLICY, isPermanentRejection, nextRetry, passRetryDelay } from '../../ingest/mail/retry-policy.ts';

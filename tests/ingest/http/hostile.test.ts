@@ -3,7 +3,7 @@
  * the database is exactly as it was before it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createChallenge } from '../../../ingest/http/captcha.ts';
+import { createChallenge } from '../../../ingest/http/forms/captcha.ts';
 import { contact, postJson, SECRET, signup, snapshot, solvedCaptcha, type TestApp, testApp } from '../fixtures.ts';
 
 interface Case {

@@ -6,9 +6,9 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type * as z from 'zod/mini';
-import type { ErrorCode } from '../contract/error-codes.ts';
-import { honeypotFilled, type SubmitOk, validate } from '../contract/schemas.ts';
-import { sendError, sendInvalid } from './errors.ts';
+import type { ErrorCode } from '../../contract/error-codes.ts';
+import { honeypotFilled, type SubmitOk, validate } from '../../contract/schemas.ts';
+import { sendError, sendInvalid } from '../errors.ts';
 
 /** What a form's store step did: `'stored'` (answered 201 `{ ok: true }`), the 201 body to answer, or the catalogue code to answer instead. */
 export type StoreOutcome = 'stored' | SubmitOk | ErrorCode;

@@ -8,7 +8,7 @@
  */
 import { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { sendError } from './errors.ts';
+import { sendError } from '../errors.ts';
 
 /** The `preHandler` that counts a post of `form` and refuses it over `limit` (posts per `timeWindow` ms). */
 export function dailyCap(app: FastifyInstance, form: string, limit: { max: number; timeWindow: number }) {

@@ -13,13 +13,13 @@
  * hook, so a visitor never sees a JSON body, a 405 or a 5xx.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type PublicUrls, pageUrl } from '../consent/links.ts';
-import { honeypotFilled, ISSUE_CODES, type IssueCode, LANGS, type Lang } from '../contract/schemas.ts';
-import { NOT_ACCEPTED_PAGES, type ServicePage } from '../contract/service-pages.ts';
-import type { SiteContent } from '../site-content.ts';
-import { escapeHtml } from '../mail/escape-html.ts';
-import { isFormPost } from './form-body.ts';
-import { toPage } from './token-links.ts';
+import { type PublicUrls, pageUrl } from '../../consent/links.ts';
+import { honeypotFilled, ISSUE_CODES, type IssueCode, LANGS, type Lang } from '../../contract/schemas.ts';
+import { NOT_ACCEPTED_PAGES, type ServicePage } from '../../contract/service-pages.ts';
+import type { SiteContent } from '../../site-content.ts';
+import { escapeHtml } from '../../mail/escape-html.ts';
+import { isFormPost } from '../form-body.ts';
+import { toPage } from '../links/token-links.ts';
 
 /** What plain form posts need: where the site is, who may post, and the texts of the 403 page. */
 export interface PlainFormDeps {

@@ -5,11 +5,11 @@
  * a confirmation to a form (303 to a page) or to a JSON client.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type ConsentLinks, type LinkPurpose, pageUrl, type PublicUrls } from '../consent/links.ts';
-import { LANGS, type Lang } from '../contract/schemas.ts';
-import type { ServicePage } from '../contract/service-pages.ts';
-import { sendError } from './errors.ts';
-import { isFormPost, textField } from './form-body.ts';
+import { type ConsentLinks, type LinkPurpose, pageUrl, type PublicUrls } from '../../consent/links.ts';
+import { LANGS, type Lang } from '../../contract/schemas.ts';
+import type { ServicePage } from '../../contract/service-pages.ts';
+import { sendError } from '../errors.ts';
+import { isFormPost, textField } from '../form-body.ts';
 
 /** What the link routes need to read tokens and build page addresses. */
 export interface TokenLinkDeps {

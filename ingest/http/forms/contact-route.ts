@@ -30,17 +30,17 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { type CaptchaRandom, createChallenge, verifyAnswer } from './captcha.ts';
-import type { Clock } from '../clock.ts';
-import type { ConsentLinks } from '../consent/links.ts';
-import type { ContactVerification } from '../consent/contact-verification.ts';
-import { contactSchema, plainContactSchema, validate } from '../contract/schemas.ts';
-import { NOT_ACCEPTED_PAGES } from '../contract/service-pages.ts';
+import type { Clock } from '../../clock.ts';
+import type { ConsentLinks } from '../../consent/links.ts';
+import type { ContactVerification } from '../../consent/contact-verification.ts';
+import { contactSchema, plainContactSchema, validate } from '../../contract/schemas.ts';
+import { NOT_ACCEPTED_PAGES } from '../../contract/service-pages.ts';
 import { dailyCap } from './daily-cap.ts';
-import { acceptFormBodies, isFormPost } from './form-body.ts';
+import { acceptFormBodies, isFormPost } from '../form-body.ts';
 import { formSubmissionHandler } from './form-submission.ts';
 import { checkPlainForm, firstIssue, type PlainFormDeps, redirectFormErrors, toResultPage } from './plain-form-posts.ts';
-import { openLinkRoute, sendConfirmOutcome, tokenOf } from './token-links.ts';
-import type { SubmissionStore } from '../store/submission-store.ts';
+import { openLinkRoute, sendConfirmOutcome, tokenOf } from '../links/token-links.ts';
+import type { SubmissionStore } from '../../store/submission-store.ts';
 
 /** Contact posts a client IP may make per 24 h, unless configured otherwise (`RATE_LIMIT_CONTACT_DAILY_MAX`). */
 export const DEFAULT_CONTACT_DAILY_MAX = 50;

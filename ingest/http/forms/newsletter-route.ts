@@ -25,15 +25,15 @@
  * in the form's language.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Clock } from '../clock.ts';
-import type { SubscriptionLifecycle } from '../consent/subscriptions.ts';
-import { newsletterSchema, type NewsletterSignup, type SubmitOk, validate } from '../contract/schemas.ts';
-import { NOT_ACCEPTED_PAGES } from '../contract/service-pages.ts';
+import type { Clock } from '../../clock.ts';
+import type { SubscriptionLifecycle } from '../../consent/subscriptions.ts';
+import { newsletterSchema, type NewsletterSignup, type SubmitOk, validate } from '../../contract/schemas.ts';
+import { NOT_ACCEPTED_PAGES } from '../../contract/service-pages.ts';
 import { dailyCap } from './daily-cap.ts';
-import { acceptFormBodies, isFormPost } from './form-body.ts';
+import { acceptFormBodies, isFormPost } from '../form-body.ts';
 import { formSubmissionHandler, type StoreOutcome } from './form-submission.ts';
 import { checkbox, checkPlainForm, firstIssue, type PlainFormDeps, redirectFormErrors, toResultPage } from './plain-form-posts.ts';
-import type { SignupTerms, SubmissionStore } from '../store/submission-store.ts';
+import type { SignupTerms, SubmissionStore } from '../../store/submission-store.ts';
 
 /** What the route needs. */
 export interface NewsletterRouteDeps {

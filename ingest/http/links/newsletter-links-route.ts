@@ -18,10 +18,10 @@
  * allow ten times the usual rate per client.
  */
 import type { FastifyInstance } from 'fastify';
-import type { Clock } from '../clock.ts';
-import type { SubscriptionLifecycle } from '../consent/subscriptions.ts';
-import { sendError } from './errors.ts';
-import { acceptFormBodies, textField } from './form-body.ts';
+import type { Clock } from '../../clock.ts';
+import type { SubscriptionLifecycle } from '../../consent/subscriptions.ts';
+import { sendError } from '../errors.ts';
+import { acceptFormBodies, textField } from '../form-body.ts';
 import { linkLang, openLinkRoute, sendConfirmOutcome, type TokenLinkDeps, tokenOf, toPage, wantsPage } from './token-links.ts';
 
 /** What the routes need. */
