@@ -6,12 +6,12 @@
  */
 import type { Selectable } from 'kysely';
 import type { NewsletterSignup } from './contract/schemas.ts';
-import { alreadySubscribedEmail } from './mail/already-subscribed-email.ts';
-import { confirmationEmail } from './mail/confirmation-email.ts';
-import { contactConfirmationEmail } from './mail/contact-confirmation-email.ts';
+import { alreadySubscribedEmail } from './mail/messages/already-subscribed-email.ts';
+import { confirmationEmail } from './mail/messages/confirmation-email.ts';
+import { contactConfirmationEmail } from './mail/messages/contact-confirmation-email.ts';
 import { type ContactVerification, contactVerification } from './consent/contact-verification.ts';
 import type { OutgoingMail } from './mail/mailer.ts';
-import type { OutboxRef } from './mail/message-id.ts';
+import type { OutboxRef } from './mail/messages/message-id.ts';
 import type { SiteContent } from './site-content.ts';
 import type { OpsDatabase } from './store/ops-database.ts';
 import type { SignupTerms } from './store/submission-store.ts';

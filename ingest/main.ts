@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
 import { type IngestConfig, resolveConfig } from './config.ts';
-import { writeMailPreviews } from './mail/preview-mail.ts';
+import { writeMailPreviews } from './mail/messages/preview-mail.ts';
 import { erasePerson } from './ops/erase.ts';
 import { mailFolderOf } from './ops/erase-mail-files.ts';
 import { OPERATOR_ERRORS, OperatorError } from './operator-errors.ts';

@@ -7,9 +7,9 @@
  * setup and passed in.
  */
 import type { Selectable } from 'kysely';
-import { contactEmail, type SalesEnvelope } from './contact-email.ts';
+import { contactEmail, type SalesEnvelope } from './messages/contact-email.ts';
 import type { OutgoingMail } from './mailer.ts';
-import type { OutboxRef } from './message-id.ts';
+import type { OutboxRef } from './messages/message-id.ts';
 import type { OutboxJob } from '../store/outbox-store.ts';
 import type { ContactsTable, NewsletterTable, OutboxKind } from '../store/tables.ts';
 

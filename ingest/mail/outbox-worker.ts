@@ -19,7 +19,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.ts';
-import type { SalesEnvelope } from './contact-email.ts';
+import type { SalesEnvelope } from './messages/contact-email.ts';
 import type { Mailer } from './mailer.ts';
 import { composeMail, MAIL_NAMES, mailComposers, type VisitorMailComposers } from './outbox-composers.ts';
 import { keepLease } from './outbox-lease.ts';

@@ -17,7 +17,7 @@ import { type PublicUrls, pageUrl } from '../../consent/links.ts';
 import { honeypotFilled, ISSUE_CODES, type IssueCode, LANGS, type Lang } from '../../contract/schemas.ts';
 import { NOT_ACCEPTED_PAGES, type ServicePage } from '../../contract/service-pages.ts';
 import type { SiteContent } from '../../site-content.ts';
-import { escapeHtml } from '../../mail/escape-html.ts';
+import { escapeHtml } from '../../mail/messages/escape-html.ts';
 import { isFormPost } from '../form-body.ts';
 import { toPage } from '../links/token-links.ts';
 

@@ -5,7 +5,7 @@
  * but the address.
  */
 import { describe, expect, it } from 'vitest';
-import { alreadySubscribedEmail } from '../../../ingest/mail/already-subscribed-email.ts';
+import { alreadySubscribedEmail } from '../../../ingest/mail/messages/already-subscribed-email.ts';
 import { consentLinks } from '../../../ingest/consent/links.ts';
 import { LANGS } from '../../../ingest/contract/schemas.ts';
 import { SECRET, SITE_CONTENT } from '../fixtures.ts';

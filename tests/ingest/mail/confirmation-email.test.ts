@@ -3,8 +3,8 @@
  * the confirm page, RFC 8058 unsubscribe headers, and nothing the visitor typed but the address.
  */
 import { describe, expect, it } from 'vitest';
-import { confirmationEmail } from '../../../ingest/mail/confirmation-email.ts';
-import { contactConfirmationEmail } from '../../../ingest/mail/contact-confirmation-email.ts';
+import { confirmationEmail } from '../../../ingest/mail/messages/confirmation-email.ts';
+import { contactConfirmationEmail } from '../../../ingest/mail/messages/contact-confirmation-email.ts';
 import { consentLinks } from '../../../ingest/consent/links.ts';
 import { LANGS } from '../../../ingest/contract/schemas.ts';
 import { SECRET, SITE_CONTENT } from '../fixtures.ts';

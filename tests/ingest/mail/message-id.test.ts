@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../../ingest/clock.ts';
 import { contactSchema, newsletterSchema, plainContactSchema, validate } from '../../../ingest/contract/schemas.ts';
 import type { OutgoingMail } from '../../../ingest/mail/mailer.ts';
-import { outboxMessageId, senderDomain } from '../../../ingest/mail/message-id.ts';
+import { outboxMessageId, senderDomain } from '../../../ingest/mail/messages/message-id.ts';
 import { outboxWorker } from '../../../ingest/mail/outbox-worker.ts';
 import { MIGRATIONS } from '../../../ingest/store/migrations.ts';
 import { openBackend } from '../../../ingest/store/open-backend.ts';

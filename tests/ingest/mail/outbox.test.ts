@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { manualClock } from '../../../ingest/clock.ts';
-import { contactEmail } from '../../../ingest/mail/contact-email.ts';
+import { contactEmail } from '../../../ingest/mail/messages/contact-email.ts';
 import { smtpMailer } from '../../../ingest/mail/mailer.ts';
 import { sqliteOutbox } from '../../../ingest/store/sqlite/sqlite-outbox-store.ts';
 import { outboxWorker } from '../../../ingest/mail/outbox-worker.ts';

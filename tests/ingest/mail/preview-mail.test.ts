@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { writeMailPreviews } from '../../../ingest/mail/preview-mail.ts';
+import { writeMailPreviews } from '../../../ingest/mail/messages/preview-mail.ts';
 import { tempDir } from '../fixtures.ts';
 
 const BIN = new URL('../../../ingest/bin.js', import.meta.url).pathname;

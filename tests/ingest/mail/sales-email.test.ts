@@ -7,7 +7,7 @@ import { Migrator } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../ingest/config.ts';
 import { validate, contactSchema } from '../../../ingest/contract/schemas.ts';
-import { contactEmail, localTime, telUri } from '../../../ingest/mail/contact-email.ts';
+import { contactEmail, localTime, telUri } from '../../../ingest/mail/messages/contact-email.ts';
 import { MIGRATIONS, migrateToLatest } from '../../../ingest/store/migrations.ts';
 import { openSqlite } from '../../../ingest/store/sqlite/connection.ts';
 import { openSubmissionStore } from '../../../ingest/store/sqlite/sqlite-submission-store.ts';

@@ -6,13 +6,13 @@
  * cannot be used to send someone else a text of the sender's choosing.
  */
 import type { Selectable } from 'kysely';
-import { type ConsentLinks, pageUrl, type PublicUrls } from '../consent/links.ts';
-import { LANGS, type Lang } from '../contract/schemas.ts';
-import type { SiteContent } from '../site-content.ts';
-import type { ContactsTable } from '../store/tables.ts';
+import { type ConsentLinks, pageUrl, type PublicUrls } from '../../consent/links.ts';
+import { LANGS, type Lang } from '../../contract/schemas.ts';
+import type { SiteContent } from '../../site-content.ts';
+import type { ContactsTable } from '../../store/tables.ts';
 import { type ConfirmationLayout, confirmationHtml, confirmationText } from './confirmation-layout.ts';
 import { escapeHtml } from './escape-html.ts';
-import type { OutgoingMail } from './mailer.ts';
+import type { OutgoingMail } from '../mailer.ts';
 import { outboxMessageId, type OutboxRef } from './message-id.ts';
 
 /** What the mail needs besides the contact. */

@@ -16,9 +16,9 @@
  * misread; nodemailer encodes its non-ASCII characters itself.
  */
 import type { Selectable } from 'kysely';
-import type { ContactsTable } from '../store/tables.ts';
+import type { ContactsTable } from '../../store/tables.ts';
 import { escapeHtml } from './escape-html.ts';
-import type { OutgoingMail } from './mailer.ts';
+import type { OutgoingMail } from '../mailer.ts';
 import { outboxMessageId, type OutboxRef } from './message-id.ts';
 
 /** The sales mail: an outgoing mail whose `Reply-To` is the visitor. */

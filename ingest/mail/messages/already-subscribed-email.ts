@@ -8,14 +8,14 @@
  * POST (RFC 8058). It counts against the per-recipient cap like every mail to the address.
  */
 import type { Selectable } from 'kysely';
-import { oneClickUrl, pageUrl } from '../consent/links.ts';
-import { LANGS, type Lang } from '../contract/schemas.ts';
-import type { SiteContent } from '../site-content.ts';
-import type { NewsletterTable } from '../store/tables.ts';
+import { oneClickUrl, pageUrl } from '../../consent/links.ts';
+import { LANGS, type Lang } from '../../contract/schemas.ts';
+import type { SiteContent } from '../../site-content.ts';
+import type { NewsletterTable } from '../../store/tables.ts';
 import type { ConfirmationMailDeps } from './confirmation-email.ts';
 import { type ConfirmationLayout, confirmationHtml, confirmationText } from './confirmation-layout.ts';
 import { escapeHtml } from './escape-html.ts';
-import type { OutgoingMail } from './mailer.ts';
+import type { OutgoingMail } from '../mailer.ts';
 import { outboxMessageId, type OutboxRef } from './message-id.ts';
 
 /** What the mail needs besides the subscription: the confirmation mail's parts, less the link's lifetime. */

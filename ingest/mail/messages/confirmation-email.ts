@@ -10,13 +10,13 @@
  * their own unsubscribe button.
  */
 import type { Selectable } from 'kysely';
-import { type ConsentLinks, oneClickUrl, pageUrl, type PublicUrls, requestBinding } from '../consent/links.ts';
-import { LANGS, type Lang } from '../contract/schemas.ts';
-import type { SiteContent } from '../site-content.ts';
-import type { NewsletterTable } from '../store/tables.ts';
+import { type ConsentLinks, oneClickUrl, pageUrl, type PublicUrls, requestBinding } from '../../consent/links.ts';
+import { LANGS, type Lang } from '../../contract/schemas.ts';
+import type { SiteContent } from '../../site-content.ts';
+import type { NewsletterTable } from '../../store/tables.ts';
 import { type ConfirmationLayout, confirmationHtml, confirmationText } from './confirmation-layout.ts';
 import { escapeHtml } from './escape-html.ts';
-import type { OutgoingMail } from './mailer.ts';
+import type { OutgoingMail } from '../mailer.ts';
 import { outboxMessageId, type OutboxRef } from './message-id.ts';
 
 /** What the confirmation mail needs besides the subscription. */
