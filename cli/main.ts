@@ -4,7 +4,7 @@ import { buildSite, type BuildResult, type BuildStage } from './build/build-site
 import { checkContent } from './check/check-content.ts';
 import { formatProblem, problemHints, type Problem } from './site/errors.ts';
 import { DEFAULT_LANG, LANGUAGES, parseLangList } from './site/languages.ts';
-import { translationLockFile } from './site/translation-lock.ts';
+import { translationLockFile } from './site/translations/translation-lock.ts';
 import { statusReport } from './status/status-table.ts';
 import { markTranslated, readTranslationStatus } from './status/translated.ts';
 import { DEFAULT_PATHS, PROJECT_ROOT } from './paths.ts';

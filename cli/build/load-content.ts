@@ -1,11 +1,11 @@
-import { type ContentPage, loadContentPages } from '../site/content-pages.ts';
+import { type ContentPage, loadContentPages } from '../site/markdown/content-pages.ts';
 import { ContentError, type Problem } from '../site/errors.ts';
 import { createTranslator, type Translate } from '../site/i18n.ts';
 import { DEFAULT_LANG, type Lang } from '../site/languages.ts';
 import { loadAllMessages, localeFile } from '../site/locales.ts';
 import { siteRoutes, type SiteRoutes } from '../site/routes.ts';
 import { loadSiteConfig, placeholderValues, type SiteConfig } from '../site/site-config.ts';
-import { type LocaleFile, missingKeys, readLocaleFile, translationProblems } from '../site/translation-files.ts';
+import { type LocaleFile, missingKeys, readLocaleFile, translationProblems } from '../site/translations/translation-files.ts';
 
 /** The content a build renders: site configuration, placeholder values and a translator per language. */
 export interface LoadedContent {

@@ -1,8 +1,8 @@
 import { caseRedirectScript } from '../host/case-redirect.ts';
-import { type ContentPage, type RenderedContentPage, renderContentPage } from '../site/content-pages.ts';
+import { type ContentPage, type RenderedContentPage, renderContentPage } from '../site/markdown/content-pages.ts';
 import { ContentError, type Problem } from '../site/errors.ts';
 import type { Lang } from '../site/languages.ts';
-import { isMarkdownPage, loadMarkdownPage, type RenderedMarkdown } from '../site/markdown.ts';
+import { isMarkdownPage, loadMarkdownPage, type RenderedMarkdown } from '../site/markdown/markdown.ts';
 import { contentPageId, fileForPath, isIndexed, notFoundPath, type RenderedRoute, type RoutePageId } from '../site/routes.ts';
 import type { OutputDocument } from '../verify/built-output.ts';
 import type { SiteAssets } from './build-assets.ts';

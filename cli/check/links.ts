@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { loadContentPages } from '../site/content-pages.ts';
+import { loadContentPages } from '../site/markdown/content-pages.ts';
 import type { Problem } from '../site/errors.ts';
 import { siteRoutes } from '../site/routes.ts';
 

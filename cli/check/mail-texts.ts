@@ -7,7 +7,7 @@
 import { MAIL_PLACEHOLDERS, mailTextsSchema } from '../../ingest/contract/mail-texts.ts';
 import type { Problem } from '../site/errors.ts';
 import { placeholdersOf } from '../site/locales.ts';
-import type { LocaleFile } from '../site/translation-files.ts';
+import type { LocaleFile } from '../site/translations/translation-files.ts';
 
 /** The problems of one language's mail texts. */
 export function mailTextProblems(locale: LocaleFile): Problem[] {

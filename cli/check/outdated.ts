@@ -4,8 +4,8 @@ import type { Problem } from '../site/errors.ts';
 import { DEFAULT_LANG } from '../site/languages.ts';
 import { localeFile } from '../site/locales.ts';
 import { jsonKeyLines } from '../site/json-lines.ts';
-import { parseLock, translationLockFile, translationStatus } from '../site/translation-lock.ts';
-import { readTranslationSources } from '../site/translation-sources.ts';
+import { parseLock, translationLockFile, translationStatus } from '../site/translations/translation-lock.ts';
+import { readTranslationSources } from '../site/translations/translation-sources.ts';
 
 /**
  * Finds the translations made from an English text that has changed since, by the hashes of

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { contentPageFiles, loadContentPages } from '../site/content-pages.ts';
+import { contentPageFiles, loadContentPages } from '../site/markdown/content-pages.ts';
 import type { Problem } from '../site/errors.ts';
 import { DEFAULT_LANG, LANGUAGES } from '../site/languages.ts';
-import { MARKDOWN_PAGES, markdownFile, type MarkdownPageId } from '../site/markdown.ts';
+import { MARKDOWN_PAGES, markdownFile, type MarkdownPageId } from '../site/markdown/markdown.ts';
 
 /** The line numbers of a Markdown document's `#` and `##` headings (outside fenced code). */
 function headingLines(source: string): { h1: number[]; h2: number[]; deeper: number[] } {

@@ -1,7 +1,7 @@
 import type { Problem } from '../site/errors.ts';
 import { mailTextProblems } from './mail-texts.ts';
 import { DEFAULT_LANG, LANGUAGES } from '../site/languages.ts';
-import { type LocaleFile, readLocaleFile, translationProblems } from '../site/translation-files.ts';
+import { type LocaleFile, readLocaleFile, translationProblems } from '../site/translations/translation-files.ts';
 
 /**
  * Compares the resource files of all languages: a key missing in a language or present in only

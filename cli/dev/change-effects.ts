@@ -1,5 +1,5 @@
 import { DEFAULT_LANG, LANGUAGES, type Lang } from '../site/languages.ts';
-import { MARKDOWN_PAGES } from '../site/markdown.ts';
+import { MARKDOWN_PAGES } from '../site/markdown/markdown.ts';
 import type { TemplateGraphs } from './page-templates.ts';
 
 /** A file that changed, relative to the folder watched: `content` (site.json, locales/, pages/) or `templates`. */

@@ -1,6 +1,6 @@
 import { EVERY_PAGE, pageOfKey } from '../site/key-pages.ts';
 import type { Lang } from '../site/languages.ts';
-import type { ItemStatus } from '../site/translation-lock.ts';
+import type { ItemStatus } from '../site/translations/translation-lock.ts';
 
 /** The columns in the order the site shows them: shared strings, the fixed pages, then the pages added as Markdown. */
 const FIXED_COLUMNS = [EVERY_PAGE, 'home', 'about', 'contact', 'legal-notice', 'privacy', 'cookies'];

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import type { Lang } from '../site/languages.ts';
-import { emptyLock, formatLock, parseLock, recordTranslated, translationLockFile, translationStatus, type ItemStatus, type TranslationLock } from '../site/translation-lock.ts';
-import { readTranslationSources } from '../site/translation-sources.ts';
+import { emptyLock, formatLock, parseLock, recordTranslated, translationLockFile, translationStatus, type ItemStatus, type TranslationLock } from '../site/translations/translation-lock.ts';
+import { readTranslationSources } from '../site/translations/translation-sources.ts';
 
 /** Reads the lock of `contentDir` (none yet: an empty one); an unreadable file gives its reason. */
 function readLock(contentDir: string): TranslationLock | { error: string } {

@@ -1,4 +1,4 @@
-import type { RenderedMarkdown } from '../../cli/site/markdown.ts';
+import type { RenderedMarkdown } from '../../cli/site/markdown/markdown.ts';
 import { usePage } from '../page-context.tsx';
 import { PageHeader } from './PageHeader.tsx';
 

@@ -6,7 +6,7 @@
 import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LANGUAGES, LOCALES, NATIVE_NAMES } from '../../cli/site/languages.ts';
-import { MARKDOWN_PAGES } from '../../cli/site/markdown.ts';
+import { MARKDOWN_PAGES } from '../../cli/site/markdown/markdown.ts';
 import { loadSiteConfig, placeholderValues } from '../../cli/site/site-config.ts';
 
 /** Pages added per language: 7 × 150 = 1,050. */

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PATHS, PROJECT_ROOT } from '../../cli/paths.ts';
-import { loadContentPages } from '../../cli/site/content-pages.ts';
+import { loadContentPages } from '../../cli/site/markdown/content-pages.ts';
 import { siteRoutes } from '../../cli/site/routes.ts';
 import { pageShots } from './page-shots.ts';
 

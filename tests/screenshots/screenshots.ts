@@ -19,7 +19,7 @@ import { parseArgs } from 'node:util';
 import type { Browser } from '@playwright/test';
 import { DEFAULT_PATHS } from '../../cli/paths.ts';
 import { createStaticServer } from '../../cli/serve/static-server.ts';
-import { loadContentPages } from '../../cli/site/content-pages.ts';
+import { loadContentPages } from '../../cli/site/markdown/content-pages.ts';
 import { formatProblem, type Problem } from '../../cli/site/errors.ts';
 import { LANGUAGES, parseLangList, type Lang } from '../../cli/site/languages.ts';
 import { fileForPath, pathFor, siteRoutes } from '../../cli/site/routes.ts';

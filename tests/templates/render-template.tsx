@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { DEFAULT_PATHS } from '../../cli/paths.ts';
-import { loadContentPages } from '../../cli/site/content-pages.ts';
+import { loadContentPages } from '../../cli/site/markdown/content-pages.ts';
 import { createTranslator, type Translate } from '../../cli/site/i18n.ts';
 import type { Lang } from '../../cli/site/languages.ts';
 import { loadAllMessages } from '../../cli/site/locales.ts';

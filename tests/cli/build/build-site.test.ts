@@ -5,7 +5,7 @@ import { createTranslator } from '../../../cli/site/i18n.ts';
 import { LANGUAGES, NATIVE_NAMES } from '../../../cli/site/languages.ts';
 import { loadAllMessages } from '../../../cli/site/locales.ts';
 import { DEFAULT_PATHS } from '../../../cli/paths.ts';
-import { loadContentPages } from '../../../cli/site/content-pages.ts';
+import { loadContentPages } from '../../../cli/site/markdown/content-pages.ts';
 import { allRoutes, fileForPath, isIndexed, notFoundPath, pathFor, siteRoutes } from '../../../cli/site/routes.ts';
 import { loadSiteConfig, placeholderValues } from '../../../cli/site/site-config.ts';
 import { attributeOf, builtSite, normalizeSpace, readBuilt, useBuiltSite, visibleText } from '../../helpers/built-site.ts';

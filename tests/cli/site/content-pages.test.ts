@@ -2,7 +2,7 @@ import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadContentPages, renderContentPage } from '../../../cli/site/content-pages.ts';
+import { loadContentPages, renderContentPage } from '../../../cli/site/markdown/content-pages.ts';
 import { ContentError } from '../../../cli/site/errors.ts';
 import { PROJECT_ROOT } from '../../../cli/paths.ts';
 

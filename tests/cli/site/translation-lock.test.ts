@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Lang } from '../../../cli/site/languages.ts';
-import { emptyLock, formatLock, hashText, parseLock, recordTranslated, translationStatus, type TranslationSources } from '../../../cli/site/translation-lock.ts';
+import { emptyLock, formatLock, hashText, parseLock, recordTranslated, translationStatus, type TranslationSources } from '../../../cli/site/translations/translation-lock.ts';
 
 function sources(strings: Partial<Record<Lang, Record<string, string>>>, pages: Partial<Record<Lang, Record<string, string>>> = {}): TranslationSources {
   return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ItemStatus } from '../../../cli/site/translation-lock.ts';
+import type { ItemStatus } from '../../../cli/site/translations/translation-lock.ts';
 import { statusReport } from '../../../cli/status/status-table.ts';
 
 const item = (lang: ItemStatus['lang'], kind: ItemStatus['kind'], name: string, state: ItemStatus['state']): ItemStatus => ({ lang, kind, item: name, state, recorded: state !== 'missing' });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadContentPages } from '../../../cli/site/content-pages.ts';
+import { loadContentPages } from '../../../cli/site/markdown/content-pages.ts';
 import { fileForPath, notFoundPath, siteRoutes } from '../../../cli/site/routes.ts';
 import { LANGUAGES } from '../../../cli/site/languages.ts';
 import { loadSiteConfig } from '../../../cli/site/site-config.ts';

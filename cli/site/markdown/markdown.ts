@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Marked, type Tokens } from 'marked';
-import type { Lang } from './languages.ts';
-import type { PageId, RoutePageId } from './routes.ts';
-import { ContentError, type Problem } from './errors.ts';
+import type { Lang } from '../languages.ts';
+import type { PageId, RoutePageId } from '../routes.ts';
+import { ContentError, type Problem } from '../errors.ts';
 
 /** The pages whose long text lives in Markdown, and their file names under `content/pages/<lang>/`. */
 export const MARKDOWN_PAGES = { legalNotice: 'legal-notice', privacy: 'privacy', cookies: 'cookies' } as const satisfies Partial<

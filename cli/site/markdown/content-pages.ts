@@ -2,10 +2,10 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import matter from 'gray-matter';
 import { z } from 'zod';
-import type { Problem } from './errors.ts';
-import { LANGUAGES, type Lang } from './languages.ts';
+import type { Problem } from '../errors.ts';
+import { LANGUAGES, type Lang } from '../languages.ts';
 import { fillPlaceholders, MARKDOWN_PAGES, renderMarkdown, type RenderedMarkdown } from './markdown.ts';
-import { contentPagePath, reservedPathReason, type ContentPageRoute } from './routes.ts';
+import { contentPagePath, reservedPathReason, type ContentPageRoute } from '../routes.ts';
 
 /** A slug: lower-case words of letters and digits joined by dashes, segments joined by `/`. */
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)*$/;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { DEFAULT_LANG, LANGUAGES, type Lang } from './languages.ts';
+import { DEFAULT_LANG, LANGUAGES, type Lang } from '../languages.ts';
 
 /**
  * The translation lock, `content/translations.lock.json`: for every English string and page, the

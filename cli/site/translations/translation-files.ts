@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import type { Problem } from './errors.ts';
-import { jsonErrorLine, jsonKeyLines } from './json-lines.ts';
-import type { Lang } from './languages.ts';
-import { flatten, localeFile, placeholdersOf, type Messages } from './locales.ts';
-import { PLACEHOLDER_NAMES } from './site-config.ts';
+import type { Problem } from '../errors.ts';
+import { jsonErrorLine, jsonKeyLines } from '../json-lines.ts';
+import type { Lang } from '../languages.ts';
+import { flatten, localeFile, placeholdersOf, type Messages } from '../locales.ts';
+import { PLACEHOLDER_NAMES } from '../site-config.ts';
 
 /** One language's resource file, flattened, with the line of every key. */
 export interface LocaleFile {

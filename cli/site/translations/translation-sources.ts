@@ -1,9 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import matter from 'gray-matter';
-import { contentPageFiles } from './content-pages.ts';
-import { LANGUAGES, type Lang } from './languages.ts';
-import { flatten, localeFile, type Messages } from './locales.ts';
-import { MARKDOWN_PAGES, markdownFile, type MarkdownPageId } from './markdown.ts';
+import { contentPageFiles } from '../markdown/content-pages.ts';
+import { LANGUAGES, type Lang } from '../languages.ts';
+import { flatten, localeFile, type Messages } from '../locales.ts';
+import { MARKDOWN_PAGES, markdownFile, type MarkdownPageId } from '../markdown/markdown.ts';
 import type { TranslationSources } from './translation-lock.ts';
 
 /**
