@@ -20,12 +20,7 @@ export interface ServerTimeouts {
   idleMs: number;
 }
 
-/**
- * The defaults: 10 s for the headers, 30 s for the whole request (a form body is at most 32 KB),
- * 72 s idle — above the 60 s a reverse proxy such as nginx keeps an idle upstream connection, so
- * the proxy, not ingest, closes it first and never sends a request into a closing connection.
- */
-export const DEFAULT_TIMEOUTS: Readonly<ServerTimeouts> = Object.freeze({ headersMs: 10_000, requestMs: 30_000, idleMs: 72_000 });
+
 
 /** Fastify server options: the timeouts, Node's own `http` options, and the client-error answer. */
 interface TimeoutOptions extends Pick<FastifyServerOptions, 'connectionTimeout' | 'keepAliveTimeout' | 'requestTimeout' | 'clientErrorHandler'> {

@@ -21,8 +21,6 @@ import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto
 /** How long a challenge can be answered. */
 export const CAPTCHA_TTL_MS = 10 * 60 * 1000;
 
-/** How soon after a challenge was issued an answer is accepted, unless configured otherwise (`CAPTCHA_MIN_FILL_MS`). */
-export const DEFAULT_MIN_FILL_MS = 3000;
 
 /**
  * What `GET /api/captcha` answers: `{ a: 3, b: 4, token: 'v2.…', minFillMs: 3000 }`; the visitor

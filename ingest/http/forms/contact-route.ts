@@ -42,8 +42,6 @@ import { checkPlainForm, firstIssue, type PlainFormDeps, redirectFormErrors, toR
 import { openLinkRoute, sendConfirmOutcome, tokenOf } from '../links/token-links.ts';
 import type { SubmissionStore } from '../../store/submission-store.ts';
 
-/** Contact posts a client IP may make per 24 h, unless configured otherwise (`RATE_LIMIT_CONTACT_DAILY_MAX`). */
-export const DEFAULT_CONTACT_DAILY_MAX = 50;
 
 /** What the routes need. */
 export interface ContactRouteDeps {

@@ -50,8 +50,6 @@ export interface NewsletterRouteDeps {
   plainForms: PlainFormDeps;
 }
 
-/** Signups a client IP may post per 24 h, unless configured otherwise (`RATE_LIMIT_NEWSLETTER_DAILY_MAX`). */
-export const DEFAULT_NEWSLETTER_DAILY_MAX = 50;
 
 const CHECK_INBOX: SubmitOk = { ok: true, next: 'confirm_email' };
 
