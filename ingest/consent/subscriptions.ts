@@ -213,6 +213,22 @@ export function subscriptionLifecycle(db: OpsDatabase, links: ConsentLinks, link
         // The other requests lose their choices; what binds their links stays until those expire
         // (retention), so a second mail's link answers "already confirmed" instead of "invalid".
         await tx.run(kysely.updateTable('newsletter_requests').set({ name: '', marketing_consent: 0, consent_hash: null }).where('newsletter_id', '=', row.id));
+        // Confirmed through an earlier request's link: the row's own request, just overwritten, is
+        // kept the same way, or the newest mail's link would find no request and answer "invalid".
+        if (request.consent_at !== row.consent_at || request.lang !== row.lang) {
+          await tx.run(
+            kysely.insertInto('newsletter_requests').values({
+              newsletter_id: row.id,
+              name: '',
+              lang: row.lang,
+              marketing_consent: 0,
+              consent_hash: null,
+              privacy_version: row.privacy_version,
+              consent_at: row.consent_at,
+              expires_at: row.expires_at ?? isoAt(now),
+            }),
+          );
+        }
         // Confirmation mails still waiting would only confuse: drop them.
         await tx.run(kysely.deleteFrom('outbox').where('newsletter_id', '=', row.id).where('status', '=', 'pending'));
         await recordEvent(tx, row.id, request, 'confirmed', now);

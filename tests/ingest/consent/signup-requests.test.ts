@@ -72,6 +72,27 @@ describe.each(BACKENDS)('replaced signup requests on %s', (kind) => {
     expect((await t.rows("SELECT lang FROM consent_events WHERE event = 'confirmed'"))).toEqual([{ lang: 'es' }]);
   });
 
+  it('regression: the newest link answered "link invalid" after an earlier request\'s link had confirmed; it answers "already confirmed"', async () => {
+    const clock = manualClock(START);
+    t = await testAppOn(kind, { clock });
+    await postJson(t.app, '/api/newsletter', signup(OWNER));
+    const ownerLink = await linkNow();
+    clock.advance(11 * MINUTE);
+    await postJson(t.app, '/api/newsletter', signup(STRANGER));
+    const strangerLink = await linkNow();
+    clock.advance(MINUTE);
+    expect((await postJson(t.app, '/api/newsletter/confirm', { token: ownerLink })).json().status).toBe('confirmed');
+    const newest = await postJson(t.app, '/api/newsletter/confirm', { token: strangerLink });
+    expect([newest.statusCode, newest.json().status]).toEqual([200, 'already_confirmed']);
+    // The owner's choices stand; the newest request kept only what binds its link.
+    expect(await current()).toMatchObject({ status: 'confirmed', name: 'Ana Pérez', lang: 'es' });
+    expect(await t.rows('SELECT name, lang, marketing_consent, consent_hash FROM newsletter_requests ORDER BY id')).toEqual([
+      { name: '', lang: 'es', marketing_consent: 0, consent_hash: null },
+      { name: '', lang: 'de', marketing_consent: 0, consent_hash: null },
+    ]);
+    expect(await t.rows("SELECT event FROM consent_events WHERE event = 'confirmed'")).toEqual([{ event: 'confirmed' }]);
+  });
+
   it('confirms with the choices of the request whose link was used, and with one request only', async () => {
     const clock = manualClock(START);
     t = await testAppOn(kind, { clock });
