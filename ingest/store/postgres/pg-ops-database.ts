@@ -11,10 +11,30 @@ function queriesOn(kysely: Kysely<Tables>): OpsQueries {
   };
 }
 
+// Errors after which PostgreSQL's documentation says to run the transaction again: a deadlock
+// (40P01, one of two transactions that lock the same rows in opposite orders is chosen to fail)
+// and a serialization failure (40001). The transaction was rolled back, so running it again is
+// safe; the work function starts from scratch.
+const RETRYABLE = new Set(['40P01', '40001']);
+const ATTEMPTS = 3;
+
+/** Runs `transaction`, again (up to three times in all, after a short random pause) when PostgreSQL rolled it back for a conflict. */
+async function retryingConflicts<T>(transaction: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await transaction();
+    } catch (error) {
+      if (attempt >= ATTEMPTS || !RETRYABLE.has((error as { code?: string }).code ?? '')) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 10 + Math.random() * 40 * attempt));
+    }
+  }
+}
+
 /**
  * Wraps an open pool for the operator commands. A transaction runs on one pooled connection at
  * the default isolation (READ COMMITTED): each DELETE sees every row committed before it, and a
- * contact a replica commits meanwhile is either deleted or was not yet there, never half.
+ * contact a replica commits meanwhile is either deleted or was not yet there, never half. One
+ * that PostgreSQL rolls back for a deadlock runs again (`retryingConflicts`).
  */
 export function postgresOps(db: PostgresDatabase): OpsDatabase {
   return { ...postgresOpsOn(db.kysely), close: () => db.close() };
@@ -26,7 +46,7 @@ export function postgresOpsOn(kysely: Kysely<Tables>): OpsDatabase {
   return {
     ...queriesOn(db.kysely),
     kysely: db.kysely,
-    transaction: (work) => db.kysely.transaction().execute((trx) => work(queriesOn(trx))),
+    transaction: (work) => retryingConflicts(() => db.kysely.transaction().execute((trx) => work(queriesOn(trx)))),
     async columns(table) {
       const { rows } = await db.kysely.executeQuery<{ column_name: string }>(
         raw('SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 ORDER BY ordinal_position', [table]),
