@@ -10,7 +10,7 @@ import type { OpsDatabase } from './ops-database.ts';
 import type { OutboxStore } from './outbox-store.ts';
 import type { GroupCommit } from './group-commit.ts';
 import type { SqliteDatabase } from './sqlite/connection.ts';
-import type { StorageLog } from './sqlite/storage-health.ts';
+import type { StorageLog } from './storage-log.ts';
 import type { SubmissionStore } from './submission-store.ts';
 import type { Tables } from './tables.ts';
 

@@ -10,7 +10,7 @@ import { openPostgres } from './postgres/pg-connection.ts';
 import { openPostgresBackend, type PostgresBackendOptions } from './postgres/pg-backend.ts';
 import { migratePostgres } from './postgres/pg-migrate.ts';
 import { postgresOps } from './postgres/pg-ops-database.ts';
-import { stderrStorageLog } from './sqlite/storage-health.ts';
+import { stderrStorageLog } from './storage-log.ts';
 import { openMigrated } from './sqlite/open-migrated.ts';
 import { openSqliteBackend, type SqliteBackendOptions } from './sqlite/sqlite-backend.ts';
 import { sqliteOps } from './sqlite/sqlite-ops-database.ts';

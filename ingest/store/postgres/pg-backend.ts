@@ -9,7 +9,7 @@ import type { IngestConfig } from '../../config.ts';
 import { isoAt } from '../../clock.ts';
 import type { PostgresBackend } from '../backend.ts';
 import type { GroupCommitOptions } from '../group-commit.ts';
-import { type StorageLog, stderrStorageLog } from '../sqlite/storage-health.ts';
+import { type StorageLog, stderrStorageLog } from '../storage-log.ts';
 import { openPostgres, raw } from './pg-connection.ts';
 import { PostgresHealth } from './pg-health.ts';
 import { migratePostgres } from './pg-migrate.ts';

@@ -15,7 +15,7 @@
  */
 import { CompiledQuery, Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import type { StorageLog } from '../sqlite/storage-health.ts';
+import type { StorageLog } from '../storage-log.ts';
 import type { Tables } from '../tables.ts';
 
 /** An open pool with its query builder. */

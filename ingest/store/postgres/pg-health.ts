@@ -7,7 +7,7 @@
  */
 import type { Kysely } from 'kysely';
 import { allApplied } from '../migrations.ts';
-import type { StorageLog } from '../sqlite/storage-health.ts';
+import type { StorageLog } from '../storage-log.ts';
 import { DatabaseUnavailableError, isUnavailable } from './pg-connection.ts';
 
 /** The database's availability and schema state; see the module comment. */

@@ -7,11 +7,7 @@
  * Each change is logged once: the problem at error level when it starts, at info when it ends.
  */
 
-/** Where storage problems are logged (the app's pino logger fits). */
-export interface StorageLog {
-  error(details: object, message: string): void;
-  info(details: object, message: string): void;
-}
+import type { StorageLog } from '../storage-log.ts';
 
 /** The problems tracked, each a description or null. */
 type Concern = 'write' | 'checkpoint' | 'files';
@@ -54,8 +50,3 @@ export class StorageHealth {
   }
 }
 
-/** Logs as JSON lines on standard error until the service attaches its own logger. */
-export const stderrStorageLog: StorageLog = {
-  error: (details, message) => process.stderr.write(`${JSON.stringify({ level: 'error', msg: message, ...details })}\n`),
-  info: (details, message) => process.stderr.write(`${JSON.stringify({ level: 'info', msg: message, ...details })}\n`),
-};

@@ -7,11 +7,12 @@ import { describe, expect, inject, it } from 'vitest';
 import { sql } from 'kysely';
 import { openPostgres } from '../../../../ingest/store/postgres/pg-connection.ts';
 import { postgresOps } from '../../../../ingest/store/postgres/pg-ops-database.ts';
+import { stderrStorageLog } from '../../../../ingest/store/storage-log.ts';
 import { freshPostgresUrl } from '../../fixtures.ts';
 
 describe.skipIf(inject('postgresUrl') === null)('operator and lifecycle transactions on PostgreSQL', () => {
   it('regression: two transactions that lock two rows in opposite orders both finish, the one PostgreSQL chose to fail run again', async () => {
-    const db = openPostgres({ url: await freshPostgresUrl(), poolMax: 4 });
+    const db = openPostgres({ url: await freshPostgresUrl(), poolMax: 4, log: stderrStorageLog });
     const ops = postgresOps(db);
     try {
       await sql`CREATE TABLE pair (id int PRIMARY KEY, n int NOT NULL)`.execute(db.kysely);
