@@ -11,6 +11,7 @@ import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import type { ErrorBody, FieldIssues, Validation } from '../contract/schemas.ts';
 import { ERROR_CODES, type ErrorCode } from '../contract/error-codes.ts';
+import { isStorageUnavailable } from '../store/storage-errors.ts';
 
 const FASTIFY_CODES: Readonly<Record<string, ErrorCode>> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
@@ -19,16 +20,13 @@ const FASTIFY_CODES: Readonly<Record<string, ErrorCode>> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'malformed_json',
 };
 
-// SQLite errors that mean "the database is busy or the disk failed", not "this input is bad".
-const UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|CANTOPEN|READONLY)/;
-
 /** Maps anything thrown while handling a request to its catalogue code: `errorCodeFor({ statusCode: 429 })` → `'rate_limited'`. */
 export function errorCodeFor(error: object): ErrorCode {
   const { code: rawCode, statusCode } = error as { code?: unknown; statusCode?: unknown };
   const code = typeof rawCode === 'string' ? rawCode : '';
   const mapped = FASTIFY_CODES[code];
   if (mapped !== undefined) return mapped;
-  if (UNAVAILABLE.test(code)) return 'unavailable';
+  if (isStorageUnavailable(error)) return 'unavailable';
   const status = typeof statusCode === 'number' ? statusCode : 500;
   if (status === 429) return 'rate_limited';
   if (status === 404) return 'not_found';
