@@ -78,7 +78,7 @@ export async function startService(config: IngestConfig, overrides: ServiceOverr
   const app = await buildApp({
     metrics,
     store,
-    newsletter: { ...newsletter, onMailQueued: () => worker?.notify() },
+    consent: { ...newsletter, onMailQueued: () => worker?.notify() },
     captchaSecret: secret,
     captchaMinFillMs: config.captchaMinFillMs,
     clock,

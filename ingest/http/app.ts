@@ -3,7 +3,7 @@
  * `listen`, tests call `inject`.
  *
  * @example
- * const app = await buildApp({ store, captchaSecret: 'x'.repeat(32) });
+ * const app = await buildApp({ store, consent, captchaSecret: 'x'.repeat(32) });
  * const res = await app.inject({ method: 'GET', url: '/healthz' }); // → 200 { status: 'ok' }
  */
 import cors from '@fastify/cors';
@@ -27,15 +27,19 @@ import type { PlainFormDeps } from './forms/plain-form-posts.ts';
 import { securityHeadersPlugin } from './security-headers.ts';
 import type { SubmissionStore } from '../store/submission-store.ts';
 
-/** What the newsletter's routes need besides the store: the lifecycle, the links, and how a signup is recorded. */
-export type NewsletterDeps = Omit<NewsletterRouteDeps, 'store' | 'clock' | 'plainForms' | 'dailyLimit'> &
+/**
+ * The consent parts every form and link route shares (made by `consent-setup.ts`): the
+ * newsletter's lifecycle and how a signup is recorded, the signed links and the site's URLs, the
+ * contact's verification, the site's texts, and who to wake when a mail was queued.
+ */
+export type ConsentDeps = Omit<NewsletterRouteDeps, 'store' | 'clock' | 'plainForms' | 'dailyLimit'> &
   Omit<NewsletterLinksRouteDeps, 'clock' | 'rateLimit'> &
   Pick<ContactRouteDeps, 'verification' | 'linkDays'> & { content: PlainFormDeps['content'] };
 
-/** Everything the app depends on; only `store`, `newsletter` and `captchaSecret` have no default. */
+/** Everything the app depends on; only `store`, `consent` and `captchaSecret` have no default. */
 export interface AppDeps {
   store: SubmissionStore;
-  newsletter: NewsletterDeps;
+  consent: ConsentDeps;
   captchaSecret: string;
   clock?: Clock;
   captchaRandom?: CaptchaRandom;
@@ -113,7 +117,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Posts from other websites are refused before anything counts them (origin-check.ts): the check
   // runs at preValidation, once the body is read, and every limiter at preHandler after it — the
   // app-wide one below and the routes' own daily caps.
-  const plainForms: PlainFormDeps = { urls: deps.newsletter.urls, allowedOrigins: deps.allowedOrigins ?? [], content: deps.newsletter.content };
+  const plainForms: PlainFormDeps = { urls: deps.consent.urls, allowedOrigins: deps.allowedOrigins ?? [], content: deps.consent.content };
   app.addHook('preValidation', refuseForeignPosts(plainForms, FORM_ROUTES));
   await app.register(rateLimit, {
     global: true,
@@ -128,13 +132,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   deps.metrics?.register(app);
   await app.register(healthRoute, { isReady: () => !closing && !isDraining() && isReady() });
   await app.register(newsletterRoute, {
-    ...deps.newsletter,
+    ...deps.consent,
     store: deps.store,
     clock,
     plainForms,
     dailyLimit: { max: limit.newsletterDailyMax ?? DEFAULT_NEWSLETTER_DAILY_MAX, timeWindow: 24 * 60 * 60 * 1000 },
   });
-  await app.register(newsletterLinksRoute, { ...deps.newsletter, clock, rateLimit: { max: limit.max * 10, timeWindow: limit.windowMs } });
+  await app.register(newsletterLinksRoute, { ...deps.consent, clock, rateLimit: { max: limit.max * 10, timeWindow: limit.windowMs } });
   await app.register(contactRoute, {
     store: deps.store,
     clock,
@@ -142,9 +146,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     ...(deps.captchaRandom === undefined ? {} : { captchaRandom: deps.captchaRandom }),
     captchaMinFillMs: deps.captchaMinFillMs ?? DEFAULT_MIN_FILL_MS,
     captchaRateLimit: { max: limit.max * 3, timeWindow: limit.windowMs },
-    verification: deps.newsletter.verification,
-    links: deps.newsletter.links,
-    linkDays: deps.newsletter.linkDays,
+    verification: deps.consent.verification,
+    links: deps.consent.links,
+    linkDays: deps.consent.linkDays,
     plainForms,
     contactDailyLimit: { max: limit.contactDailyMax ?? DEFAULT_CONTACT_DAILY_MAX, timeWindow: 24 * 60 * 60 * 1000 },
     onContactStored: deps.onContactStored ?? (() => {}),

@@ -126,7 +126,7 @@ export async function serveScenario(name: ScenarioName): Promise<void> {
       from: 'forms@example.com',
     });
     const newsletter = { ...setup, onMailQueued: () => {} };
-    const app = await buildApp({ store, newsletter, captchaSecret: 'x'.repeat(64), logger: loggerOptions('warn'), rateLimit: { max: 1e9, windowMs: 60_000, newsletterDailyMax: 1e9 } });
+    const app = await buildApp({ store, consent: newsletter, captchaSecret: 'x'.repeat(64), logger: loggerOptions('warn'), rateLimit: { max: 1e9, windowMs: 60_000, newsletterDailyMax: 1e9 } });
     await app.listen({ port: 0, host: '127.0.0.1' });
     answerParent((app.server.address() as { port: number }).port, async () => ({}));
     return;

@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { CompiledQuery } from 'kysely';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { type AppDeps, buildApp, type NewsletterDeps } from '../../ingest/http/app.ts';
+import { type AppDeps, buildApp, type ConsentDeps } from '../../ingest/http/app.ts';
 import { consentSetup, type ConsentSetupOptions } from '../../ingest/consent-setup.ts';
 import { loadSiteContent, type SiteContent } from '../../ingest/site-content.ts';
 import type { OpsDatabase } from '../../ingest/store/ops-database.ts';
@@ -62,7 +62,7 @@ export const SITE_CONTENT: SiteContent = loadSiteContent(new URL('../../content'
 export const TEST_SITE_URL = 'https://site.test';
 
 /** The newsletter's consent parts on `consentDb` (double opt-in unless `options` say otherwise), for `buildApp` and tests. */
-export function testNewsletter(consentDb: OpsDatabase, options: Partial<ConsentSetupOptions> = {}): ReturnType<typeof consentSetup> & NewsletterDeps {
+export function testNewsletter(consentDb: OpsDatabase, options: Partial<ConsentSetupOptions> = {}): ReturnType<typeof consentSetup> & ConsentDeps {
   const setup = consentSetup({
     content: SITE_CONTENT,
     secret: SECRET,
@@ -145,7 +145,7 @@ export async function testApp(overrides: Partial<AppDeps> & { clock?: Clock; opt
   await newsletter.lifecycle.recordWordings(newsletter.wordings, Date.now());
   const app = await buildApp({
     store,
-    newsletter,
+    consent: newsletter,
     captchaSecret: SECRET,
     clock: overrides.clock ?? systemClock,
     rateLimit: { max: 10_000, windowMs: 60_000, contactDailyMax: 1_000_000, newsletterDailyMax: 1_000_000 },
@@ -192,7 +192,7 @@ export async function testAppOn(
   await newsletter.lifecycle.recordWordings(newsletter.wordings, Date.now());
   const app = await buildApp({
     store: backend.submissions,
-    newsletter,
+    consent: newsletter,
     captchaSecret: SECRET,
     clock: overrides.clock ?? systemClock,
     rateLimit: { max: 10_000, windowMs: 60_000, contactDailyMax: 1_000_000, newsletterDailyMax: 1_000_000 },

@@ -34,7 +34,7 @@ async function replica(url: string, env: Record<string, string> = {}): Promise<P
 async function appOn(backend: PostgresBackend, rateLimit: { max: number; windowMs: number; contactDailyMax?: number } = { max: 10_000, windowMs: 60_000 }) {
   const app = await buildApp({
     store: backend.submissions,
-    newsletter: testNewsletter(backend.consentDb),
+    consent: testNewsletter(backend.consentDb),
     captchaSecret: await backend.sharedCaptchaSecret(),
     rateLimit: { contactDailyMax: 1_000_000, newsletterDailyMax: 1_000_000, ...rateLimit },
     captchaMinFillMs: 0,

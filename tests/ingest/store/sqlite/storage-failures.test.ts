@@ -31,7 +31,7 @@ async function serviceIn(dir: string): Promise<{ app: FastifyInstance; logs: str
   const logs: string[] = [];
   const log = (level: string) => (details: object, message: string) => void logs.push(`${level} ${message} ${JSON.stringify(details)}`);
   const store = await openSubmissionStore(db, { maintenanceMs: 20, log: { error: log('error'), info: log('info') } });
-  const app = await buildApp({ store, newsletter: testNewsletter(sqliteOps(db)), captchaSecret: SECRET, rateLimit: { max: 10_000, windowMs: 60_000, newsletterDailyMax: 1_000_000 }, logger: false });
+  const app = await buildApp({ store, consent: testNewsletter(sqliteOps(db)), captchaSecret: SECRET, rateLimit: { max: 10_000, windowMs: 60_000, newsletterDailyMax: 1_000_000 }, logger: false });
   await app.ready();
   cleanups.push(() => db.close(), () => store.close(), () => app.close());
   return { app, logs };
