@@ -1,5 +1,7 @@
-/** The seven interface languages; `en` is the default and the fallback. */
-export const LANGUAGES = ['en', 'es', 'pt', 'fr', 'de', 'it', 'nl'] as const;
+import { LANGS } from '../../ingest/contract/languages.ts';
+
+/** The seven interface languages; `en` is the default and the fallback. The list is the contract's, which the service validates forms with. */
+export const LANGUAGES = LANGS;
 
 export type Lang = (typeof LANGUAGES)[number];
 

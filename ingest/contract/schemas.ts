@@ -10,14 +10,12 @@
 import * as z from 'zod/mini';
 import { isCountryCode } from './countries.ts';
 import { ERROR_CODES, type ErrorCode } from './error-codes.ts';
+import { LANGS } from './languages.ts';
 
 export { ERROR_CODES };
 
-/** The languages a form can be submitted in. */
-export const LANGS = ['en', 'es', 'pt', 'fr', 'de', 'it', 'nl'] as const;
-
-/** One of `LANGS`. */
-export type Lang = (typeof LANGS)[number];
+// The languages a form can be submitted in: the site's languages (one list for both programs).
+export { LANGS, type Lang } from './languages.ts';
 
 /**
  * Maximum lengths in UTF-16 code units after normalisation (as HTML `maxlength` counts, so an emoji
