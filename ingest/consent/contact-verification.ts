@@ -9,7 +9,7 @@
  */
 import { isoAt } from '../clock.ts';
 import type { OpsDatabase } from '../store/ops-database.ts';
-import { outboxRow } from '../store/outbox-row.ts';
+import { outboxRow } from '../store/outbox/outbox-row.ts';
 import type { ConsentLinks } from './links.ts';
 
 /** What a contact's confirmation link did. */

@@ -39,7 +39,7 @@ import { isoAt } from '../clock.ts';
 import type { NewsletterSignup } from '../contract/schemas.ts';
 import { capValues, chargeMailQuery } from '../store/mail-caps.ts';
 import type { OpsDatabase, OpsQueries } from '../store/ops-database.ts';
-import { outboxRow } from '../store/outbox-row.ts';
+import { outboxRow } from '../store/outbox/outbox-row.ts';
 import type { SignupTerms } from '../store/submission-store.ts';
 import type { ConsentEventKind, NewsletterRequestsTable, NewsletterTable } from '../store/tables.ts';
 import type { ConsentWording } from './consent-wording.ts';

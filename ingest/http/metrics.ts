@@ -16,7 +16,7 @@
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { SendOutcome } from '../mail/outbox-worker.ts';
-import type { OutboxStore } from '../store/outbox-store.ts';
+import type { OutboxStore } from '../store/outbox/outbox-store.ts';
 import type { OutboxKind } from '../store/tables.ts';
 
 const FORM_ROUTES: Readonly<Record<string, string>> = { '/api/newsletter': 'newsletter', '/api/contact': 'contact' };

@@ -8,7 +8,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import { MAIL_NAMES } from './outbox-composers.ts';
 import { isPermanentRejection, nextRetry, type RetryPolicy } from './retry-policy.ts';
-import type { OutboxJob, OutboxStore } from '../store/outbox-store.ts';
+import type { OutboxJob, OutboxStore } from '../store/outbox/outbox-store.ts';
 
 /** What became of a failed send; `transient` failures suggest an outage (the next success ends it). */
 interface FailedSendOutcome {

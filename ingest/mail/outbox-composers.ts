@@ -10,7 +10,7 @@ import type { Selectable } from 'kysely';
 import { contactEmail, type SalesEnvelope } from './messages/contact-email.ts';
 import type { OutgoingMail } from './mailer.ts';
 import type { OutboxRef } from './messages/message-id.ts';
-import type { OutboxJob } from '../store/outbox-store.ts';
+import type { OutboxJob } from '../store/outbox/outbox-store.ts';
 import type { ContactsTable, NewsletterTable, OutboxKind } from '../store/tables.ts';
 
 /** The composers of the mails to visitors, made where the site's texts are (`consent-setup.ts`). */

@@ -5,7 +5,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.ts';
-import type { OutboxClaim, OutboxStore } from '../store/outbox-store.ts';
+import type { OutboxClaim, OutboxStore } from '../store/outbox/outbox-store.ts';
 import { messageOf } from './failed-send.ts';
 
 /** A lease being renewed; `stop()` ends the renewals and waits for the one in flight. */

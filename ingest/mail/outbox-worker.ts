@@ -25,7 +25,7 @@ import { composeMail, MAIL_NAMES, mailComposers, type VisitorMailComposers } fro
 import { keepLease } from './outbox-lease.ts';
 import { messageOf, recordFailedSend } from './failed-send.ts';
 import type { OutboxKind } from '../store/tables.ts';
-import type { OutboxJob, OutboxStore } from '../store/outbox-store.ts';
+import type { OutboxJob, OutboxStore } from '../store/outbox/outbox-store.ts';
 import { DEFAULT_PASS_BACKOFF, DEFAULT_RETRY_POLICY, type PassBackoff, passRetryDelay, type RetryPolicy } from './retry-policy.ts';
 
 /** What became of one send: delivered, to be retried, failed for good, or cut off by a shutdown. */

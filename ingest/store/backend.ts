@@ -7,7 +7,7 @@
 import type { FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import type { Kysely } from 'kysely';
 import type { OpsDatabase } from './ops-database.ts';
-import type { OutboxStore } from './outbox-store.ts';
+import type { OutboxStore } from './outbox/outbox-store.ts';
 import type { GroupCommit } from './group-commit.ts';
 import type { SqliteDatabase } from './sqlite/connection.ts';
 import type { StorageLog } from './storage-log.ts';

@@ -11,7 +11,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Selectable } from 'kysely';
 import nodemailer from 'nodemailer';
-import { newMessageKey } from '../../store/outbox-row.ts';
+import { newMessageKey } from '../../store/outbox/outbox-row.ts';
 import type { ContactsTable } from '../../store/tables.ts';
 import { type ContactEmail, contactEmail, type SalesEnvelope } from './contact-email.ts';
 

@@ -5,7 +5,7 @@
  * See `OutboxStore` for the lifecycle of a row.
  */
 import type { Kysely } from 'kysely';
-import { type OutboxStore, countsByStatus } from '../outbox-store.ts';
+import { type OutboxStore, countsByStatus } from '../outbox/outbox-store.ts';
 import {
   bringForwardQuery,
   claimQuery,
@@ -15,7 +15,7 @@ import {
   jobFor,
   nextDueQuery,
   releaseStaleQuery,
-} from '../outbox-queries.ts';
+} from '../outbox/outbox-queries.ts';
 import type { Tables } from '../tables.ts';
 import type { PostgresHealth } from './pg-health.ts';
 

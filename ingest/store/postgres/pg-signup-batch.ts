@@ -17,7 +17,7 @@
  */
 import type { Kysely } from 'kysely';
 import type { NewsletterSignup } from '../../contract/schemas.ts';
-import { outboxRow } from '../outbox-row.ts';
+import { outboxRow } from '../outbox/outbox-row.ts';
 import { capValues, chargeMailQuery } from '../mail-caps.ts';
 import { newsletterRow, type SignupTerms } from '../submission-store.ts';
 import type { Tables } from '../tables.ts';

@@ -21,7 +21,7 @@ import type { Kysely } from 'kysely';
 import { isoAt } from '../../clock.ts';
 import { DEFAULT_GROUP_COMMIT, GroupCommit, type GroupCommitOptions, type JobResult } from '../group-commit.ts';
 import { capValues, chargeMailQuery } from '../mail-caps.ts';
-import { outboxRow } from '../outbox-row.ts';
+import { outboxRow } from '../outbox/outbox-row.ts';
 import { contactRow, type SubmissionStore } from '../submission-store.ts';
 import type { Tables } from '../tables.ts';
 import { DatabaseUnavailableError } from './pg-connection.ts';

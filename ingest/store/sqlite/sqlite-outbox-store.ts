@@ -1,6 +1,6 @@
 /** The outbox on SQLite: see `OutboxStore` for the lifecycle of a row, `outbox-queries.ts` for the SQL. */
 import type { SqliteDatabase } from './connection.ts';
-import { type OutboxStore, countsByStatus } from '../outbox-store.ts';
+import { type OutboxStore, countsByStatus } from '../outbox/outbox-store.ts';
 import {
   bringForwardQuery,
   claimQuery,
@@ -10,7 +10,7 @@ import {
   jobFor,
   nextDueQuery,
   releaseStaleQuery,
-} from '../outbox-queries.ts';
+} from '../outbox/outbox-queries.ts';
 
 /** The SQLite outbox (synchronous underneath; each call settles at once). */
 export function sqliteOutbox(db: SqliteDatabase): OutboxStore {

@@ -25,7 +25,7 @@ import { databaseFilesProblem, recordDatabaseFiles } from './file-identity.ts';
 import { isStorageError, StorageHealth } from './storage-health.ts';
 import { type StorageLog, stderrStorageLog } from '../storage-log.ts';
 import { type ErrorDetail, startSqliteWriter, type WriteStep, WriterError, type WriterHealth } from './writer.ts';
-import { outboxRow } from '../outbox-row.ts';
+import { outboxRow } from '../outbox/outbox-row.ts';
 import { capValues, chargeMailQuery } from '../mail-caps.ts';
 import { contactRow, newsletterRow, type SubmissionStore } from '../submission-store.ts';
 import type { Tables } from '../tables.ts';

@@ -17,7 +17,7 @@ import { contactEmail } from '../../../ingest/mail/messages/contact-email.ts';
 import { createMailer, type OutgoingMail } from '../../../ingest/mail/mailer.ts';
 import { mailFilesAbout, visitorAddresses } from '../../../ingest/ops/erase-mail-files.ts';
 import { personAddress as address } from '../../../ingest/ops/person-address.ts';
-import { newMessageKey } from '../../../ingest/store/outbox-row.ts';
+import { newMessageKey } from '../../../ingest/store/outbox/outbox-row.ts';
 import type { ContactsTable, NewsletterTable } from '../../../ingest/store/tables.ts';
 import { SECRET, SITE_CONTENT, tempDir } from '../fixtures.ts';
 

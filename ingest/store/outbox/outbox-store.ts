@@ -14,7 +14,7 @@
  * the row's `message_key`, so the receiver can drop the copy), which is better than never.
  */
 import type { Selectable } from 'kysely';
-import type { ContactsTable, NewsletterTable, OutboxStatus } from './tables.ts';
+import type { ContactsTable, NewsletterTable, OutboxStatus } from '../tables.ts';
 
 /** Which claim of a row a worker holds: the row id and the attempt number its claim set. */
 export interface OutboxClaim {

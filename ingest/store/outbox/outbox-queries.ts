@@ -6,9 +6,9 @@
  * time and needs no lock.
  */
 import type { Compilable, Kysely, Updateable } from 'kysely';
-import { isoAt } from '../clock.ts';
+import { isoAt } from '../../clock.ts';
 import type { OutboxClaim, OutboxJob } from './outbox-store.ts';
-import type { OutboxKind, Tables } from './tables.ts';
+import type { OutboxKind, Tables } from '../tables.ts';
 
 /** Claims the oldest row due at `dueBy`: one UPDATE that marks it `sending`, starts its lease at `now` and adds one to `attempts`. */
 export function claimQuery(kysely: Kysely<Tables>, claim: { now: number; dueBy: number }, skipLocked: boolean) {
