@@ -1,23 +1,24 @@
+import type { ReactElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { BodyEnd } from '../../templates/layout/BodyEnd.tsx';
 import { BODY_CLASS, Document } from '../../templates/layout/Document.tsx';
 import { Layout } from '../../templates/layout/Layout.tsx';
 import { AboutPage } from '../../templates/pages/AboutPage.tsx';
-import { ContactOutcomePage } from '../../templates/pages/ContactOutcomePage.tsx';
+import { type ContactOutcomePage as ContactOutcome, ContactOutcomePage } from '../../templates/pages/ContactOutcomePage.tsx';
 import { ContactPage } from '../../templates/pages/ContactPage.tsx';
 import { ContentPage } from '../../templates/pages/ContentPage.tsx';
-import { FormOutcomePage } from '../../templates/pages/FormOutcomePage.tsx';
+import { type FormOutcomePage as FormOutcome, FormOutcomePage } from '../../templates/pages/FormOutcomePage.tsx';
 import { HomePage } from '../../templates/pages/HomePage.tsx';
 import { LegalPage } from '../../templates/pages/LegalPage.tsx';
-import { NewsletterOutcomePage } from '../../templates/pages/NewsletterOutcomePage.tsx';
+import { NewsletterOutcomePage, type OutcomePage } from '../../templates/pages/NewsletterOutcomePage.tsx';
 import { NotFoundPage } from '../../templates/pages/NotFoundPage.tsx';
-import { TokenFormPage } from '../../templates/pages/TokenFormPage.tsx';
+import { TokenFormPage, type TokenPage } from '../../templates/pages/TokenFormPage.tsx';
 import { PageProvider, type PageContextValue } from '../../templates/page-context.tsx';
 import { ICONS, SOCIAL_IMAGE } from '../site/asset-paths.ts';
 import type { RenderedContentPage } from '../site/markdown/content-pages.ts';
 import { absoluteUrl, hreflangLinks, socialMetaTags } from '../site/head.ts';
 import type { RenderedMarkdown } from '../site/markdown/markdown.ts';
-import type { RoutePageId } from '../site/routes.ts';
+import type { PageId, RoutePageId } from '../site/routes.ts';
 import { classesInHtml, criticalCss, type CssNode } from './critical-css.ts';
 import { jsonForScript, organizationJsonLd } from './structured-data.ts';
 
@@ -40,50 +41,65 @@ export interface PageToRender {
   socialImage: string;
 }
 
+/** What a page's body is made from: the legal pages' text, or a page added as Markdown. */
+interface BodyInput {
+  markdown?: RenderedMarkdown;
+  contentPage?: RenderedContentPage;
+}
+
+/** Makes one page's body. */
+type Body = (input: BodyInput) => ReactElement;
+
+const legalText: Body = ({ markdown }) => {
+  if (!markdown) throw new Error('a legal page needs its Markdown text');
+  return <LegalPage document={markdown} />;
+};
+const tokenForm = (page: TokenPage): Body => () => <TokenFormPage page={page} />;
+const newsletterOutcome = (page: OutcomePage): Body => () => <NewsletterOutcomePage page={page} />;
+const formOutcome = (page: FormOutcome): Body => () => <FormOutcomePage page={page} />;
+const contactOutcome = (page: ContactOutcome): Body => () => <ContactOutcomePage page={page} />;
+
+/**
+ * The template of every page of the routes table (and the 404 page), by page id: a page the table
+ * gains without a row here is a type error, not a page rendered by the wrong template.
+ */
+const PAGE_BODIES: Readonly<Record<PageId | 'notFound', Body>> = {
+  home: () => <HomePage />,
+  about: () => <AboutPage />,
+  contact: () => <ContactPage />,
+  notFound: () => <NotFoundPage />,
+  cookies: legalText,
+  legalNotice: legalText,
+  privacy: legalText,
+  newsletterConfirm: tokenForm('newsletterConfirm'),
+  newsletterUnsubscribe: tokenForm('newsletterUnsubscribe'),
+  contactConfirm: tokenForm('contactConfirm'),
+  newsletterConfirmed: newsletterOutcome('newsletterConfirmed'),
+  newsletterUnsubscribed: newsletterOutcome('newsletterUnsubscribed'),
+  linkInvalid: newsletterOutcome('linkInvalid'),
+  newsletterCheckInbox: newsletterOutcome('newsletterCheckInbox'),
+  newsletterAlreadySubscribed: newsletterOutcome('newsletterAlreadySubscribed'),
+  formNotAcceptedRequired: formOutcome('formNotAcceptedRequired'),
+  formNotAcceptedEmail: formOutcome('formNotAcceptedEmail'),
+  formNotAcceptedTooLong: formOutcome('formNotAcceptedTooLong'),
+  formNotAcceptedConsent: formOutcome('formNotAcceptedConsent'),
+  formNotAcceptedCountry: formOutcome('formNotAcceptedCountry'),
+  formNotAcceptedCaptcha: formOutcome('formNotAcceptedCaptcha'),
+  formNotAcceptedInvalidChars: formOutcome('formNotAcceptedInvalidChars'),
+  formNotAcceptedInvisibleChars: formOutcome('formNotAcceptedInvisibleChars'),
+  tooManyAttempts: formOutcome('tooManyAttempts'),
+  formNotStored: formOutcome('formNotStored'),
+  contactCheckInbox: contactOutcome('contactCheckInbox'),
+  contactConfirmed: contactOutcome('contactConfirmed'),
+  contactLinkInvalid: contactOutcome('contactLinkInvalid'),
+};
+
+/** A page's body: its template from the table, or, for a page added as Markdown, the content page. */
 function PageBody({ page, markdown, contentPage }: { page: RoutePageId | 'notFound'; markdown?: RenderedMarkdown; contentPage?: RenderedContentPage }) {
-  switch (page) {
-    case 'home':
-      return <HomePage />;
-    case 'about':
-      return <AboutPage />;
-    case 'contact':
-      return <ContactPage />;
-    case 'notFound':
-      return <NotFoundPage />;
-    case 'cookies':
-    case 'legalNotice':
-    case 'privacy':
-      if (!markdown) throw new Error(`page ${page} needs its Markdown text`);
-      return <LegalPage document={markdown} />;
-    case 'newsletterConfirm':
-    case 'newsletterUnsubscribe':
-    case 'contactConfirm':
-      return <TokenFormPage page={page} />;
-    case 'newsletterConfirmed':
-    case 'newsletterUnsubscribed':
-    case 'linkInvalid':
-    case 'newsletterCheckInbox':
-    case 'newsletterAlreadySubscribed':
-      return <NewsletterOutcomePage page={page} />;
-    case 'formNotAcceptedRequired':
-    case 'formNotAcceptedEmail':
-    case 'formNotAcceptedTooLong':
-    case 'formNotAcceptedConsent':
-    case 'formNotAcceptedCountry':
-    case 'formNotAcceptedCaptcha':
-    case 'formNotAcceptedInvalidChars':
-    case 'formNotAcceptedInvisibleChars':
-    case 'tooManyAttempts':
-    case 'formNotStored':
-      return <FormOutcomePage page={page} />;
-    case 'contactCheckInbox':
-    case 'contactConfirmed':
-    case 'contactLinkInvalid':
-      return <ContactOutcomePage page={page} />;
-    default:
-      if (!contentPage) throw new Error(`page ${page} needs its Markdown text`);
-      return <ContentPage document={contentPage} />;
-  }
+  const body = (PAGE_BODIES as Readonly<Record<string, Body | undefined>>)[page];
+  if (body !== undefined) return body({ ...(markdown === undefined ? {} : { markdown }) });
+  if (!contentPage) throw new Error(`page ${page} needs its Markdown text`);
+  return <ContentPage document={contentPage} />;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { SERVICE_PAGES as SERVICE_PAGE_PATHS, type ServicePage } from '../../ingest/contract/service-pages.ts';
 import { DEFAULT_LANG, LANGUAGES, type Lang } from './languages.ts';
 
 /**
@@ -9,23 +10,16 @@ const PAGES = ['home', 'about', 'contact', 'cookies', 'legalNotice', 'privacy'] 
 /**
  * The pages the ingest service sends people to (the links in its mails, the answers to plain form
  * posts): the newsletter's confirm and unsubscribe pages with their button, and what follows; the
- * results of a form posted without JavaScript (check your inbox, already subscribed, not accepted
- * with its reason, too many attempts, not stored); those of a contact message sent without
- * JavaScript (check your inbox, the confirm page with its button, sent, link not valid). Not for
- * search engines: `noindex`, no canonical or hreflang links, outside the sitemap. Their ids and
- * paths are those of `SERVICE_PAGES` in `ingest/contract/service-pages.ts`; a test holds the two equal.
+ * results of a form posted without JavaScript (check your inbox, not accepted with its reason, too
+ * many attempts, not stored); those of a contact message sent without JavaScript (check your
+ * inbox, the confirm page with its button, sent, link not valid). Not for search engines:
+ * `noindex`, no canonical or hreflang links, outside the sitemap. Their ids and paths are the
+ * contract's (`ingest/contract/service-pages.ts`), the one table both programs read.
  */
-const SERVICE_PAGES = [
-  'newsletterConfirm', 'newsletterConfirmed', 'newsletterUnsubscribe', 'newsletterUnsubscribed', 'linkInvalid',
-  'newsletterCheckInbox', 'newsletterAlreadySubscribed',
-  'formNotAcceptedRequired', 'formNotAcceptedEmail', 'formNotAcceptedTooLong', 'formNotAcceptedConsent',
-  'formNotAcceptedCountry', 'formNotAcceptedCaptcha', 'formNotAcceptedInvalidChars', 'formNotAcceptedInvisibleChars',
-  'tooManyAttempts', 'formNotStored',
-  'contactCheckInbox', 'contactConfirm', 'contactConfirmed', 'contactLinkInvalid',
-] as const;
+const SERVICE_PAGES = Object.keys(SERVICE_PAGE_PATHS) as ServicePage[];
 
 /** A page the ingest service links or redirects to. */
-export type ServicePageId = (typeof SERVICE_PAGES)[number];
+export type ServicePageId = ServicePage;
 
 export type PageId = (typeof PAGES)[number] | ServicePageId;
 
@@ -58,27 +52,7 @@ const ROUTES: Readonly<Record<PageId, Readonly<Record<Lang, string>>>> = {
     it: '/it/privacy',
     nl: '/nl/privacy',
   },
-  newsletterConfirm: localised('/newsletter/confirm'),
-  newsletterConfirmed: localised('/newsletter/confirmed'),
-  newsletterUnsubscribe: localised('/newsletter/unsubscribe'),
-  newsletterUnsubscribed: localised('/newsletter/unsubscribed'),
-  linkInvalid: localised('/newsletter/link-invalid'),
-  newsletterCheckInbox: localised('/newsletter/check-inbox'),
-  newsletterAlreadySubscribed: localised('/newsletter/already-subscribed'),
-  formNotAcceptedRequired: localised('/form/not-accepted/required'),
-  formNotAcceptedEmail: localised('/form/not-accepted/email'),
-  formNotAcceptedTooLong: localised('/form/not-accepted/too-long'),
-  formNotAcceptedConsent: localised('/form/not-accepted/consent'),
-  formNotAcceptedCountry: localised('/form/not-accepted/country'),
-  formNotAcceptedCaptcha: localised('/form/not-accepted/captcha'),
-  formNotAcceptedInvalidChars: localised('/form/not-accepted/invalid-characters'),
-  formNotAcceptedInvisibleChars: localised('/form/not-accepted/invisible-characters'),
-  tooManyAttempts: localised('/form/too-many-attempts'),
-  formNotStored: localised('/form/not-stored'),
-  contactCheckInbox: localised('/contact/check-inbox'),
-  contactConfirm: localised('/contact/confirm'),
-  contactConfirmed: localised('/contact/confirmed'),
-  contactLinkInvalid: localised('/contact/link-invalid'),
+  ...(Object.fromEntries(SERVICE_PAGES.map((page) => [page, localised(SERVICE_PAGE_PATHS[page])])) as Record<ServicePageId, Record<Lang, string>>),
 };
 
 /** Extra URLs that serve a page of the table under another address; their canonical is the table's URL. */
