@@ -78,7 +78,6 @@ const PAGE_BODIES: Readonly<Record<PageId | 'notFound', Body>> = {
   newsletterUnsubscribed: newsletterOutcome('newsletterUnsubscribed'),
   linkInvalid: newsletterOutcome('linkInvalid'),
   newsletterCheckInbox: newsletterOutcome('newsletterCheckInbox'),
-  newsletterAlreadySubscribed: newsletterOutcome('newsletterAlreadySubscribed'),
   formNotAcceptedRequired: formOutcome('formNotAcceptedRequired'),
   formNotAcceptedEmail: formOutcome('formNotAcceptedEmail'),
   formNotAcceptedTooLong: formOutcome('formNotAcceptedTooLong'),

@@ -21,7 +21,6 @@ const PAGE_TEMPLATES: Readonly<Record<string, string>> = {
   newsletterUnsubscribed: 'pages/NewsletterOutcomePage.tsx',
   linkInvalid: 'pages/NewsletterOutcomePage.tsx',
   newsletterCheckInbox: 'pages/NewsletterOutcomePage.tsx',
-  newsletterAlreadySubscribed: 'pages/NewsletterOutcomePage.tsx',
   formNotAcceptedRequired: 'pages/FormOutcomePage.tsx',
   formNotAcceptedEmail: 'pages/FormOutcomePage.tsx',
   formNotAcceptedTooLong: 'pages/FormOutcomePage.tsx',

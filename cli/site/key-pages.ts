@@ -25,7 +25,6 @@ const KEY_PREFIX_PAGES: Readonly<Record<string, string>> = {
   'meta.newsletterUnsubscribed': 'newsletter pages',
   'meta.linkInvalid': 'newsletter pages',
   'meta.newsletterCheckInbox': 'newsletter pages',
-  'meta.newsletterAlreadySubscribed': 'newsletter pages',
   servicePages: 'newsletter pages',
   'meta.formNotAccepted': 'form result pages',
   'meta.tooManyAttempts': 'form result pages',

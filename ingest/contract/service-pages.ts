@@ -14,7 +14,6 @@
  * | newsletterUnsubscribed | the address and its data are gone |
  * | linkInvalid | the link has expired or is not valid; nothing was changed |
  * | newsletterCheckInbox | a plain form signup was received: check your inbox for the confirmation link (the same page whatever the address's state) |
- * | newsletterAlreadySubscribed | not sent by the service any more: a subscribed address lands on "check your inbox" like any other (no status oracle), its owner is told by mail |
  * | formNotAccepted… (one per issue code) | a plain form post was refused: the reason (`validation.<code>`) and links back to the forms |
  * | tooManyAttempts | a plain form post over the rate limit: wait a minute |
  * | formNotStored | a plain form post the service could not store (database unavailable): nothing was kept, try again later |
@@ -36,7 +35,6 @@ export const SERVICE_PAGES = {
   newsletterUnsubscribed: '/newsletter/unsubscribed',
   linkInvalid: '/newsletter/link-invalid',
   newsletterCheckInbox: '/newsletter/check-inbox',
-  newsletterAlreadySubscribed: '/newsletter/already-subscribed',
   formNotAcceptedRequired: '/form/not-accepted/required',
   formNotAcceptedEmail: '/form/not-accepted/email',
   formNotAcceptedTooLong: '/form/not-accepted/too-long',

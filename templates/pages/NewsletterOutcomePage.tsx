@@ -11,7 +11,7 @@ import { ServicePageLinks, type ServicePageLink } from './ServicePageLinks.tsx';
  */
 export type OutcomePage = Extract<
   ServicePageId,
-  'newsletterConfirmed' | 'newsletterUnsubscribed' | 'linkInvalid' | 'newsletterCheckInbox' | 'newsletterAlreadySubscribed'
+  'newsletterConfirmed' | 'newsletterUnsubscribed' | 'linkInvalid' | 'newsletterCheckInbox'
 >;
 
 /** What one of the pages says below its title, and where it leads: the first link is the main way on. */
@@ -23,8 +23,9 @@ interface Outcome {
 
 /**
  * What happened after a newsletter link or signup: the subscription is active, the address is
- * gone, the link was not valid (and what to do instead), a confirmation mail is on its way, or
- * the address was already subscribed; with the way back to the home page.
+ * gone, the link was not valid (and what to do instead), or a confirmation mail is on its way;
+ * with the way back to the home page. (No page says an address is subscribed already: every
+ * signup lands on "check your inbox", and the address's owner learns it by mail.)
  */
 export function NewsletterOutcomePage({ page }: { page: OutcomePage }) {
   const { lang, t, site } = usePage();
@@ -52,7 +53,6 @@ export function NewsletterOutcomePage({ page }: { page: OutcomePage }) {
       links: [signUp, home],
     },
     newsletterCheckInbox: { section: 'checkInbox', more: <p>{t('servicePages.checkInbox.notReceived')}</p>, links: [home] },
-    newsletterAlreadySubscribed: { section: 'alreadySubscribed', more: <p>{t('servicePages.alreadySubscribed.unsubscribeHint')}</p>, links: [home] },
   };
   const { section, more, links } = outcomes[page];
   return (
