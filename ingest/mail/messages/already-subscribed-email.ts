@@ -9,7 +9,6 @@
  */
 import type { Selectable } from 'kysely';
 import { oneClickUrl, pageUrl } from '../../consent/links.ts';
-import { LANGS, type Lang } from '../../contract/schemas.ts';
 import type { SiteContent } from '../../site-content.ts';
 import type { NewsletterTable } from '../../store/tables.ts';
 import type { ConfirmationMailDeps } from './confirmation-email.ts';
@@ -17,6 +16,7 @@ import { type ConfirmationLayout, confirmationHtml, confirmationText } from './c
 import { escapeHtml } from './escape-html.ts';
 import type { OutgoingMail } from '../mailer.ts';
 import { outboxMessageId, type OutboxRef } from './message-id.ts';
+import { companyLine, filledTexts, mailLang } from './visitor-mail-texts.ts';
 
 /** What the mail needs besides the subscription: the confirmation mail's parts, less the link's lifetime. */
 export type AlreadySubscribedMailDeps = Omit<ConfirmationMailDeps, 'linkDays'>;
@@ -27,12 +27,12 @@ export function alreadySubscribedEmail(
   outbox: OutboxRef & { queuedAt: number },
   deps: AlreadySubscribedMailDeps,
 ): OutgoingMail {
-  const lang: Lang = (LANGS as readonly string[]).includes(subscription.lang) ? (subscription.lang as Lang) : 'en';
-  const texts = deps.content.texts[lang].mail.alreadySubscribed;
-  const t = (key: keyof typeof texts) => texts[key].replace(/\{\{\s*brand\s*\}\}/g, deps.content.brand);
+  const lang = mailLang(subscription.lang);
+  const texts = filledTexts(deps.content.texts[lang].mail.alreadySubscribed, { brand: deps.content.brand });
+  const t = (key: keyof typeof texts) => texts[key];
   const unsubscribeToken = deps.links.sign('unsubscribe', subscription, null);
   const unsubscribeUrl = pageUrl(deps.urls, 'newsletterUnsubscribe', lang, unsubscribeToken);
-  const footer = `${deps.content.company.legalName} · ${deps.content.company.address}`;
+  const footer = companyLine(deps.content);
   const layout: ConfirmationLayout = {
     lang,
     subject: t('subject'),

@@ -11,13 +11,13 @@
  */
 import type { Selectable } from 'kysely';
 import { type ConsentLinks, oneClickUrl, pageUrl, type PublicUrls, requestBinding } from '../../consent/links.ts';
-import { LANGS, type Lang } from '../../contract/schemas.ts';
 import type { SiteContent } from '../../site-content.ts';
 import type { NewsletterTable } from '../../store/tables.ts';
 import { type ConfirmationLayout, confirmationHtml, confirmationText } from './confirmation-layout.ts';
 import { escapeHtml } from './escape-html.ts';
 import type { OutgoingMail } from '../mailer.ts';
 import { outboxMessageId, type OutboxRef } from './message-id.ts';
+import { companyLine, filledTexts, mailLang } from './visitor-mail-texts.ts';
 
 /** What the confirmation mail needs besides the subscription. */
 export interface ConfirmationMailDeps {
@@ -29,22 +29,15 @@ export interface ConfirmationMailDeps {
   from: string;
 }
 
-const fill = (template: string, values: Readonly<Record<string, string>>) =>
-  template.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => values[name] ?? whole);
-
 /** Renders the confirmation mail for `subscription`, queued as outbox row `outbox`. */
 export function confirmationEmail(subscription: Selectable<NewsletterTable>, outbox: OutboxRef, deps: ConfirmationMailDeps): OutgoingMail {
-  const lang: Lang = (LANGS as readonly string[]).includes(subscription.lang) ? (subscription.lang as Lang) : 'en';
-  const values = { brand: deps.content.brand, days: String(deps.linkDays) };
-  const t = Object.fromEntries(Object.entries(deps.content.texts[lang].mail.confirm).map(([key, text]) => [key, fill(text, values)])) as Record<
-    keyof SiteContent['texts'][Lang]['mail']['confirm'],
-    string
-  >;
+  const lang = mailLang(subscription.lang);
+  const t = filledTexts(deps.content.texts[lang].mail.confirm, { brand: deps.content.brand, days: String(deps.linkDays) });
   const expiresAt = subscription.expires_at === null ? null : Date.parse(subscription.expires_at);
   const confirmUrl = pageUrl(deps.urls, 'newsletterConfirm', lang, deps.links.sign('confirm', requestBinding(subscription), expiresAt));
   const unsubscribeToken = deps.links.sign('unsubscribe', subscription, null);
   const unsubscribeUrl = pageUrl(deps.urls, 'newsletterUnsubscribe', lang, unsubscribeToken);
-  const footer = `${deps.content.company.legalName} · ${deps.content.company.address}`;
+  const footer = companyLine(deps.content);
 
   const layout: ConfirmationLayout = {
     lang,

@@ -7,13 +7,13 @@
  */
 import type { Selectable } from 'kysely';
 import { type ConsentLinks, pageUrl, type PublicUrls } from '../../consent/links.ts';
-import { LANGS, type Lang } from '../../contract/schemas.ts';
 import type { SiteContent } from '../../site-content.ts';
 import type { ContactsTable } from '../../store/tables.ts';
 import { type ConfirmationLayout, confirmationHtml, confirmationText } from './confirmation-layout.ts';
 import { escapeHtml } from './escape-html.ts';
 import type { OutgoingMail } from '../mailer.ts';
 import { outboxMessageId, type OutboxRef } from './message-id.ts';
+import { companyLine, filledTexts, mailLang } from './visitor-mail-texts.ts';
 
 /** What the mail needs besides the contact. */
 export interface ContactConfirmationMailDeps {
@@ -26,13 +26,12 @@ export interface ContactConfirmationMailDeps {
 
 /** Renders the confirmation mail for `contact`, queued as outbox row `outbox`. */
 export function contactConfirmationEmail(contact: Selectable<ContactsTable>, outbox: OutboxRef, deps: ContactConfirmationMailDeps): OutgoingMail {
-  const lang: Lang = (LANGS as readonly string[]).includes(contact.lang) ? (contact.lang as Lang) : 'en';
-  const values: Record<string, string> = { brand: deps.content.brand, days: String(deps.linkDays) };
-  const texts = deps.content.texts[lang].mail.contactConfirm;
-  const t = (key: keyof typeof texts) => texts[key].replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => values[name] ?? whole);
+  const lang = mailLang(contact.lang);
+  const texts = filledTexts(deps.content.texts[lang].mail.contactConfirm, { brand: deps.content.brand, days: String(deps.linkDays) });
+  const t = (key: keyof typeof texts) => texts[key];
   const expiresAt = contact.expires_at === null ? null : Date.parse(contact.expires_at);
   const confirmUrl = pageUrl(deps.urls, 'contactConfirm', lang, deps.links.sign('contact', contact, expiresAt));
-  const footer = `${deps.content.company.legalName} · ${deps.content.company.address}`;
+  const footer = companyLine(deps.content);
   const layout: ConfirmationLayout = {
     lang,
     subject: t('subject'),
