@@ -16,7 +16,7 @@ export interface ServerTimeouts {
   upstreamMs: number;
 }
 
-/** The defaults of `npm start` and `sitegen preview` (README, "sitegen CLI"). */
+/** The defaults of `npm start` and `sitegen preview` (docs/security.md, "The local server"). */
 export const DEFAULT_TIMEOUTS: ServerTimeouts = {
   headersMs: 10_000,
   requestMs: 30_000,

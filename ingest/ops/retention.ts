@@ -31,7 +31,7 @@ const CONTACT_RETENTION_DAYS = 730;
 /** Days a consent event (without personal data) is kept. */
 const CONSENT_EVENT_RETENTION_DAYS = 1095;
 
-/** One line of the retention table, for people (README, `ingest purge`). */
+/** One line of the retention table, for people (docs/leads.md, `ingest purge`). */
 export interface RetentionRule {
   id: RetentionRuleId;
   what: string;

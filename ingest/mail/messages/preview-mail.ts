@@ -4,8 +4,9 @@
  * it) and `NAME.html` (its HTML part, for a browser).
  *
  * The samples are the sales email for each intent, rendered by the real `contactEmail` from
- * made-up contact rows, with the operator's `MAIL_FROM`, `SALES_EMAIL` and `SALES_TIMEZONE`. Mails
- * to visitors (confirmations) join the list here when the service sends any.
+ * made-up contact rows, with the operator's `MAIL_FROM`, `SALES_EMAIL` and `SALES_TIMEZONE`. The
+ * mails to visitors (confirmations, "already subscribed") have no samples here yet; their tests
+ * render them (tests/ingest/mail/).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
