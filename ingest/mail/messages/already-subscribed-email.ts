@@ -9,7 +9,6 @@
  */
 import type { Selectable } from 'kysely';
 import { oneClickUrl, pageUrl } from '../../consent/links.ts';
-import type { SiteContent } from '../../site-content.ts';
 import type { NewsletterTable } from '../../store/tables.ts';
 import type { ConfirmationMailDeps } from './confirmation-email.ts';
 import { type ConfirmationLayout, confirmationHtml, confirmationText } from './confirmation-layout.ts';
@@ -28,25 +27,24 @@ export function alreadySubscribedEmail(
   deps: AlreadySubscribedMailDeps,
 ): OutgoingMail {
   const lang = mailLang(subscription.lang);
-  const texts = filledTexts(deps.content.texts[lang].mail.alreadySubscribed, { brand: deps.content.brand });
-  const t = (key: keyof typeof texts) => texts[key];
+  const t = filledTexts(deps.content.texts[lang].mail.alreadySubscribed, { brand: deps.content.brand });
   const unsubscribeToken = deps.links.sign('unsubscribe', subscription, null);
   const unsubscribeUrl = pageUrl(deps.urls, 'newsletterUnsubscribe', lang, unsubscribeToken);
   const footer = companyLine(deps.content);
   const layout: ConfirmationLayout = {
     lang,
-    subject: t('subject'),
-    preheader: t('preheader'),
-    heading: t('heading'),
-    intro: t('intro'),
-    paragraphs: [t('nothingToDo'), t('leave'), t('signature')],
-    footerHtml: `<a href="${escapeHtml(unsubscribeUrl)}" style="color:#52606d">${escapeHtml(t('unsubscribe'))}</a> · ${escapeHtml(footer)}`,
+    subject: t.subject,
+    preheader: t.preheader,
+    heading: t.heading,
+    intro: t.intro,
+    paragraphs: [t.nothingToDo, t.leave, t.signature],
+    footerHtml: `<a href="${escapeHtml(unsubscribeUrl)}" style="color:#52606d">${escapeHtml(t.unsubscribe)}</a> · ${escapeHtml(footer)}`,
   };
   return {
     from: deps.from,
     to: subscription.email,
-    subject: t('subject'),
-    text: confirmationText(layout, [`${t('unsubscribe')}: ${unsubscribeUrl}`, footer]),
+    subject: t.subject,
+    text: confirmationText(layout, [`${t.unsubscribe}: ${unsubscribeUrl}`, footer]),
     html: confirmationHtml(layout),
     messageId: outboxMessageId(`newsletter-${subscription.id}`, outbox, deps.from),
     date: new Date(outbox.queuedAt),

@@ -6,42 +6,35 @@
  * cannot be used to send someone else a text of the sender's choosing.
  */
 import type { Selectable } from 'kysely';
-import { type ConsentLinks, pageUrl, type PublicUrls } from '../../consent/links.ts';
-import type { SiteContent } from '../../site-content.ts';
+import { pageUrl } from '../../consent/links.ts';
 import type { ContactsTable } from '../../store/tables.ts';
+import type { ConfirmationMailDeps } from './confirmation-email.ts';
 import { type ConfirmationLayout, confirmationHtml, confirmationText } from './confirmation-layout.ts';
 import { escapeHtml } from './escape-html.ts';
 import type { OutgoingMail } from '../mailer.ts';
 import { outboxMessageId, type OutboxRef } from './message-id.ts';
 import { companyLine, filledTexts, mailLang } from './visitor-mail-texts.ts';
 
-/** What the mail needs besides the contact. */
-export interface ContactConfirmationMailDeps {
-  content: SiteContent;
-  links: ConsentLinks;
-  urls: PublicUrls;
-  linkDays: number;
-  from: string;
-}
+/** What the mail needs besides the contact: the same as the newsletter's confirmation mail. */
+export type ContactConfirmationMailDeps = ConfirmationMailDeps;
 
 /** Renders the confirmation mail for `contact`, queued as outbox row `outbox`. */
 export function contactConfirmationEmail(contact: Selectable<ContactsTable>, outbox: OutboxRef, deps: ContactConfirmationMailDeps): OutgoingMail {
   const lang = mailLang(contact.lang);
-  const texts = filledTexts(deps.content.texts[lang].mail.contactConfirm, { brand: deps.content.brand, days: String(deps.linkDays) });
-  const t = (key: keyof typeof texts) => texts[key];
+  const t = filledTexts(deps.content.texts[lang].mail.contactConfirm, { brand: deps.content.brand, days: String(deps.linkDays) });
   const expiresAt = contact.expires_at === null ? null : Date.parse(contact.expires_at);
   const confirmUrl = pageUrl(deps.urls, 'contactConfirm', lang, deps.links.sign('contact', contact, expiresAt));
   const footer = companyLine(deps.content);
   const layout: ConfirmationLayout = {
     lang,
-    subject: t('subject'),
-    preheader: t('preheader'),
-    heading: t('heading'),
-    intro: t('intro'),
-    button: t('button'),
+    subject: t.subject,
+    preheader: t.preheader,
+    heading: t.heading,
+    intro: t.intro,
+    button: t.button,
     url: confirmUrl,
-    linkHint: t('linkHint'),
-    paragraphs: [t('expiry'), t('ignore'), t('signature')],
+    linkHint: t.linkHint,
+    paragraphs: [t.expiry, t.ignore, t.signature],
     footerHtml: escapeHtml(footer),
   };
   const text = confirmationText(layout, [footer]);
@@ -49,7 +42,7 @@ export function contactConfirmationEmail(contact: Selectable<ContactsTable>, out
   return {
     from: deps.from,
     to: contact.email,
-    subject: t('subject'),
+    subject: t.subject,
     text,
     html,
     messageId: outboxMessageId(`contact-confirm-${contact.id}`, outbox, deps.from),
