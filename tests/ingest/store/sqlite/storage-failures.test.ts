@@ -5,7 +5,7 @@
  * `/readyz` says not ready while the storage fails.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
@@ -110,8 +110,13 @@ describe('storage failures', () => {
     const disk = smallDisk('1m');
     const { app, logs } = await serviceIn(disk);
     expect((await postJson(app, '/api/newsletter', signup({ email: 'first@example.com' }))).statusCode).toBe(201);
+    // The next commit must grow the WAL. The writer thread's own checkpoint may hold the WAL at
+    // that moment (then TRUNCATE reports busy and leaves the file as it was), so try until it is empty.
     const main = openSqlite(join(disk, 'ingest.sqlite'));
-    main.raw.pragma('wal_checkpoint(TRUNCATE)'); // the next commit must grow the WAL
+    await eventually(() => {
+      const [result] = main.raw.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>;
+      return result!.busy === 0 && statSync(join(disk, 'ingest.sqlite-wal')).size === 0;
+    });
     main.close();
     const filler = fillDisk(disk);
 
