@@ -213,4 +213,7 @@ export async function serve(config: IngestConfig, graceMs = 15_000): Promise<voi
     );
   };
   process.on('SIGTERM', stop).on('SIGINT', stop);
+  // Started by `npm start` or `sitegen dev` (an IPC channel to that program): when the program is
+  // gone without asking (SIGKILL, a closed terminal), the channel closes, and the service stops too.
+  if (process.connected) process.once('disconnect', () => stopping || stop('SIGTERM'));
 }

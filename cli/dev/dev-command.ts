@@ -120,7 +120,13 @@ export async function runDev(options: DevOptions): Promise<number> {
     running ??= rebuildQueued().finally(() => (running = null));
   });
   await watcher.ready;
-  log(`${PROGRAM}: ${browserUrl(host, port)}  (forms → ingest on ${apiTarget}; watching ${contentDir} and ${templatesDir}; Ctrl-C stops)`);
+  // The address only once the service answers too, so forms work from the first page opened.
+  const ingestReady = await ingest.ready.catch((error: Error) => {
+    logError(`${PROGRAM}: ${error.message}; stopping`);
+    stop(1);
+    return false;
+  });
+  if (ingestReady) log(`${PROGRAM}: ${browserUrl(host, port)}  (forms → ingest on ${apiTarget}; watching ${contentDir} and ${templatesDir}; Ctrl-C stops)`);
 
   process.once('SIGINT', () => stop(0));
   process.once('SIGTERM', () => stop(0));

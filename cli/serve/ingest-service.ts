@@ -3,10 +3,18 @@ import { INGEST_BIN, PROJECT_ROOT } from '../paths.ts';
 
 /** How long the service may take to finish its requests after SIGTERM before it is killed. */
 const INGEST_STOP_MS = 15_000;
+/** How long `ready` waits for the service's first `GET /readyz` 200 (migrations included). */
+const INGEST_READY_MS = 60_000;
 
 /** The ingest service running beside a local site server. */
 export interface IngestService {
   readonly child: ChildProcess;
+  /**
+   * Resolves with true once the service answers `GET /readyz` with 200, so an address printed
+   * after it works at once; with false when it exits first (`onUnexpectedExit` or `stop()` has
+   * said why); rejects when it is still not ready after a minute.
+   */
+  readonly ready: Promise<boolean>;
   /** Asks it to stop (SIGTERM, then SIGKILL after 15 s); resolves once it has exited. */
   stop(): Promise<void>;
 }
@@ -19,6 +27,11 @@ export interface IngestService {
  * mails to `siteOrigin` (unless SITE_URL says otherwise), with SQLite and the file mail sink under
  * `data/` unless the environment configures them (a blank value counts as unset, as it does for the
  * service). `onUnexpectedExit` is called when it exits before `stop()` was asked for.
+ *
+ * The child runs in its own process group, so a Ctrl-C in the terminal reaches only the program
+ * that started it, which then asks it to stop once (a second signal would make the service skip
+ * its drain). An IPC channel ties it to that program: should the program die without asking
+ * (SIGKILL, a closed terminal), the channel closes and the service shuts down by itself.
  */
 export function startIngestService({ host, port, siteOrigin, otherOrigins = [], onUnexpectedExit }: {
   host: string;
@@ -38,7 +51,8 @@ export function startIngestService({ host, port, siteOrigin, otherOrigins = [], 
       // The links in its mails and its redirects lead to this local site.
       SITE_URL: process.env.SITE_URL || siteOrigin,
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    detached: true,
   });
   let stopping = false;
   const exited = new Promise<void>((resolve) => {
@@ -47,8 +61,11 @@ export function startIngestService({ host, port, siteOrigin, otherOrigins = [], 
       resolve();
     });
   });
+  const ready = readyOrExited(`http://${host}:${port}/readyz`, exited);
+  ready.catch(() => {}); // a caller that stops before awaiting it has nothing to learn from it
   return {
     child,
+    ready,
     stop() {
       stopping = true;
       if (child.exitCode === null && child.signalCode === null) {
@@ -58,4 +75,21 @@ export function startIngestService({ host, port, siteOrigin, otherOrigins = [], 
       return exited;
     },
   };
+}
+
+/** Polls `url` until it answers 200 (true) or `exited` settles (false); rejects after a minute. */
+async function readyOrExited(url: string, exited: Promise<void>): Promise<boolean> {
+  let gone = false;
+  void exited.then(() => (gone = true));
+  const deadline = Date.now() + INGEST_READY_MS;
+  while (!gone) {
+    const status = await fetch(url, { signal: AbortSignal.timeout(2000) }).then(
+      (res) => res.status,
+      () => 0,
+    );
+    if (status === 200) return true;
+    if (Date.now() > deadline) throw new Error(`the ingest service was not ready within ${INGEST_READY_MS / 1000} s (${url})`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return false;
 }

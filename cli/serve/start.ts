@@ -11,7 +11,8 @@ import { createStaticServer } from './static-server.ts';
  * `data/` unless configured otherwise) and serves `dist/` with `/api` forwarded to it, on one
  * origin. `PORT` and `HOST` place the site (default 127.0.0.1:4321), `INGEST_PORT` the service
  * (always on 127.0.0.1, default 8787). A port that cannot be used is one line and exit 2, before
- * anything is built or started; SIGINT and SIGTERM stop both servers.
+ * anything is built or started. The site's address is printed once the site and the service both
+ * answer; SIGINT (Ctrl-C) and SIGTERM stop both servers, the service with one graceful drain.
  */
 
 const PROGRAM = 'npm start';
@@ -44,6 +45,7 @@ const [siteOrigin, ...otherOrigins] = localOrigins(host, port) as [string, ...st
 const server = createStaticServer({ root: DEFAULT_PATHS.outDir, apiTarget, localOrigins: [siteOrigin, ...otherOrigins] });
 await listen(server, port, host).catch((error: NodeJS.ErrnoException) => fail(listenProblem(error, siteListenSettings(addresses, PROGRAM)), 2));
 
+let stopping = false;
 const ingest = startIngestService({
   host: ingestHost,
   port: ingestPort,
@@ -55,9 +57,18 @@ const ingest = startIngestService({
     stop();
   },
 });
-process.stdout.write(`site: ${siteOrigin}  (forms → ingest on ${apiTarget})\n`);
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
 
-let stopping = false;
+// The address only once both answer: a visitor who opens it at once gets working forms.
+const ready = await ingest.ready.catch((error: Error) => {
+  process.stderr.write(`${PROGRAM}: ${error.message}; stopping\n`);
+  process.exitCode = 1;
+  stop();
+  return false;
+});
+if (ready && !stopping) process.stdout.write(`site: ${siteOrigin}  (forms → ingest on ${apiTarget}; Ctrl-C stops)\n`);
+
 function stop(): void {
   if (stopping) return;
   stopping = true;
@@ -65,5 +76,3 @@ function stop(): void {
   server.closeAllConnections();
   void ingest.stop();
 }
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
