@@ -90,6 +90,7 @@ program
         const result = await exportTable(db, { table: options.table!, format: options.format, ...(since === undefined ? {} : { since }) });
         text = result.text;
         summary = `exported ${result.rows} ${options.table} row(s) as ${options.format}`;
+        if (result.leftOut.rows > 0) summary += `; left out ${result.leftOut.rows} ${result.leftOut.reason}`;
       }
       if (options.output === undefined) {
         process.stdout.write(text);

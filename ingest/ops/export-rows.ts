@@ -1,6 +1,8 @@
 /**
  * `ingest export`: a table's rows as CSV or JSON Lines, optionally only those created since a date.
- * The newsletter export holds confirmed subscriptions only (a pending signup has not confirmed).
+ * The newsletter export holds confirmed subscriptions only (a pending signup has not confirmed),
+ * the contacts export verified messages only (a message sent without JavaScript waits for its
+ * sender's click); the rows left out are counted, so the operator reads why a table looks short.
  *
  * CSV follows RFC 4180 with every cell quoted (quotes doubled) and one guard, so a visitor's
  * "name" cannot become a formula when sales open the file in a spreadsheet: a `'` goes before
@@ -26,14 +28,32 @@ export interface ExportRequest {
   since?: number;
 }
 
+/** What an export leaves out of a table, and why, in the operator's summary. */
+const LEFT_OUT_REASON: Record<ExportRequest['table'], string> = {
+  newsletter: 'pending signup(s), not confirmed yet (a pending address may not be mailed)',
+  contacts: 'unverified message(s), waiting for the sender to confirm their address',
+};
+
+const sinceOf = (request: ExportRequest) => (request.since === undefined ? '' : new Date(request.since).toISOString());
+
 /** Reads the rows to export, oldest first. */
 async function readRows(db: OpsDatabase, request: ExportRequest): Promise<Array<Record<string, unknown>>> {
-  const since = request.since === undefined ? '' : new Date(request.since).toISOString();
+  const since = sinceOf(request);
   if (request.table === 'contacts') {
-    return db.all(db.kysely.selectFrom('contacts').selectAll().where('created_at', '>=', since).orderBy('id'));
+    return db.all(db.kysely.selectFrom('contacts').selectAll().where('created_at', '>=', since).where('verified_at', 'is not', null).orderBy('id'));
   }
   // A signup still waiting for its confirmation is no subscription: it must never reach a mailing list.
-  return db.all(db.kysely.selectFrom('newsletter').selectAll().where('status', '=', 'confirmed').where('created_at', '>=', since).orderBy('id'));
+  return db.all(db.kysely.selectFrom('newsletter').selectAll().where('created_at', '>=', since).where('status', '=', 'confirmed').orderBy('id'));
+}
+
+/** Counts the rows of the same range that the export leaves out. */
+async function countLeftOut(db: OpsDatabase, request: ExportRequest): Promise<number> {
+  const since = sinceOf(request);
+  const [row] =
+    request.table === 'contacts'
+      ? await db.all(db.kysely.selectFrom('contacts').select((eb) => eb.fn.countAll<number>().as('n')).where('created_at', '>=', since).where('verified_at', 'is', null))
+      : await db.all(db.kysely.selectFrom('newsletter').select((eb) => eb.fn.countAll<number>().as('n')).where('created_at', '>=', since).where('status', '<>', 'confirmed'));
+  return Number(row?.n ?? 0);
 }
 
 // A formula trigger at the start of the text, or after a separator a spreadsheet might use,
@@ -65,8 +85,16 @@ function formatRows(rows: Array<Record<string, unknown>>, format: ExportRequest[
   return header + rows.map((row) => `${columns.map((column) => csvCell(row[column])).join(',')}\r\n`).join('');
 }
 
-/** Exports as the CLI does: the whole file's text. */
-export async function exportTable(db: OpsDatabase, request: ExportRequest): Promise<{ text: string; rows: number }> {
+/** An export's result: the whole file's text, its row count, and what it left out and why. */
+export interface ExportResult {
+  text: string;
+  rows: number;
+  leftOut: { rows: number; reason: string };
+}
+
+/** Exports as the CLI does. */
+export async function exportTable(db: OpsDatabase, request: ExportRequest): Promise<ExportResult> {
   const rows = await readRows(db, request);
-  return { text: formatRows(rows, request.format, await db.columns(request.table)), rows: rows.length };
+  const text = formatRows(rows, request.format, await db.columns(request.table));
+  return { text, rows: rows.length, leftOut: { rows: await countLeftOut(db, request), reason: LEFT_OUT_REASON[request.table] } };
 }

@@ -4,7 +4,7 @@
  * with a comma, a semicolon, a tab or a pipe as the list separator, quotes honoured or not.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { contactSchema, newsletterSchema, validate } from '../../../ingest/contract/schemas.ts';
+import { contactSchema, newsletterSchema, plainContactSchema, validate } from '../../../ingest/contract/schemas.ts';
 import { csvCell, exportTable } from '../../../ingest/ops/export-rows.ts';
 import { sqliteOps } from '../../../ingest/store/sqlite/sqlite-ops-database.ts';
 import type { SqliteDatabase } from '../../../ingest/store/sqlite/connection.ts';
@@ -118,5 +118,31 @@ describe('CSV export', () => {
 
   it('writes numbers and empty values as quoted cells', () => {
     expect([csvCell(12), csvCell(null), csvCell(''), csvCell('a "b"')]).toEqual(['"12"', '""', '""', '"a ""b"""']);
+  });
+});
+
+describe('what an export leaves out', () => {
+  it('regression: a pending signup and an unverified contact message are not exported, and the result counts them with the reason', async () => {
+    const temp = tempDir();
+    const db = await migratedDb(temp.dir);
+    cleanups.push(temp.remove, () => db.close());
+    const store = await openSubmissionStore(db, {});
+    const now = Date.now();
+    const pending = { ...CONFIRMED, status: 'pending', expiresAt: now + 86_400_000 } as const;
+    await store.subscribe(valid(newsletterSchema, signup({ email: 'pending@example.com' })), now, pending);
+    await store.subscribe(valid(newsletterSchema, signup({ email: 'confirmed@example.com' })), now, CONFIRMED);
+    // A message sent without JavaScript: stored until its sender confirms the address.
+    await store.submitUnverifiedContact(valid(plainContactSchema, contact({ email: 'unverified@example.com' })), now, now + 86_400_000);
+    await store.close();
+    const ops = sqliteOps(db);
+
+    const newsletter = await exportTable(ops, { table: 'newsletter', format: 'jsonl' });
+    expect(newsletter.text).toContain('confirmed@example.com');
+    expect(newsletter.text).not.toContain('pending@example.com');
+    expect(newsletter.leftOut).toEqual({ rows: 1, reason: expect.stringMatching(/pending signup/) });
+
+    const contacts = await exportTable(ops, { table: 'contacts', format: 'jsonl' });
+    expect([contacts.rows, contacts.text]).toEqual([0, '']);
+    expect(contacts.leftOut).toEqual({ rows: 1, reason: expect.stringMatching(/unverified message/) });
   });
 });
