@@ -13,6 +13,8 @@ const KEY_PREFIX_PAGES: Readonly<Record<string, string>> = {
   newsletter: 'home',
   'meta.about': 'about',
   about: 'about',
+  'meta.solutions': 'solutions',
+  solutions: 'solutions',
   'meta.contact': 'contact',
   contact: 'contact',
   validation: 'contact',
@@ -42,6 +44,8 @@ const KEY_PREFIX_PAGES: Readonly<Record<string, string>> = {
   'servicePages.contact': 'contact pages',
   mail: 'confirmation mail',
   'mail.contactConfirm': 'contact confirmation mail',
+  'mail.alreadySubscribed': '"already subscribed" mail',
+  'mail.sales': 'sales mail',
 };
 
 /** The name of the strings shown on every page. */

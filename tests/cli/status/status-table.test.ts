@@ -23,20 +23,30 @@ describe('statusReport', () => {
     );
     expect(report).toBe(
       [
-        'lang  every page  home        privacy                healthcare',
-        'es    up to date  up to date  up to date             up to date',
-        'de    up to date  1 outdated  1 outdated, 1 missing  missing',
+        'lang  up to date  to update',
+        'es    4 of 4      nothing',
+        'de    1 of 4      home (1 outdated), privacy (1 outdated, 1 missing), healthcare (missing)',
         '',
         'de outdated: hero.title, privacy.md',
         'de missing: meta.privacy.title, healthcare.md',
         '',
-        'After updating a translation, record it: sitegen translated <lang> <key, key prefix or page.md>…',
+        'After updating a translation, record it:',
+        '  sitegen translated <lang> <key, key prefix or page.md>…',
         '',
       ].join('\n'),
     );
   });
 
+  it('regression: fits 100 columns however many pages and strings are outdated (it printed a table 290 columns wide)', () => {
+    const pages = Array.from({ length: 20 }, (_, i) => item('nl', 'page', `industry-page-number-${i}.md`, 'outdated'));
+    const strings = Array.from({ length: 60 }, (_, i) => item('nl', 'string', `solutions.item${i}.description`, i % 3 ? 'outdated' : 'missing'));
+    const report = statusReport([...pages, ...strings, item('nl', 'string', 'nav.about', 'current')], ['nl']);
+    const lines = report.split('\n');
+    expect(Math.max(...lines.map((line) => line.length))).toBeLessThanOrEqual(100);
+    for (const name of ['industry-page-number-19 (1 outdated)', 'solutions.item59.description', 'industry-page-number-0.md']) expect(report).toContain(name);
+  });
+
   it('says so when every translation is up to date', () => {
-    expect(statusReport([item('fr', 'string', 'nav.about', 'current')], ['fr'])).toBe('lang  every page\nfr    up to date\n\nEvery translation is up to date with the English text.\n');
+    expect(statusReport([item('fr', 'string', 'nav.about', 'current')], ['fr'])).toBe('lang  up to date  to update\nfr    1 of 1      nothing\n\nEvery translation is up to date with the English text.\n');
   });
 });
