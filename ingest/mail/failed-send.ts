@@ -3,7 +3,10 @@
  * again at once; one the SMTP server rejected (5xx) is failed for good; any other failure (4xx,
  * timeout, no connection) is retried on the schedule of `retry-policy.ts`, and failed once 48 h
  * have passed since the row was queued. Every outcome is recorded through the claim (fenced) and
- * logged with the kind of mail.
+ * logged with the kind of mail. An SMTP server's reply often quotes the recipient
+ * (`550 5.1.1 <ana@example.com>: Recipient address rejected`): the reason kept in the log and in
+ * `outbox.last_error` has every address replaced by `<address>`, so neither holds a visitor's
+ * address (the row already points to its contact or subscription).
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { MAIL_NAMES } from './outbox-composers.ts';
@@ -26,8 +29,16 @@ interface FailedSendDeps {
   fenced: (recorded: boolean, job: OutboxJob, outcome: string) => void;
 }
 
-/** The message of anything thrown. */
-export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+// An address as SMTP replies and error messages write it: a local part, @, a domain with a dot.
+const ADDRESS = /<?[\p{L}\p{N}._%+!#$&'*/=?^`{|}~-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+>?/gu;
+
+/**
+ * The message of anything thrown, with every e-mail address in it replaced by `<address>`.
+ *
+ * @example messageOf(new Error('550 5.1.1 <ana@example.com>: Recipient address rejected'))
+ * // → '550 5.1.1 <address>: Recipient address rejected'
+ */
+export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error)).replace(ADDRESS, '<address>');
 
 /** Records the failed send of `job` at `now` (`abandoned`: cut off by a shutdown) and says what became of it. */
 export async function recordFailedSend(deps: FailedSendDeps, job: OutboxJob, error: unknown, abandoned: boolean, now: number): Promise<FailedSendOutcome> {

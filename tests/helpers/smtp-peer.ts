@@ -21,6 +21,11 @@ export interface SmtpPeer {
   refusing: boolean;
   /** How DATA is answered when not `refusing`: accepted, an SMTP error code, or `'never'` (a hung server). */
   answer: 'accept' | number | 'never';
+  /**
+   * Set: RCPT TO is refused with 550 and a reply that quotes the address, as Postfix does
+   * (`550 5.1.1 <ana@example.com>: Recipient address rejected: User unknown`).
+   */
+  rejectRecipients: boolean;
   /** Every message that reached the end of DATA, raw, whatever the answer. */
   received: string[];
   /** Stops listening and cuts every open connection: the server is down (connections refused). */
@@ -45,6 +50,7 @@ export async function smtpPeer(options: { onMessage?: (raw: Buffer, recipients: 
     refused: 0,
     refusing: false,
     answer: 'accept',
+    rejectRecipients: false,
     received: [],
     down: async () => {},
     up: async () => {},
@@ -55,6 +61,10 @@ export async function smtpPeer(options: { onMessage?: (raw: Buffer, recipients: 
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      if (!peer.rejectRecipients) return callback();
+      callback(Object.assign(new Error(`5.1.1 <${address.address}>: Recipient address rejected: User unknown in local recipient table`), { responseCode: 550 }));
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
