@@ -203,6 +203,10 @@ export function subscriptionLifecycle(db: OpsDatabase, links: ConsentLinks, link
               consent_hash: request.consent_hash,
               privacy_version: request.privacy_version,
               consent_at: request.consent_at,
+              // The resend throttle's record is kept "until you confirm" (privacy policy): no longer.
+              confirm_mails: 0,
+              confirm_mail_day: null,
+              last_confirm_mail_at: null,
             })
             .where('id', '=', row.id)
             .where('status', '=', 'pending')

@@ -11,7 +11,7 @@
  * | contact messages (and their sales-mail outbox rows) | 730 days after they were received |
  * | contact messages sent without JavaScript and never confirmed by their sender | until their confirmation link expires (CONFIRM_LINK_DAYS) |
  * | earlier requests of a pending signup (name, language, choices) | until their own confirmation link expires |
- * | outbox rows of mails to visitors (confirmation, "already subscribed"), sent or failed | the link's lifetime after they were queued |
+ * | outbox rows of mails to visitors (the newsletter's and the contact form's confirmation, "already subscribed"), sent or failed | the link's lifetime after they were queued |
  * | per-recipient mail counts (the mailbox's normalized address) | until their UTC day is over and the 10 minutes since the last mail have passed |
  * | consent events (no personal data) | 1095 days (3 years), as evidence of how consent was handled |
  * | used captcha challenges | until the challenge expires (minutes) |
@@ -27,6 +27,9 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Days a contact message is kept after it was received. */
 const CONTACT_RETENTION_DAYS = 730;
+
+/** The mails to visitors: their outbox rows go once their link has expired, sent or failed. */
+const VISITOR_MAIL_KINDS = ['newsletter_confirm', 'newsletter_already_subscribed', 'contact_confirm'] as const;
 
 /** Days a consent event (without personal data) is kept. */
 const CONSENT_EVENT_RETENTION_DAYS = 1095;
@@ -57,7 +60,7 @@ export function retentionTable(linkDays: number): RetentionRule[] {
     { id: 'signup_requests', what: 'earlier requests of a pending newsletter signup', kept: `until their confirmation link expires (${linkDays} days at most)` },
     { id: 'unverified_contacts', what: 'contact messages whose sender never confirmed the address', kept: `until the confirmation link expires (${linkDays} days)` },
     { id: 'contacts', what: 'contact messages and their sales-mail rows', kept: `${CONTACT_RETENTION_DAYS} days after receipt` },
-    { id: 'confirmation_mail_rows', what: 'outbox rows of mails to visitors (confirmation, already subscribed), sent or failed', kept: `${linkDays} days after queueing` },
+    { id: 'confirmation_mail_rows', what: 'outbox rows of mails to visitors (confirmations, already subscribed), sent or failed', kept: `${linkDays} days after queueing` },
     { id: 'mail_caps', what: 'per-recipient mail counts (by normalized address)', kept: 'until their UTC day is over' },
     { id: 'consent_events', what: 'consent events (no personal data)', kept: `${CONSENT_EVENT_RETENTION_DAYS} days` },
     { id: 'captcha_nonces', what: 'used captcha challenges', kept: 'until they expire' },
@@ -100,7 +103,7 @@ export async function applyRetention(db: OpsDatabase, options: RetentionOptions)
   const doneMailCaps = pastMailCaps(kysely.selectFrom('mail_caps'), now);
   const doneConfirmMails = kysely
     .selectFrom('outbox')
-    .where('kind', 'in', ['newsletter_confirm', 'newsletter_already_subscribed'])
+    .where('kind', 'in', VISITOR_MAIL_KINDS)
     .where('status', 'in', ['sent', 'failed'])
     .where('created_at', '<', linkCutoff);
   const oldEvents = kysely.selectFrom('consent_events').where('at', '<', eventCutoff);
@@ -140,7 +143,7 @@ export async function applyRetention(db: OpsDatabase, options: RetentionOptions)
     await tx.run(
       kysely
         .deleteFrom('outbox')
-        .where('kind', 'in', ['newsletter_confirm', 'newsletter_already_subscribed'])
+        .where('kind', 'in', VISITOR_MAIL_KINDS)
         .where('status', 'in', ['sent', 'failed'])
         .where('created_at', '<', linkCutoff),
     );

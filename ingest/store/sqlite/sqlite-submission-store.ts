@@ -117,7 +117,12 @@ interface SubmissionStoreOptions {
   maintenanceMs?: number;
   /** Where storage problems are logged; standard error until `logTo` is called. */
   log?: StorageLog;
+  /** How often expired captcha nonces are looked for when no request deletes them (ms, default 60 s). */
+  nonceSweepMs?: number;
 }
+
+/** How often, by default, the store deletes the captcha nonces that expired since the last request. */
+const NONCE_SWEEP_MS = 60_000;
 
 /** Opens the SQLite submission store: a writer thread on `db`'s file, fed by group commit. */
 export async function openSubmissionStore(
@@ -181,6 +186,23 @@ export async function openSubmissionStore(
     );
   }, options.groupCommit);
 
+  // A used nonce is deleted by the next write that records one; when no other comes, this sweep
+  // deletes it within a sweep period of its expiry (the privacy policy keeps it until the question
+  // expires). It writes only while a nonce may be waiting: until the latest expiry it has seen, from
+  // this run's requests or from the rows an earlier run left.
+  const [left] = db.raw.prepare('SELECT max(expires_at) AS latest FROM captcha_nonces').all() as Array<{ latest: string | null }>;
+  let sweepUntil = left?.latest ? Date.parse(left.latest) : 0;
+  const sweep = setInterval(() => {
+    const now = Date.now();
+    if (sweepUntil === 0) return;
+    if (now > sweepUntil) sweepUntil = 0;
+    groupCommit.submit([step('deleteExpiredNonces', { now: isoAt(now) })]).catch(() => {
+      sweepUntil = Math.max(sweepUntil, now); // recorded by the store's health; the next sweep tries again
+    });
+  }, options.nonceSweepMs ?? NONCE_SWEEP_MS);
+  sweep.unref();
+  const noteNonce = (expiresAt: number) => (sweepUntil = Math.max(sweepUntil, expiresAt));
+
   return {
     groupCommit,
     async subscribe(signup, now, terms) {
@@ -202,6 +224,7 @@ export async function openSubmissionStore(
     },
     async submitContact(contact, nonce, now) {
       const at = isoAt(now);
+      noteNonce(nonce.expiresAt);
       const stoppedAt = await groupCommit.submit([
         step('claimNonce', { nonce: nonce.value, expires_at: isoAt(nonce.expiresAt), used_at: at }, true),
         step('insertContact', contactRow(contact, now)),
@@ -220,6 +243,7 @@ export async function openSubmissionStore(
     },
     async spendNonce(nonce, now) {
       const at = isoAt(now);
+      noteNonce(nonce.expiresAt);
       await groupCommit.submit([
         step('claimNonce', { nonce: nonce.value, expires_at: isoAt(nonce.expiresAt), used_at: at }, true),
         step('deleteExpiredNonces', { now: at }),
@@ -228,6 +252,7 @@ export async function openSubmissionStore(
     isReady: () => writer.alive && checkFiles() === null && health.problem() === null && schemaIsCurrent(db),
     logTo: (log) => health.logTo(log),
     async close() {
+      clearInterval(sweep);
       await groupCommit.close();
       await writer.close();
     },

@@ -57,6 +57,19 @@ describe.each(BACKENDS)('replaced signup requests on %s', (kind) => {
     expect(await t.rows('SELECT name, marketing_consent, consent_hash FROM newsletter_requests')).toEqual([{ name: '', marketing_consent: 0, consent_hash: null }]);
   });
 
+  it("regression: the resend throttle's record (mails sent today, the last one's time) stayed on a confirmed subscription; it is cleared at confirmation", async () => {
+    const clock = manualClock(START);
+    t = await testAppOn(kind, { clock });
+    await postJson(t.app, '/api/newsletter', signup(OWNER));
+    clock.advance(11 * MINUTE);
+    await postJson(t.app, '/api/newsletter', signup(OWNER));
+    expect(await t.rows('SELECT confirm_mails, confirm_mail_day, last_confirm_mail_at FROM newsletter')).toEqual([
+      { confirm_mails: 2, confirm_mail_day: '2026-11-23', last_confirm_mail_at: new Date(START + 11 * MINUTE).toISOString() },
+    ]);
+    expect((await postJson(t.app, '/api/newsletter/confirm', { token: await linkNow() })).json().status).toBe('confirmed');
+    expect(await t.rows('SELECT confirm_mails, confirm_mail_day, last_confirm_mail_at FROM newsletter')).toEqual([{ confirm_mails: 0, confirm_mail_day: null, last_confirm_mail_at: null }]);
+  });
+
   it("keeps the owner's link working after a stranger's signup, and records the owner's choices, not the stranger's", async () => {
     const clock = manualClock(START);
     t = await testAppOn(kind, { clock });

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { manualClock } from '../../../ingest/clock.ts';
 import { applyRetention } from '../../../ingest/ops/retention.ts';
-import { BACKENDS, type BackendTestApp, contact, postJson, signup, solvedCaptcha, testAppOn, testNewsletter } from '../fixtures.ts';
+import { BACKENDS, type BackendTestApp, contact, postJson, signup, solvedCaptcha, TEST_SITE_URL, testAppOn, testNewsletter } from '../fixtures.ts';
 
 let t: BackendTestApp;
 afterEach(async () => {
@@ -52,5 +52,26 @@ describe.each(BACKENDS)('retention on %s', (kind) => {
     expect((await applyRetention(db, { now: START + 730 * DAY + 1, linkDays: 7, mailDir: null })).contacts).toBe(1);
     expect(await t.count('contacts')).toBe(0);
     expect(await t.count('outbox')).toBe(0);
+  });
+
+  it("regression: a confirmed no-JS contact's confirmation mail row stayed 730 days with the contact; it goes when its link has expired", async () => {
+    const clock = manualClock(START);
+    t = await testAppOn(kind, { clock });
+    const form = new URLSearchParams({ firstName: 'Lena', lastName: 'Vogel', email: 'lena@example.de', country: 'de', message: 'Hallo', lang: 'de', intent: 'demo', privacyConsent: 'true', website: '' });
+    const posted = await t.app.inject({ method: 'POST', url: '/api/contact', headers: { 'content-type': 'application/x-www-form-urlencoded', origin: TEST_SITE_URL }, payload: form.toString() });
+    expect(posted.statusCode).toBe(303);
+    // The worker sent the confirmation mail, then the sender clicked its link.
+    await t.rows("UPDATE outbox SET status = 'sent', sent_at = created_at WHERE kind = 'contact_confirm'");
+    const [row] = (await t.rows('SELECT * FROM contacts')) as Array<{ expires_at: string }>;
+    const token = testNewsletter(t.backend.consentDb).links.sign('contact', row as never, Date.parse(row!.expires_at));
+    clock.advance(60_000);
+    await t.app.inject({ method: 'POST', url: `/api/contact/confirm?token=${encodeURIComponent(token)}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'lang=de' });
+    expect(await t.rows('SELECT kind FROM outbox ORDER BY id')).toEqual([{ kind: 'contact_confirm' }, { kind: 'sales' }]);
+
+    const db = t.backend.consentDb;
+    expect((await applyRetention(db, { now: START + 7 * DAY - 1, linkDays: 7, mailDir: null })).confirmation_mail_rows).toBe(0);
+    expect((await applyRetention(db, { now: START + 7 * DAY + 1, linkDays: 7, mailDir: null })).confirmation_mail_rows).toBe(1);
+    expect(await t.rows('SELECT kind FROM outbox ORDER BY id')).toEqual([{ kind: 'sales' }]);
+    expect(await t.count('contacts')).toBe(1);
   });
 });
