@@ -1,5 +1,5 @@
 import { pathFor } from '../../cli/site/routes.ts';
-import { CONTACT_FORM_ID } from '../forms/contact-link.ts';
+import { CONTACT_FORM_ID, PRESELECT_INTENT_SCRIPT } from '../forms/contact-link.ts';
 import { countryOptions } from '../forms/country-options.ts';
 import { pick, validationMessages } from '../forms/form-strings.ts';
 import { ContactForm as ContactFormIsland } from '../islands/components/ContactForm.tsx';
@@ -8,14 +8,15 @@ import { usePage } from '../page-context.tsx';
 
 const STRINGS = [
   'firstName', 'lastName', 'email', 'phone', 'companyName', 'optional', 'country', 'selectCountry', 'message',
-  'messagePlaceholder', 'captchaLabel', 'captchaHint', 'captchaLoading', 'submit', 'sending', 'successTitle',
-  'successMessage', 'errorTitle', 'errorMessage', 'captchaErrorTitle', 'captchaErrorMessage', 'privacyNote',
+  'messagePlaceholder', 'captchaLabel', 'captchaHint', 'captchaLoading', 'submit', 'sending',
+  'errorTitle', 'errorMessage', 'captchaErrorTitle', 'captchaErrorMessage', 'privacyNote',
   'captchaTooFastMessage', 'reason', 'reasonDemo', 'reasonSales', 'reasonGeneral', 'sentTitle', 'sentText', 'sendAnother',
 ] as const;
 
 /**
  * The contact form island with its translated strings and the country list of the page's language,
- * in the box the demo and sales buttons link to (`contactLink`).
+ * in the box the demo and sales buttons link to (`contactLink`), followed by the inline script that
+ * selects the link's reason before the page first paints (`PRESELECT_INTENT_SCRIPT`).
  */
 export function ContactForm() {
   const { lang, t, site } = usePage();
@@ -42,6 +43,7 @@ export function ContactForm() {
           validation: validationMessages(t),
         }}
       />
+      <script dangerouslySetInnerHTML={{ __html: PRESELECT_INTENT_SCRIPT }} />
     </div>
   );
 }

@@ -52,7 +52,7 @@ test('the contact form can be completed with the keyboard alone', async ({ page,
   await expect(page.locator('#contact-answer')).toBeFocused();
   await page.keyboard.type(String(a! + b!));
   await page.keyboard.press('Enter');
-  await expect(page.locator('[data-toast=default]')).toBeVisible();
+  await expect(page.locator('[data-contact=sent]')).toBeVisible();
   await expect(page.locator('#contact-firstName')).toHaveValue('');
   expect(rows('SELECT country, lang FROM contacts WHERE email = ?', email)).toEqual([{ country: 'pt', lang: 'pt' }]);
 });

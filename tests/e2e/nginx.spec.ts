@@ -104,7 +104,7 @@ test('the contact form works through the proxy: captcha, stored message, email t
   const { a, b } = await captchaQuestion(page);
   await form.locator('[name=answer]').fill(String(a + b));
   await form.getByRole('button').click();
-  await expect(page.locator('[data-toast=default]')).toBeVisible();
+  await expect(page.locator('[data-contact=sent]')).toBeVisible();
   expect(rows('SELECT first_name, lang FROM contacts WHERE email = ?', email)).toEqual([{ first_name: 'Enrico', lang: 'it' }]);
   await expect.poll(() => receivedMail().some((m) => m.includes(email)), { timeout: 20_000 }).toBe(true);
   expect(problems).toEqual([]);

@@ -13,15 +13,16 @@
  * which cannot carry a captcha (the question exists only in the island, the page is static), so
  * there is no token to spend and no issue time to wait for: checked for its origin and validated
  * without the captcha, the message is stored unverified and its sender gets a confirmation mail
- * (`contact_confirm`); the visitor lands on "check your inbox". The confirmation mail counts
- * against the per-recipient cap (`store/mail-caps.ts`: one per 10 minutes, three per UTC day per
- * mailbox, shared by the replicas); over it, the message is not stored at all — its sender could
- * never confirm it, so it would only wait to be deleted — and the visitor lands on the same page
- * (the answer never tells whether a mail went out). A sender who wrote twice within 10 minutes
- * confirms the first message; the second must be sent again later. `POST /api/contact/confirm` with
- * the mail's token verifies the message and only then queues its sales mail; `GET` of the link
- * only redirects to the page with the button. Unconfirmed messages are deleted when the link
- * expires (retention).
+ * (`contact_confirm`); the visitor lands on "check your inbox". Its source page is the path of the
+ * post's `Referer` (the page the form was on, checked as the JSON route checks `sourcePage`). The
+ * confirmation mail counts against the per-recipient cap (`store/mail-caps.ts`: one per 10 minutes,
+ * three per UTC day per mailbox, shared by the replicas); over it, the message is not stored at all
+ * — its sender could never confirm it, so it would only wait to be deleted — and the visitor lands
+ * on the same page (the answer never tells whether a mail went out). A sender who wrote twice
+ * within 10 minutes confirms the first message; the second must be sent again later. `POST
+ * /api/contact/confirm` with the mail's token verifies the message and only then queues its sales
+ * mail; `GET` of the link only redirects to the page with the button. Unconfirmed messages are
+ * deleted when the link expires (retention).
  *
  * Besides the app-wide per-minute limit, contact posts of either kind have a daily cap per client
  * address (429 `rate_limited` with `Retry-After`; a plain form lands on "too many attempts"),
@@ -38,7 +39,7 @@ import { NOT_ACCEPTED_PAGES } from '../../contract/service-pages.ts';
 import { dailyCap } from './daily-cap.ts';
 import { acceptFormBodies, isFormPost } from '../form-body.ts';
 import { formSubmissionHandler } from './form-submission.ts';
-import { checkPlainForm, firstIssue, type PlainFormDeps, redirectFormErrors, toResultPage } from './plain-form-posts.ts';
+import { checkPlainForm, firstIssue, formSourcePage, type PlainFormDeps, redirectFormErrors, toResultPage } from './plain-form-posts.ts';
 import { openLinkRoute, sendConfirmOutcome, tokenOf } from '../links/token-links.ts';
 import type { SubmissionStore } from '../../store/submission-store.ts';
 
@@ -104,6 +105,8 @@ export async function contactRoute(app: FastifyInstance, deps: ContactRouteDeps)
     const body = Object.fromEntries(
       ['firstName', 'lastName', 'email', 'phone', 'companyName', 'country', 'message', 'lang', 'intent', 'sourcePage'].map((name) => [name, given(name)]),
     );
+    // The form itself carries no source page (the page is static): the browser's Referer names it.
+    body.sourcePage ??= formSourcePage(request.headers.referer, deps.plainForms);
     const result = validate(plainContactSchema, body);
     if (!result.ok) return toResultPage(reply, deps.plainForms, NOT_ACCEPTED_PAGES[firstIssue(result.fields, CONTACT_FIELD_ORDER)], lang);
     const now = deps.clock.now();

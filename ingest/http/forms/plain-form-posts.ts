@@ -14,7 +14,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type PublicUrls, pageUrl } from '../../consent/links.ts';
-import { honeypotFilled, ISSUE_CODES, type IssueCode, LANGS, type Lang } from '../../contract/schemas.ts';
+import { honeypotFilled, isSitePath, ISSUE_CODES, type IssueCode, LANGS, type Lang } from '../../contract/schemas.ts';
 import { NOT_ACCEPTED_PAGES, type ServicePage } from '../../contract/service-pages.ts';
 import type { SiteContent } from '../../site-content.ts';
 import { escapeHtml } from '../../mail/messages/escape-html.ts';
@@ -46,6 +46,23 @@ function answerLang(request: FastifyRequest): Lang {
   const referer = request.headers.referer;
   if (typeof referer !== 'string' || !URL.canParse(referer)) return 'en';
   return formLang({ lang: new URL(referer).pathname.split('/')[1] });
+}
+
+/**
+ * The page a plain form was posted from, as the JSON clients' `sourcePage`: the path of the post's
+ * `Referer` when it is a page of this site (one of the accepted origins) and a site path as the
+ * contract checks it (`isSitePath`), else null. A bare origin (`https://site.example/`, all a
+ * browser sends to a service on another origin under the site's `strict-origin-when-cross-origin`
+ * policy) names no page: null too — no form posts from the English home page.
+ *
+ * @example formSourcePage('https://site.example/de/contact?intent=demo', deps) // '/de/contact'
+ * @example formSourcePage('https://evil.example/de/contact', deps)              // null
+ */
+export function formSourcePage(referer: string | undefined, deps: PlainFormDeps): string | null {
+  if (referer === undefined || !URL.canParse(referer)) return null;
+  const { origin, pathname } = new URL(referer);
+  const ours = origin === new URL(deps.urls.siteUrl).origin || deps.allowedOrigins.includes(origin);
+  return ours && pathname !== '/' && isSitePath(pathname) ? pathname : null;
 }
 
 /** A checkbox: checked (`true`, or `on` from a box without a value) or not. */

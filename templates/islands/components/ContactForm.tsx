@@ -6,7 +6,7 @@ import { Field, INPUT_CLASS, Optional } from '../../forms/Field.tsx';
 import { RichText } from '../../ui/RichText.tsx';
 import { format, postJson } from './api.ts';
 import { challengeReady, fetchChallenge, type Challenge } from './captcha.ts';
-import { intentFromQuery, sourcePageOf } from './contact-origin.ts';
+import { sourcePageOf } from './contact-origin.ts';
 import type { ValidationMessages } from '../../forms/validation-messages.ts';
 import { errorAttributes, focusFirstInvalid, messageFor, withoutIssue } from './field-errors.ts';
 import { Toaster } from './Toaster.tsx';
@@ -22,13 +22,16 @@ export interface ContactFormProps {
   strings: Record<
     | 'firstName' | 'lastName' | 'email' | 'phone' | 'companyName' | 'optional' | 'country' | 'selectCountry' | 'message'
     | 'messagePlaceholder' | 'captchaLabel' | 'captchaHint' | 'captchaLoading' | 'captchaNoScript' | 'submit' | 'sending'
-    | 'successTitle' | 'successMessage' | 'errorTitle' | 'errorMessage' | 'captchaErrorTitle' | 'captchaErrorMessage'
+    | 'errorTitle' | 'errorMessage' | 'captchaErrorTitle' | 'captchaErrorMessage'
     | 'captchaTooFastMessage' | 'privacyNote' | 'rateLimited' | 'close'
     | 'reason' | 'reasonDemo' | 'reasonSales' | 'reasonGeneral' | 'sentTitle' | 'sentText' | 'sendAnother',
     string
   >;
   validation: ValidationMessages;
 }
+
+// The box that holds the security question (or, without JavaScript, the note that there is none).
+const CAPTCHA_BOX_CLASS = 'rounded-xl bg-slate-50 p-4 ring-1 ring-slate-200';
 
 type TextField = 'firstName' | 'lastName' | 'email' | 'phone' | 'companyName';
 
@@ -38,17 +41,20 @@ type TextField = 'firstName' | 'lastName' | 'email' | 'phone' | 'companyName';
  * keeps the data and explains in a toast. A question is good for one answer: after a wrong one,
  * here or refused by the service, the visitor gets a new question.
  *
- * The reason for writing is preselected from the link's `?intent=` (unless the visitor chose one
- * before the script ran), and the page the visitor came from is sent along (`sourcePageOf`). A
- * message sent replaces the form with a confirmation saying what happens next, besides the toast.
+ * The reason for writing is preselected from the link's `?intent=` by a few bytes of inline script
+ * the page runs before its first paint (`PRESELECT_INTENT_SCRIPT`), and the page the visitor came
+ * from is sent along (`sourcePageOf`). A message sent replaces the form with a confirmation saying
+ * what happens next, scrolled below the sticky header with the focus on its heading; it is the one
+ * answer the visitor reads (no toast beside it).
  *
  * Without JavaScript it is a plain HTML form that works on its own: it posts its fields (named as
  * the JSON contract, a hidden `lang`, the honeypot) to the service after the browser's own checks
  * (`required`, `type="email"`, `maxlength`). It has no captcha then (the question exists only in
  * the island), so the service stores the message unverified and mails the sender a confirmation
- * link, as the note in `<noscript>` says. Once hydrated the island takes over: it turns the
- * browser's checks off (`noValidate`) for its own translated messages, asks the question and
- * sends JSON instead.
+ * link, as the note in `<noscript>` says. With JavaScript on, the question's box takes no room until
+ * the island hydrates (the `<noscript>` holds the whole box, not an empty one). Once hydrated the
+ * island takes over: it turns the browser's checks off (`noValidate`) for its own translated
+ * messages, asks the question at once and sends JSON instead.
  *
  * Its fields are uncontrolled: what the visitor types lives in the controls alone, from before the
  * island hydrates to the submit, which reads them with `FormData`; a message sent clears them with
@@ -59,10 +65,10 @@ export function ContactForm({ lang, endpoint, captchaEndpoint, privacyHref, coun
   const issues = useSignal<FieldIssues>({});
   const sending = useSignal(false);
   const challenge = useSignal<Challenge | null>(null);
-  const formRef = useRef<HTMLFormElement>(null);
   const sourcePage = useRef<string | null>(null);
   const sent = useSignal(false);
   const sentRef = useRef<HTMLHeadingElement>(null);
+  const sentBoxRef = useRef<HTMLDivElement>(null);
 
   const hydrated = useSignal(false);
   const newChallenge = async () => {
@@ -71,15 +77,15 @@ export function ContactForm({ lang, endpoint, captchaEndpoint, privacyHref, coun
   useEffect(() => {
     hydrated.value = true;
     void newChallenge();
-    // Unless the visitor has chosen a reason already (before the script ran): theirs wins.
-    const intent = intentFromQuery(location.search);
-    const select = formRef.current?.elements.namedItem('intent');
-    if (intent && select instanceof HTMLSelectElement && select.selectedOptions[0]?.defaultSelected) select.value = intent;
     sourcePage.current = sourcePageOf(location.search, document.referrer, location.href);
   }, []);
-  // The confirmation takes the place of the form, and the focus that was in it.
+  // The confirmation takes the place of the form, and the focus that was in it. The visitor was at
+  // the form's button, below: the box is brought in whole, under the sticky header (its
+  // `scroll-mt-*`), rather than wherever focusing the heading alone would leave it.
   useEffect(() => {
-    if (sent.value) sentRef.current?.focus();
+    if (!sent.value) return;
+    sentRef.current?.focus({ preventScroll: true });
+    sentBoxRef.current?.scrollIntoView({ block: 'nearest' });
   }, [sent.value]);
   // The question just answered is spent: it goes away at once, so it cannot be answered again.
   // After a refused answer the new question's field is marked invalid with the reason and takes
@@ -136,7 +142,6 @@ export function ContactForm({ lang, endpoint, captchaEndpoint, privacyHref, coun
     if (result.kind === 'ok') {
       form.reset();
       sent.value = true;
-      showToast({ variant: 'default', title: s.successTitle, description: s.successMessage });
       return void newChallenge();
     }
     // The service spent the question (a wrong or too quick answer, or one already used).
@@ -163,7 +168,7 @@ export function ContactForm({ lang, endpoint, captchaEndpoint, privacyHref, coun
   return (
     <>
     {sent.value && (
-      <div data-contact="sent" className="rounded-2xl border border-teal-200 bg-teal-50 p-6 shadow-sm sm:p-8">
+      <div ref={sentBoxRef} data-contact="sent" className="scroll-mt-24 rounded-2xl border border-teal-200 bg-teal-50 p-6 shadow-sm sm:p-8">
         <h2 ref={sentRef} tabIndex={-1} className="text-2xl font-bold text-navy-900">{s.sentTitle}</h2>
         <p className="mt-3 text-lg leading-relaxed text-slate-700">{s.sentText}</p>
         <button type="button" onClick={() => { sent.value = false; requestAnimationFrame(() => document.getElementById('contact-intent')?.focus()); }}
@@ -172,7 +177,7 @@ export function ContactForm({ lang, endpoint, captchaEndpoint, privacyHref, coun
         </button>
       </div>
     )}
-    <form ref={formRef} method="post" action={endpoint} onSubmit={submit} onChange={edited} noValidate={hydrated.value} data-form="contact" hidden={sent.value}
+    <form method="post" action={endpoint} onSubmit={submit} onChange={edited} noValidate={hydrated.value} data-form="contact" hidden={sent.value}
       className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
       <Field id="contact-intent" label={s.reason} error={error('intent')}>
         <select id="contact-intent" name="intent" className={INPUT_CLASS} defaultValue="general"
@@ -207,23 +212,28 @@ export function ContactForm({ lang, endpoint, captchaEndpoint, privacyHref, coun
       <div className="hidden" aria-hidden="true">
         <input name={HONEYPOT_FIELD} type="text" tabIndex={-1} autoComplete="off" defaultValue="" />
       </div>
-      <div className="rounded-xl bg-slate-50 p-4 ring-1 ring-slate-200" data-captcha={c ? `${c.a}+${c.b}` : 'pending'}>
-        {c ? (
-          <Field id="contact-answer" label={format(s.captchaLabel, { a: c.a, b: c.b })} hint={s.captchaHint} error={refused.value ?? error('answer')}>
-            <input id="contact-answer" name="answer" type="text" inputMode="numeric" autoComplete="off" maxLength={2} required
-              className={`${INPUT_CLASS} max-w-28`} defaultValue=""
-              {...errorAttributes('contact-answer', refused.value ?? error('answer'))} aria-describedby="contact-answer-hint contact-answer-error" />
-          </Field>
-        ) : (
-          // Before the script runs only visitors without JavaScript see a note (in <noscript>); the
-          // line keeps its height, so the loading text that follows moves nothing. With scripts on,
-          // the browser keeps a <noscript>'s content as raw text, character references undecoded
-          // (`all&#x27;indirizzo`), which hydration would report as a text mismatch.
-          <p className="min-h-5 text-sm text-slate-700">
-            {hydrated.value ? s.captchaLoading : <noscript suppressHydrationWarning>{s.captchaNoScript}</noscript>}
-          </p>
-        )}
-      </div>
+      {hydrated.value ? (
+        <div className={CAPTCHA_BOX_CLASS} data-captcha={c ? `${c.a}+${c.b}` : 'pending'}>
+          {c ? (
+            <Field id="contact-answer" label={format(s.captchaLabel, { a: c.a, b: c.b })} hint={s.captchaHint} error={refused.value ?? error('answer')}>
+              <input id="contact-answer" name="answer" type="text" inputMode="numeric" autoComplete="off" maxLength={2} required
+                className={`${INPUT_CLASS} max-w-28`} defaultValue=""
+                {...errorAttributes('contact-answer', refused.value ?? error('answer'))} aria-describedby="contact-answer-hint contact-answer-error" />
+            </Field>
+          ) : (
+            // One line, about as high as the question's label: the box grows little when the question comes.
+            <p className="min-h-5 text-sm text-slate-700">{s.captchaLoading}</p>
+          )}
+        </div>
+      ) : (
+        // Before the island runs, the whole box is in <noscript>: visitors without JavaScript see the
+        // note, the others nothing at all (not an empty box). With scripts on, the browser keeps a
+        // <noscript>'s content as raw text, character references undecoded (`all&#x27;indirizzo`),
+        // which hydration would report as a mismatch: hence `suppressHydrationWarning`.
+        <noscript suppressHydrationWarning>
+          <div className={CAPTCHA_BOX_CLASS}><p className="text-sm text-slate-700">{s.captchaNoScript}</p></div>
+        </noscript>
+      )}
       <p className="mt-4 text-sm text-slate-600">
         <RichText text={s.privacyNote} tags={{ privacy: (t) => <a href={privacyHref} className="font-medium text-teal-700 underline underline-offset-2">{t}</a> }} />
       </p>

@@ -1,13 +1,4 @@
-import { CONTACT_INTENTS, type ContactIntent, isSitePath } from '../../../ingest/contract/schemas.ts';
-
-/**
- * The reason a link asked the contact form to preselect, from the page's query string:
- * `intentFromQuery('?intent=demo')` → `'demo'`; anything else → null.
- */
-export function intentFromQuery(search: string): ContactIntent | null {
-  const intent = new URLSearchParams(search).get('intent');
-  return (CONTACT_INTENTS as readonly (string | null)[]).includes(intent) ? (intent as ContactIntent) : null;
-}
+import { isSitePath } from '../../../ingest/contract/schemas.ts';
 
 /**
  * The path of the site page the visitor came from: the `from` parameter a link may carry, else the

@@ -107,11 +107,15 @@ describe('the contact form without JavaScript', () => {
     expect(countries.length).toBeGreaterThan(240);
   });
 
-  it.each(LANGUAGES)('in %s has no captcha field; a note only inside <noscript> says a confirmation link replaces it', (lang) => {
+  it.each(LANGUAGES)('in %s has no captcha field; a note only inside <noscript>, with its box, says a confirmation link replaces it', (lang) => {
     const form = decodeEntities(contactForm(lang));
     const t = createTranslator(lang, messages, placeholderValues(site));
     const note = t('contact.captchaNoScript');
-    expect(form).toContain(`<noscript>${note}</noscript>`);
+    // The box is inside <noscript> too: with JavaScript on, nothing is drawn until the island asks its question.
+    const noscript = [...form.matchAll(/<noscript>([\s\S]*?)<\/noscript>/g)].map((match) => match[1]!);
+    expect(noscript).toHaveLength(1);
+    expect(noscript[0]).toMatch(/^<div class="[^"]*\bbg-slate-50\b[^"]*"><p[^>]*>([^<]*)<\/p><\/div>$/);
+    expect(noscript[0]).toContain(`>${note}</p>`);
     expect(form.split(note)).toHaveLength(2);
     expect(form).not.toContain(t('contact.captchaLoading'));
     expect(form).not.toContain('name="answer"');

@@ -173,6 +173,25 @@ describe.each(BACKENDS)('the contact form as a plain HTML form on %s', (kind) =>
     expect(await t.count('contacts')).toBe(0);
   });
 
+  it('records the page the form was posted from (its Referer\'s path, checked as the JSON route checks sourcePage), else no source page', async () => {
+    t = await testAppOn(kind);
+    const cases: Array<[Record<string, string>, string | null]> = [
+      [{ origin: TEST_SITE_URL, referer: `${TEST_SITE_URL}/de/contact?intent=demo#contact-form` }, '/de/contact'],
+      [{ origin: TEST_SITE_URL }, null],
+      [{ origin: TEST_SITE_URL, referer: `${TEST_SITE_URL}/` }, null], // all a browser sends to a service on another origin
+      [{ origin: TEST_SITE_URL, referer: 'https://evil.example/de/contact' }, null],
+      [{ origin: TEST_SITE_URL, referer: `${TEST_SITE_URL}/de/contact%20now` }, '/de/contact%20now'],
+      [{ origin: TEST_SITE_URL, referer: `${TEST_SITE_URL}/de/${'x'.repeat(200)}` }, null],
+      [{ origin: TEST_SITE_URL, referer: 'not a url' }, null],
+    ];
+    for (const [index, [headers]] of cases.entries()) {
+      const res = await postContact({ ...CONTACT_FIELDS, email: `sender${index}@example.com` }, headers);
+      expect(res.headers.location).toBe(`${TEST_SITE_URL}/de/contact/check-inbox`);
+    }
+    const stored = await t.rows('SELECT email, source_page FROM contacts ORDER BY id');
+    expect(stored).toEqual(cases.map(([, page], index) => ({ email: `sender${index}@example.com`, source_page: page })));
+  });
+
   it('counts plain form posts against the daily contact cap, with the island\'s posts, and sends a visitor over it to "too many attempts"', async () => {
     t = await testAppOn(kind, { rateLimit: { max: 10_000, windowMs: 60_000, contactDailyMax: 3 } });
     const fromPage = { origin: TEST_SITE_URL, referer: `${TEST_SITE_URL}/de/contact` };

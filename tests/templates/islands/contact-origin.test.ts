@@ -3,8 +3,8 @@
  * the site page the visitor came from, never anything that is not a plain path of this site.
  */
 import { describe, expect, it } from 'vitest';
-import { intentFromQuery, sourcePageOf } from '../../../templates/islands/components/contact-origin.ts';
-import { contactLink } from '../../../templates/forms/contact-link.ts';
+import { sourcePageOf } from '../../../templates/islands/components/contact-origin.ts';
+import { contactLink, PRESELECT_INTENT_SCRIPT } from '../../../templates/forms/contact-link.ts';
 
 const HERE = 'https://www.maskwise.io/de/contact';
 
@@ -15,13 +15,21 @@ describe('contact links', () => {
     expect(contactLink('fr', 'general')).toBe('/fr/contact#contact-form');
   });
 
-  it('are read back by the form', () => {
-    for (const intent of ['demo', 'sales', 'general'] as const) {
-      expect(intentFromQuery(new URL(contactLink('it', intent), 'https://x.example').search) ?? 'general').toBe(intent);
-    }
-    expect(intentFromQuery('?intent=DEMO')).toBeNull();
-    expect(intentFromQuery('?intent=')).toBeNull();
-    expect(intentFromQuery('')).toBeNull();
+  it('are read back by the page\'s inline script, which selects the reason before the form hydrates', () => {
+    // The script as the browser runs it: a page at `href` whose reason control shows `general`.
+    const preselect = (href: string) => {
+      const select = { id: 'contact-intent', value: 'general' };
+      const document = { getElementById: (id: string) => (id === select.id ? select : null) };
+      new Function('location', 'document', PRESELECT_INTENT_SCRIPT)(new URL(href, 'https://x.example'), document);
+      return select.value;
+    };
+    for (const intent of ['demo', 'sales', 'general'] as const) expect(preselect(contactLink('it', intent))).toBe(intent);
+    expect(preselect('/contact?from=/de&intent=sales')).toBe('sales');
+    expect(preselect('/contact?intent=DEMO')).toBe('general');
+    expect(preselect('/contact?intent=demo2')).toBe('general');
+    expect(preselect('/contact?xintent=demo')).toBe('general');
+    expect(preselect('/contact?intent=')).toBe('general');
+    expect(preselect('/contact')).toBe('general');
   });
 });
 
