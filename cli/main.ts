@@ -1,15 +1,13 @@
 import { join, resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
-import { buildSite, type BuildResult, type BuildStage } from './build/build-site.ts';
-import { checkContent } from './check/check-content.ts';
+import type { BuildResult, BuildStage } from './build/build-site.ts';
 import { formatProblem, problemHints, type Problem } from './site/errors.ts';
 import { DEFAULT_LANG, LANGUAGES, parseLangList } from './site/languages.ts';
-import { translationLockFile } from './site/translations/translation-lock.ts';
-import { statusReport } from './status/status-table.ts';
-import { markTranslated, readTranslationStatus } from './status/translated.ts';
 import { DEFAULT_PATHS, PROJECT_ROOT } from './paths.ts';
 import { browserUrl, DEFAULT_HOST, listen, listenProblem } from './serve/listen.ts';
-import { createStaticServer } from './serve/static-server.ts';
+
+// Each command imports its stages when it runs (`await import(…)` below): `sitegen --help` or
+// `sitegen status` never loads React, the templates or the Markdown parser.
 
 /** Exit codes: 0 done, 1 the build found problems, 2 bad command-line input or a port that cannot be used. */
 const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
@@ -66,6 +64,7 @@ program
       usageError(`--site-url must be an absolute http(s) URL, got "${opts.siteUrl}"`);
       return;
     }
+    const { buildSite } = await import('./build/build-site.ts');
     const result = await buildSite({
       ...DEFAULT_PATHS,
       contentDir: resolve(opts.content),
@@ -94,7 +93,8 @@ program
   .option('--content <dir>', 'content folder', DEFAULT_PATHS.contentDir)
   .option('--templates <dir>', 'templates folder', join(PROJECT_ROOT, 'templates'))
   .option('--strict', 'a translation made from an older English text is an error, not a warning (for CI)')
-  .action((opts: { content: string; templates: string; strict?: boolean }) => {
+  .action(async (opts: { content: string; templates: string; strict?: boolean }) => {
+    const { checkContent } = await import('./check/check-content.ts');
     const result = checkContent({ contentDir: resolve(opts.content), templatesDir: resolve(opts.templates), root: process.cwd(), strict: opts.strict ?? false });
     for (const warning of result.warnings) process.stdout.write(`warning: ${formatProblem(warning)}\n`);
     writeProblems((text) => process.stdout.write(text), result.problems);
@@ -110,7 +110,12 @@ program
   .command('status')
   .description('print a table of languages × pages: translations up to date, outdated (English changed since) or missing')
   .option('--content <dir>', 'content folder', DEFAULT_PATHS.contentDir)
-  .action((opts: { content: string }) => {
+  .action(async (opts: { content: string }) => {
+    const [{ readTranslationStatus }, { statusReport }, { translationLockFile }] = await Promise.all([
+      import('./status/translated.ts'),
+      import('./status/status-table.ts'),
+      import('./site/translations/translation-lock.ts'),
+    ]);
     const langs = LANGUAGES.filter((l) => l !== DEFAULT_LANG);
     const statuses = readTranslationStatus(resolve(opts.content), langs);
     if ('error' in statuses) {
@@ -127,13 +132,14 @@ program
   .argument('<lang>', `the translation's language (${LANGUAGES.filter((l) => l !== DEFAULT_LANG).join(', ')}) or "all"`)
   .argument('[items...]', 'keys (hero.title), key prefixes (hero) or page files (privacy.md); none: every string and page of the language')
   .option('--content <dir>', 'content folder', DEFAULT_PATHS.contentDir)
-  .action((lang: string, items: string[], opts: { content: string }) => {
+  .action(async (lang: string, items: string[], opts: { content: string }) => {
     const parsed = parseLangList(lang);
     if (!parsed.ok || (parsed.langs.length === 1 && parsed.langs[0] === DEFAULT_LANG)) {
       usageError(`"${lang}" is not a translation language; valid values: all, ${LANGUAGES.filter((l) => l !== DEFAULT_LANG).join(', ')}`);
       return;
     }
     const langs = parsed.langs.filter((l) => l !== DEFAULT_LANG);
+    const [{ markTranslated }, { translationLockFile }] = await Promise.all([import('./status/translated.ts'), import('./site/translations/translation-lock.ts')]);
     const result = markTranslated(resolve(opts.content), langs, items);
     if ('error' in result) {
       writeProblems((text) => process.stderr.write(text), [{ code: 'content_unreadable', file: translationLockFile(opts.content), message: result.error }]);
@@ -182,6 +188,7 @@ program
       return;
     }
     const host = opts.host ?? process.env.HOST ?? DEFAULT_HOST;
+    const { createStaticServer } = await import('./serve/static-server.ts');
     try {
       await listen(createStaticServer({ root: resolve(opts.out) }), port, host);
     } catch (error) {

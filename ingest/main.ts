@@ -7,26 +7,28 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Command, Option } from 'commander';
-import { type IngestConfig, resolveConfig } from './config.ts';
-import { writeMailPreviews } from './mail/messages/preview-mail.ts';
-import { erasePerson } from './ops/erase.ts';
-import { mailFolderOf } from './ops/erase-mail-files.ts';
+import type { IngestConfig } from './config.ts';
 import { OPERATOR_ERRORS, OperatorError } from './operator-errors.ts';
-import { EXPORT_FORMATS, EXPORT_TABLES, type ExportRequest, exportTable } from './ops/export-rows.ts';
-import { MIGRATIONS } from './store/migrations.ts';
-import { exportPerson } from './ops/export-person.ts';
-import { writeOwnerOnlyFile } from './ops/owner-only-file.ts';
-import { personAddress } from './ops/person-address.ts';
-import { applyRetention, retentionTable } from './ops/retention.ts';
-import { serve } from './server.ts';
-import { openOpsDatabase } from './store/open-backend.ts';
+import { EXPORT_FORMATS, EXPORT_TABLES, type ExportRequest } from './ops/export-rows.ts';
+import type { OpsDatabase } from './store/ops-database.ts';
 
-function configOrExit(): IngestConfig {
+// Each command imports what it runs when it runs (`await import(…)` below), so `ingest --help`
+// or `ingest export` on SQLite never loads Fastify, the PostgreSQL driver or the mailer: a
+// bundle's chunk is read only when its command needs it (docs/developers.md, "Compiled programs").
+
+async function configOrExit(): Promise<IngestConfig> {
+  const { resolveConfig } = await import('./config.ts');
   const result = resolveConfig(process.env, process.cwd());
   if (result.ok) return result.config;
   for (const line of result.errors) process.stderr.write(`ingest: ${line}\n`);
   process.stderr.write(`ingest: ${OPERATOR_ERRORS.config_invalid.message}\n`);
   process.exit(OPERATOR_ERRORS.config_invalid.exit);
+}
+
+/** The migrated database for an operator command (SQLite or PostgreSQL, as configured). */
+async function openOpsDatabase(config: IngestConfig): Promise<OpsDatabase> {
+  const { openOpsDatabase: open } = await import('./store/open-backend.ts');
+  return open(config);
 }
 
 function report(line: string): void {
@@ -42,14 +44,16 @@ program
   .description('Apply migrations, then serve the API on $HOST:$PORT until SIGTERM/SIGINT.')
   .action(async () => {
     process.umask(0o077); // every file the service creates (database, -wal, -shm, .eml mail) is owner-only
-    await serve(configOrExit());
+    const { serve } = await import('./server.ts');
+    await serve(await configOrExit());
   });
 
 program
   .command('migrate')
   .description('Apply pending database migrations and print the schema version.')
   .action(async () => {
-    const config = configOrExit();
+    const config = await configOrExit();
+    const { MIGRATIONS } = await import('./store/migrations.ts');
     const db = await openOpsDatabase(config);
     await db.close();
     const where = config.database.kind === 'sqlite' ? config.database.path : 'PostgreSQL';
@@ -67,6 +71,7 @@ program
   .option('--force', 'with --output: replace the file if it exists')
   .action(async (options: { table?: ExportRequest['table']; email?: string; format: ExportRequest['format']; since?: string; output?: string; force?: boolean }) => {
     if (options.table === undefined && options.email === undefined) throw new OperatorError('option_invalid', 'export needs --table TABLE or --email ADDRESS');
+    const { personAddress } = await import('./ops/person-address.ts');
     const email = options.email === undefined ? undefined : personAddress(options.email);
     if (options.force && options.output === undefined) throw new OperatorError('option_invalid', '--force goes with --output FILE');
     // Checked again when the file is created; this only saves reading the database for nothing.
@@ -77,7 +82,13 @@ program
     if (since !== undefined && Number.isNaN(since)) {
       throw new OperatorError('option_invalid', `--since ${JSON.stringify(options.since)} is not a date such as 2025-01-31`);
     }
-    const config = configOrExit();
+    const config = await configOrExit();
+    const [{ exportPerson }, { exportTable }, { mailFolderOf }, { writeOwnerOnlyFile }] = await Promise.all([
+      import('./ops/export-person.ts'),
+      import('./ops/export-rows.ts'),
+      import('./ops/erase-mail-files.ts'),
+      import('./ops/owner-only-file.ts'),
+    ]);
     const db = await openOpsDatabase(config);
     try {
       let text: string;
@@ -109,8 +120,10 @@ program
   .description('Erase one email address (GDPR) from every table, the outbox and the mail files, and print what was removed.')
   .requiredOption('--email <address>', 'the one address to erase, in any case')
   .action(async (options: { email: string }) => {
+    const { personAddress } = await import('./ops/person-address.ts');
     const email = personAddress(options.email);
-    const config = configOrExit();
+    const config = await configOrExit();
+    const [{ erasePerson }, { mailFolderOf }] = await Promise.all([import('./ops/erase.ts'), import('./ops/erase-mail-files.ts')]);
     const db = await openOpsDatabase(config);
     try {
       const { rows: removed, leftover, mailFiles } = await erasePerson(db, email, mailFolderOf(config));
@@ -127,7 +140,8 @@ program
   .description('Apply the retention table now (the service does it daily): delete what is kept no longer; --dry-run only counts.')
   .option('--dry-run', 'print what would be deleted, delete nothing')
   .action(async (options: { dryRun?: boolean }) => {
-    const config = configOrExit();
+    const config = await configOrExit();
+    const [{ applyRetention, retentionTable }, { mailFolderOf }] = await Promise.all([import('./ops/retention.ts'), import('./ops/erase-mail-files.ts')]);
     const db = await openOpsDatabase(config);
     try {
       const removed = await applyRetention(db, {
@@ -151,7 +165,8 @@ program
   .description('Write sample emails (the sales email for each intent) as .eml and .html files to open in a mail client or browser.')
   .requiredOption('--out <dir>', 'the folder to write them into (created if missing)')
   .action(async (options: { out: string }) => {
-    const config = configOrExit();
+    const config = await configOrExit();
+    const { writeMailPreviews } = await import('./mail/messages/preview-mail.ts');
     const files = await writeMailPreviews(resolve(options.out), { from: config.mailFrom, to: config.salesEmail, timeZone: config.salesTimeZone });
     process.stdout.write(files.map((file) => `${file}\n`).join(''));
     report(`wrote ${files.length / 2} sample email(s), times in ${config.salesTimeZone}`);

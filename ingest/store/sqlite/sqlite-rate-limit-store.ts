@@ -21,8 +21,9 @@
  * (`secure_delete`), and a counter is deleted within a minute of its window's end.
  */
 import { rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
+// @ts-expect-error -- the package ships no type for this file; MemoryStore below is its shape.
+import LocalStoreModule from '@fastify/rate-limit/store/LocalStore.js';
 import Database from 'better-sqlite3';
 import { databaseFiles } from './connection.ts';
 import { ownerOnlyFiles } from './owner-only.ts';
@@ -41,7 +42,8 @@ type Callback = (error: Error | null, result?: Count) => void;
 
 // The plugin's own in-memory store (an LRU), which the package does not export by name.
 type MemoryStore = FastifyRateLimitStore & { child(options: object): MemoryStore };
-const LocalStore = createRequire(import.meta.url)('@fastify/rate-limit/store/LocalStore.js') as new (
+// Imported, not required by path at run time, so that the compiled service carries it in its bundle.
+const LocalStore = LocalStoreModule as new (
   continueExceeding: boolean,
   exponentialBackoff: boolean,
   cache?: number,

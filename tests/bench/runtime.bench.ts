@@ -1,0 +1,231 @@
+/**
+ * `npm run bench:runtime`: what the compiled programs (compile.js) cost at start and at rest,
+ * beside the same programs run through tsx as they were before. For each of "before" (the tree
+ * just before compile.js was added, taken with `git archive` into a temporary folder that borrows
+ * this node_modules/, and run by its own bin.js: tsx) and "after" (this working tree):
+ *
+ * - `ingest --help` and `sitegen --help`: wall time, median of N runs (min–max beside it);
+ * - `ingest serve` on a fresh SQLite file: time until /healthz answers 200, and its resident memory
+ *   (VmRSS, worker threads included) two seconds later with no traffic;
+ * - what the ingest image adds to its base: the before image's production node_modules/ (all
+ *   `dependencies`, as `npm ci --omit=dev` installs them; here: their size in this node_modules/),
+ *   ingest/ and content/; the after image's build/ingest/, the native better-sqlite3 (as the
+ *   Dockerfile trims it), the writer thread, bin.js, compile.js and content/. The whole images'
+ *   sizes come from the container proof (`npm run test:docker` prints them).
+ *
+ * Then where the after service's memory goes: the file-backed part of its RSS (the node binary's
+ * and better-sqlite3's pages, shared with every other node process) and the anonymous part, with
+ * the V8 heap's figures, beside a bare node HTTP server at rest. Targets: idle RSS ≤ 80 MB,
+ * `ingest --help` ≤ 150 ms, `sitegen --help` ≤ 200 ms.
+ *
+ * Usage: npx tsx tests/bench/runtime.bench.ts [--smoke] [--runs 10] [--before REF]
+ * (`--smoke`: 2 runs, the figures judged against no target; `--before`: another commit to compare.)
+ */
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const SMOKE = process.argv.includes('--smoke');
+const option = (flag: string) => {
+  const index = process.argv.indexOf(flag);
+  return index < 0 ? undefined : process.argv[index + 1];
+};
+const RUNS = SMOKE ? 2 : Number(option('--runs') ?? 10);
+const TARGETS = { idleRssMb: 80, ingestHelpMs: 150, sitegenHelpMs: 200 };
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const mb = (bytes: number) => Math.round(bytes / 1048576);
+
+/** The tree to compare with: `--before`, else the parent of the commit that added compile.js. */
+function beforeTree(): { dir: string; ref: string } {
+  const added = execFileSync('git', ['log', '--diff-filter=A', '--format=%H', '--', 'compile.js'], { cwd: ROOT, encoding: 'utf8' }).trim().split('\n').at(-1);
+  const ref = option('--before') ?? (added ? `${added}^` : 'HEAD');
+  const dir = mkdtempSync(join(tmpdir(), 'bench-runtime-before-'));
+  execFileSync('bash', ['-c', `git -C "${ROOT}" archive "${ref}" | tar -x -C "${dir}"`]);
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  return { dir, ref: execFileSync('git', ['rev-parse', '--short', ref], { cwd: ROOT, encoding: 'utf8' }).trim() };
+}
+
+/** Median, min and max wall time of `node BIN args` in `root`, after one unmeasured run (it compiles, or warms the disk cache). */
+function wallTimes(root: string, bin: string, args: string[]): { median: number; min: number; max: number } {
+  const once = () => {
+    const started = performance.now();
+    const run = spawnSync(process.execPath, [join(root, bin), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    if (run.status !== 0) throw new Error(`${bin} ${args.join(' ')} exited ${run.status}: ${run.stderr}`);
+    return performance.now() - started;
+  };
+  once();
+  const times = Array.from({ length: RUNS }, once);
+  return { median: median(times), min: Math.min(...times), max: Math.max(...times) };
+}
+
+interface Idle {
+  readyMs: number;
+  rss: number;
+  rssFile: number;
+  rssAnon: number;
+  heap?: { heapUsed: number; heapTotal: number; external: number };
+}
+
+/** The /proc status lines of a process, in bytes. */
+function memoryOf(pid: number): { rss: number; rssFile: number; rssAnon: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1]) * 1024;
+  return { rss: kb('VmRSS'), rssFile: kb('RssFile'), rssAnon: kb('RssAnon') };
+}
+
+/** Starts `node args` in `root` with env, waits for `ready()`, measures it 2 s later, stops it. */
+async function idleProcess(root: string, args: string[], env: NodeJS.ProcessEnv, ready: () => Promise<boolean>): Promise<Idle> {
+  const started = performance.now();
+  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  try {
+    let readyMs: number | undefined;
+    while (readyMs === undefined) {
+      if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited ${child.exitCode}: ${stderr}`);
+      if (performance.now() - started > 60_000) throw new Error(`${args.join(' ')} not ready after 60 s: ${stderr}`);
+      if (await ready()) readyMs = performance.now() - started;
+      else await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    return { readyMs, ...memoryOf(child.pid!) };
+  } finally {
+    child.kill('SIGKILL');
+  }
+}
+
+let nextPort = 18_700 + (process.pid % 500);
+const healthy = (port: number) => () =>
+  fetch(`http://127.0.0.1:${port}/healthz`).then(
+    (response) => response.status === 200,
+    () => false,
+  );
+
+/** `ingest serve` of `root` on a fresh SQLite file; with `heapFile`, the V8 heap's figures too. */
+async function idleIngest(root: string, heapFile?: string): Promise<Idle> {
+  const data = mkdtempSync(join(tmpdir(), 'bench-runtime-data-'));
+  const port = nextPort++;
+  const preload = heapFile === undefined ? [] : ['--import', heapReporter(data, heapFile)];
+  try {
+    const idle = await idleProcess(root, [...preload, join(root, 'ingest/bin.js'), 'serve'], { DATA_DIR: data, DATABASE_URL: `sqlite:${join(data, 'ingest.sqlite')}`, PORT: String(port), HOST: '127.0.0.1' }, healthy(port));
+    return heapFile === undefined ? idle : { ...idle, heap: JSON.parse(readFileSync(heapFile, 'utf8')) as Idle['heap'] };
+  } finally {
+    rmSync(data, { recursive: true, force: true });
+  }
+}
+
+/** A module for `node --import` that writes process.memoryUsage() to `file` 1.5 s after start. */
+function heapReporter(dir: string, file: string): string {
+  const module = join(dir, 'heap-report.mjs');
+  writeFileSync(module, `import { writeFileSync } from 'node:fs';\nsetTimeout(() => writeFileSync(${JSON.stringify(file)}, JSON.stringify(process.memoryUsage())), 1500).unref();\n`);
+  return module;
+}
+
+/** A bare node HTTP server at rest: the floor under any service's RSS. */
+async function idleBareNode(): Promise<Idle> {
+  const port = nextPort++;
+  const script = `require('node:http').createServer((q, s) => s.end()).listen(${port}, '127.0.0.1')`;
+  return idleProcess(ROOT, ['-e', script], {}, () => fetch(`http://127.0.0.1:${port}/`).then(() => true, () => false));
+}
+
+/** Bytes under `path` (files and folders; links not followed). */
+function sizeOf(path: string): number {
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (stat === undefined) return 0;
+  if (!stat.isDirectory()) return stat.size;
+  return readdirSync(path).reduce((sum, name) => sum + sizeOf(join(path, name)), 0);
+}
+
+/** The production dependency tree of `root`'s package.json (what `npm ci --omit=dev` installs), as folders of node_modules/. */
+function productionPackages(root: string): string[] {
+  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean; optional?: boolean }> };
+  return Object.entries(lock.packages)
+    .filter(([path, entry]) => path.startsWith('node_modules/') && entry.dev !== true && existsSync(join(ROOT, path)))
+    .map(([path]) => path)
+    .filter((path, _, all) => !all.some((other) => other !== path && path.startsWith(`${other}/node_modules/`)));
+}
+
+/** What each Dockerfile copies on top of its base image, in bytes. */
+function imageLayers(before: string): { before: number; after: number } {
+  const contentOf = (root: string) => sizeOf(join(root, 'content/site.json')) + sizeOf(join(root, 'content/locales'));
+  // The Dockerfile keeps only the addon and its JavaScript of better-sqlite3 (its sources and objects go).
+  const sqlite = ['lib', 'package.json', 'build/Release/better_sqlite3.node'].reduce((sum, part) => sum + sizeOf(join(ROOT, 'node_modules/better-sqlite3', part)), 0);
+  const beforeModules = productionPackages(before).reduce((sum, path) => sum + sizeOf(join(ROOT, path)), 0);
+  const after =
+    sizeOf(join(ROOT, 'build/ingest')) +
+    sqlite +
+    sizeOf(join(ROOT, 'node_modules/bindings')) +
+    sizeOf(join(ROOT, 'node_modules/file-uri-to-path')) +
+    sizeOf(join(ROOT, 'ingest/store/sqlite/writer-thread.js')) +
+    sizeOf(join(ROOT, 'ingest/bin.js')) +
+    sizeOf(join(ROOT, 'compile.js')) +
+    contentOf(ROOT);
+  return { before: beforeModules + sizeOf(join(before, 'ingest')) + contentOf(before), after };
+}
+
+const { dir: before, ref } = beforeTree();
+try {
+  execFileSync(process.execPath, [join(ROOT, 'compile.js')], { stdio: 'inherit' });
+  const rows: Array<Record<string, string>> = [];
+  const variants = [
+    { name: `before (${ref}, tsx)`, root: before },
+    { name: 'after (compiled)', root: ROOT },
+  ];
+  const results = [];
+  for (const { name, root } of variants) {
+    const ingestHelp = wallTimes(root, 'ingest/bin.js', ['--help']);
+    const sitegenHelp = wallTimes(root, 'cli/bin.js', ['--help']);
+    const idle = [];
+    for (let i = 0; i < (SMOKE ? 1 : 3); i++) idle.push(await idleIngest(root));
+    results.push({ name, ingestHelp, sitegenHelp, idle });
+  }
+  const layers = imageLayers(before);
+  const span = (t: { median: number; min: number; max: number }) => `${Math.round(t.median)} ms (${Math.round(t.min)}–${Math.round(t.max)})`;
+  for (const [index, { name, ingestHelp, sitegenHelp, idle }] of results.entries()) {
+    rows.push({
+      '': name,
+      'ingest serve idle RSS': `${mb(median(idle.map((i) => i.rss)))} MB`,
+      'serve ready': `${Math.round(median(idle.map((i) => i.readyMs)))} ms`,
+      'ingest --help': span(ingestHelp),
+      'sitegen --help': span(sitegenHelp),
+      'image adds to its base': `${mb(index === 0 ? layers.before : layers.after)} MB`,
+    });
+  }
+  if (!SMOKE) {
+    const after = results[1]!;
+    rows.push({
+      '': 'target',
+      'ingest serve idle RSS': `≤ ${TARGETS.idleRssMb} MB — ${mb(median(after.idle.map((i) => i.rss))) <= TARGETS.idleRssMb ? 'met' : 'NOT met'}`,
+      'serve ready': '',
+      'ingest --help': `≤ ${TARGETS.ingestHelpMs} ms — ${after.ingestHelp.median <= TARGETS.ingestHelpMs ? 'met' : 'NOT met'}`,
+      'sitegen --help': `≤ ${TARGETS.sitegenHelpMs} ms — ${after.sitegenHelp.median <= TARGETS.sitegenHelpMs ? 'met' : 'NOT met'}`,
+      'image adds to its base': '',
+    });
+  }
+  console.log(`\nnode ${process.version}, ${RUNS} runs per --help, load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.table(rows);
+
+  // Where the compiled service's memory goes, beside a bare node HTTP server.
+  const scratch = mkdtempSync(join(tmpdir(), 'bench-runtime-heap-'));
+  try {
+    const service = await idleIngest(ROOT, join(scratch, 'heap.json'));
+    const bare = await idleBareNode();
+    const split = (idle: Idle) => ({
+      RSS: `${mb(idle.rss)} MB`,
+      'file-backed (node binary, addons)': `${mb(idle.rssFile)} MB`,
+      anonymous: `${mb(idle.rssAnon)} MB`,
+      'V8 heap used / reserved': idle.heap ? `${mb(idle.heap.heapUsed)} / ${mb(idle.heap.heapTotal)} MB` : '',
+      'outside V8 heap (buffers, SQLite)': idle.heap ? `${mb(idle.heap.external)} MB` : '',
+    });
+    console.log('\nwhere the idle memory goes');
+    console.table({ 'ingest serve (compiled)': split(service), 'bare node HTTP server': split(bare) });
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+} finally {
+  rmSync(before, { recursive: true, force: true });
+}

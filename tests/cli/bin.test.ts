@@ -1,0 +1,49 @@
+/**
+ * The compiled `sitegen` (`node cli/bin.js`, which runs build/sitegen/, see compile.js):
+ * `sitegen --help` loads none of React, the templates, Vite or Tailwind, which only the commands
+ * that build need; `sitegen build` does load them (so the check can see them).
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { holds, moduleLog, packageFilesIn } from '../helpers/loaded-modules.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const run = promisify(execFile);
+const folders: string[] = [];
+afterEach(() => {
+  for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+function scratch(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'sitegen-bin-'));
+  folders.push(dir);
+  return dir;
+}
+
+const BUILD_PACKAGES = [/^react\//, /^react-dom\//, /^vite\//, /^@tailwindcss\//, /^marked\//];
+
+describe('the compiled sitegen', () => {
+  beforeAll(() => run(process.execPath, [join(ROOT, 'compile.js'), 'sitegen']), 60_000);
+
+  it('prints its help without loading React, Vite, Tailwind or the Markdown parser', async () => {
+    const log = moduleLog(scratch());
+    const { stdout } = await run(process.execPath, ['--import', log.hooks, join(ROOT, 'cli/bin.js'), '--help']);
+    expect(stdout).toContain('Usage: sitegen');
+    const files = packageFilesIn(log.loaded());
+    expect(holds(files, /^commander\//)).toBe(true);
+    for (const heavy of BUILD_PACKAGES) expect(holds(files, heavy), String(heavy)).toBe(false);
+  });
+
+  it('loads React and the Markdown parser for a build', async () => {
+    const dir = scratch();
+    const log = moduleLog(dir);
+    await run(process.execPath, ['--import', log.hooks, join(ROOT, 'cli/bin.js'), 'build', '--lang', 'en', '--out', join(dir, 'out')], { cwd: ROOT });
+    const files = packageFilesIn(log.loaded());
+    for (const used of [/^react-dom\//, /^marked\//]) expect(holds(files, used), String(used)).toBe(true);
+  }, 120_000);
+});
