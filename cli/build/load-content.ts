@@ -1,4 +1,5 @@
 import { type ContentPage, loadContentPages } from '../site/markdown/content-pages.ts';
+import { fillPlaceholders } from '../site/markdown/markdown.ts';
 import { ContentError, type Problem } from '../site/errors.ts';
 import { createTranslator, type Translate } from '../site/i18n.ts';
 import { DEFAULT_LANG, type Lang } from '../site/languages.ts';
@@ -36,7 +37,8 @@ export function loadContent(contentDir: string, langs: readonly Lang[], siteUrl?
     const translators = new Map(langs.map((lang) => [lang, createTranslator(lang, messages, values, (key) => unknownKeys.add(key))]));
     const contentPages = loadContentPages(contentDir);
     if (contentPages.problems.length > 0) throw new ContentError(contentPages.problems);
-    const routes = siteRoutes(contentPages.pages);
+    // The solutions page shows each industry page's description, so it is filled in as the page's own is.
+    const routes = siteRoutes(contentPages.pages.map((page) => ({ ...page, description: fillPlaceholders(page.description, values, page.file, page.fieldLines.description) })));
     return { ok: true, content: { site, values, translators, unknownKeys, contentPages: contentPages.pages, routes } };
   } catch (error) {
     if (error instanceof ContentError) return { ok: false, problems: error.problems };

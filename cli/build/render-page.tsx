@@ -12,6 +12,7 @@ import { HomePage } from '../../templates/pages/HomePage.tsx';
 import { LegalPage } from '../../templates/pages/LegalPage.tsx';
 import { NewsletterOutcomePage, type OutcomePage } from '../../templates/pages/NewsletterOutcomePage.tsx';
 import { NotFoundPage } from '../../templates/pages/NotFoundPage.tsx';
+import { SolutionsPage } from '../../templates/pages/SolutionsPage.tsx';
 import { TokenFormPage, type TokenPage } from '../../templates/pages/TokenFormPage.tsx';
 import { PageProvider, type PageContextValue } from '../../templates/page-context.tsx';
 import { ICONS, SOCIAL_IMAGE } from '../site/asset-paths.ts';
@@ -66,6 +67,7 @@ const contactOutcome = (page: ContactOutcome): Body => () => <ContactOutcomePage
 const PAGE_BODIES: Readonly<Record<PageId | 'notFound', Body>> = {
   home: () => <HomePage />,
   about: () => <AboutPage />,
+  solutions: () => <SolutionsPage />,
   contact: () => <ContactPage />,
   notFound: () => <NotFoundPage />,
   cookies: legalText,

@@ -10,6 +10,7 @@ import { moduleGraph } from '../assets/module-graph.ts';
 const PAGE_TEMPLATES: Readonly<Record<string, string>> = {
   home: 'pages/HomePage.tsx',
   about: 'pages/AboutPage.tsx',
+  solutions: 'pages/SolutionsPage.tsx',
   contact: 'pages/ContactPage.tsx',
   notFound: 'pages/NotFoundPage.tsx',
   cookies: 'pages/LegalPage.tsx',

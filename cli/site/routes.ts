@@ -5,7 +5,7 @@ import { DEFAULT_LANG, LANGUAGES, type Lang } from './languages.ts';
  * The routes table: the only place the site's URLs are defined. Links, the language menu,
  * canonical and hreflang alternates, the sitemap, host configs and tests all read it.
  */
-const PAGES = ['home', 'about', 'contact', 'cookies', 'legalNotice', 'privacy'] as const;
+const PAGES = ['home', 'about', 'solutions', 'contact', 'cookies', 'legalNotice', 'privacy'] as const;
 
 /**
  * The pages the ingest service sends people to (the links in its mails, the answers to plain form
@@ -32,6 +32,15 @@ export type RoutePageId = PageId | ContentPageId;
 const ROUTES: Readonly<Record<PageId, Readonly<Record<Lang, string>>>> = {
   home: { en: '/', es: '/es', pt: '/pt', fr: '/fr', de: '/de', it: '/it', nl: '/nl' },
   about: localised('/about'),
+  solutions: {
+    en: '/solutions',
+    es: '/es/soluciones',
+    pt: '/pt/solucoes',
+    fr: '/fr/solutions',
+    de: '/de/loesungen',
+    it: '/it/soluzioni',
+    nl: '/nl/oplossingen',
+  },
   contact: localised('/contact'),
   cookies: localised('/cookies'),
   legalNotice: {
@@ -140,19 +149,29 @@ export interface ContentPageRoute {
   lang: Lang;
   /** The page's URL segment(s) in this language: `healthcare`, `sanidad`, `solutions/healthcare`. */
   slug: string;
-  /** Where a link to the page shows: the header navigation, the footer's quick links, or nowhere. */
-  nav?: 'header' | 'footer';
+  /**
+   * Where a link to the page shows: the header navigation, the footer's quick links, the
+   * solutions page's list of industries (`solutions`), or nowhere.
+   */
+  nav?: NavPlacement;
   /** The link's text in this language. */
   navLabel: string;
+  /** The page's search snippet in this language; the solutions page shows it under the link. */
+  description: string;
   /** Links in one place are sorted by this number, then by label. */
   navOrder: number;
 }
 
-/** A link the header or footer shows to a page added as Markdown. */
+/** Where a page added as Markdown is linked from: `nav:` in its front matter. */
+export const NAV_PLACEMENTS = ['header', 'footer', 'solutions'] as const;
+type NavPlacement = (typeof NAV_PLACEMENTS)[number];
+
+/** A link the header, the footer or the solutions page shows to a page added as Markdown. */
 interface PlacedLink {
   page: ContentPageId;
   href: string;
   label: string;
+  description: string;
 }
 
 /** The site's whole routes table: the fixed pages and the pages added as Markdown files. */
@@ -171,8 +190,8 @@ export interface SiteRoutes {
   xDefaultFor(page: RoutePageId): string;
   /** Every URL the site serves (pages and aliases) in the given languages: fixed pages first, in table order. */
   allRoutes(langs?: readonly Lang[]): RenderedRoute[];
-  /** The Markdown pages placed in the header or footer of `lang`, in their order. */
-  placedLinks(placement: 'header' | 'footer', lang: Lang): PlacedLink[];
+  /** The Markdown pages placed in the header, the footer or the solutions page of `lang`, in their order. */
+  placedLinks(placement: NavPlacement, lang: Lang): PlacedLink[];
 }
 
 /** The id of a page added as Markdown: `contentPageId('healthcare')` → `content:healthcare`. */
@@ -255,7 +274,7 @@ export function siteRoutes(contentPages: readonly ContentPageRoute[]): SiteRoute
         const links = contentPages
           .filter((entry) => entry.lang === lang && entry.nav === placement)
           .sort((a, b) => a.navOrder - b.navOrder || a.navLabel.localeCompare(b.navLabel, lang))
-          .map((entry) => ({ page: contentPageId(entry.name), href: contentPagePath(lang, entry.slug), label: entry.navLabel }));
+          .map((entry) => ({ page: contentPageId(entry.name), href: contentPagePath(lang, entry.slug), label: entry.navLabel, description: entry.description }));
         placed.set(key, links);
       }
       return placed.get(key)!.map((link) => ({ ...link }));

@@ -13,9 +13,10 @@ function FooterLink({ href, children }: { href: string; children: ReactNode }) {
   );
 }
 
-function FooterColumn({ title, children }: { title: string; children: ReactNode }) {
+/** A titled list of the footer; a `wide` one takes the whole row on phones, where the two link lists share one. */
+function FooterColumn({ title, wide = false, children }: { title: string; wide?: boolean; children: ReactNode }) {
   return (
-    <div>
+    <div className={wide ? 'min-[360px]:col-span-2 md:col-span-1' : undefined}>
       <h2 className="text-sm font-semibold uppercase tracking-wider text-white">{title}</h2>
       <ul className="mt-4 space-y-3">{children}</ul>
     </div>
@@ -43,8 +44,8 @@ export function Footer() {
   const newTab = ` ${t('nav.newTab')}`;
   return (
     <footer className="bg-navy-950 text-slate-300">
-      <div className="mx-auto grid max-w-6xl gap-10 px-4 py-14 sm:px-6 md:grid-cols-2 lg:grid-cols-4 lg:px-8">
-        <div>
+      <div className="mx-auto grid max-w-6xl gap-x-6 gap-y-10 px-4 py-14 min-[360px]:grid-cols-2 sm:px-6 lg:grid-cols-4 lg:px-8">
+        <div className="min-[360px]:col-span-2 md:col-span-1">
           <Logo inverted />
           <p className="mt-4 text-sm leading-relaxed">{t('footer.about')}</p>
           <div className="mt-5 flex gap-3">
@@ -55,7 +56,7 @@ export function Footer() {
         <FooterColumn title={t('footer.quickLinks')}>
           <li><FooterLink href={pathFor('home', lang)}>{t('footer.home')}</FooterLink></li>
           <li><FooterLink href={homeAnchor(here, lang, 'features')}>{t('footer.features')}</FooterLink></li>
-          <li><FooterLink href={pathFor('contact', lang)}>{t('footer.pricing')}</FooterLink></li>
+          <li><FooterLink href={pathFor('solutions', lang)}>{t('nav.solutions')}</FooterLink></li>
           <li><FooterLink href={contactLink(lang, 'general')}>{t('footer.contact')}</FooterLink></li>
           {routes.placedLinks('footer', lang).map((link) => (
             <li key={link.page}><FooterLink href={link.href}>{link.label}</FooterLink></li>
@@ -66,7 +67,7 @@ export function Footer() {
           <li><FooterLink href={pathFor('privacy', lang)}>{t('footer.privacy')}</FooterLink></li>
           <li><FooterLink href={pathFor('cookies', lang)}>{t('footer.cookies')}</FooterLink></li>
         </FooterColumn>
-        <FooterColumn title={t('footer.contactTitle')}>
+        <FooterColumn title={t('footer.contactTitle')} wide>
           <li className="flex items-start gap-2 text-sm">
             <Icon name="mail" className="mt-0.5 h-4 w-4 shrink-0" />
             <a href={`mailto:${site.email}`} className="rounded hover:text-white">{t('footer.email', { email: site.email })}</a>

@@ -3,9 +3,9 @@ import { usePage } from '../page-context.tsx';
 import { LanguageMenu } from './LanguageMenu.tsx';
 import { Logo } from './Logo.tsx';
 import { MobileMenu } from './MobileMenu.tsx';
-import { mainNavLinks, signUpHref } from './nav-links.ts';
+import { mainNavLinks, newsletterHref } from './nav-links.ts';
 
-/** The site header: logo, main navigation, language menu, sign-up link and the small-screen menu. */
+/** The site header: logo, main navigation, language menu, newsletter button and the small-screen menu. */
 export function Header() {
   const { lang, page, t, site, routes } = usePage();
   const links = mainNavLinks(page, lang, t, site, routes);
@@ -27,7 +27,7 @@ export function Header() {
         <div className="flex items-center gap-2">
           <LanguageMenu />
           <a
-            href={signUpHref(page, lang)}
+            href={newsletterHref(page, lang)}
             className="hidden rounded-lg bg-teal-700 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-teal-800 sm:inline-flex"
           >
             {t('nav.signUp')}

@@ -1,9 +1,9 @@
 import { MobileMenu as MobileMenuIsland } from '../islands/components/MobileMenu.tsx';
 import { Island } from '../islands/Island.tsx';
 import { usePage } from '../page-context.tsx';
-import { mainNavLinks, signUpHref } from './nav-links.ts';
+import { mainNavLinks, newsletterHref } from './nav-links.ts';
 
-/** The header's small-screen menu island with the main navigation and the sign-up link. */
+/** The header's small-screen menu island with the main navigation and the newsletter button. */
 export function MobileMenu() {
   const { lang, page, t, site, routes } = usePage();
   return (
@@ -16,7 +16,7 @@ export function MobileMenu() {
         navLabel: t('nav.label'),
         newTab: t('nav.newTab'),
         links: mainNavLinks(page, lang, t, site, routes),
-        signUp: { href: signUpHref(page, lang), label: t('nav.signUp') },
+        signUp: { href: newsletterHref(page, lang), label: t('nav.signUp') },
       }}
     />
   );

@@ -5,12 +5,13 @@ import type { SiteConfig } from '../../cli/site/site-config.ts';
 import type { NavLink } from '../ui/NavLinkList.tsx';
 
 /**
- * The header's navigation links for a page: solutions, about, the Markdown pages placed in the
- * header (`nav: header` in their front matter), blog (external), contact.
+ * The header's navigation links for a page: the solutions page (which lists the industry pages),
+ * about, the Markdown pages placed in the header (`nav: header` in their front matter), blog
+ * (external), contact.
  */
 export function mainNavLinks(page: RoutePageId | 'notFound', lang: Lang, t: Translate, site: SiteConfig, routes: SiteRoutes): NavLink[] {
   return [
-    { href: pathFor('home', lang), label: t('nav.solutions'), current: page === 'home' },
+    { href: pathFor('solutions', lang), label: t('nav.solutions'), current: page === 'solutions' },
     { href: pathFor('about', lang), label: t('nav.about'), current: page === 'about' },
     ...routes.placedLinks('header', lang).map((link) => ({ href: link.href, label: link.label, current: page === link.page })),
     { href: site.blogUrl, label: t('nav.blog'), external: true },
@@ -18,7 +19,7 @@ export function mainNavLinks(page: RoutePageId | 'notFound', lang: Lang, t: Tran
   ];
 }
 
-/** The sign-up link: the newsletter section of the home page. */
-export function signUpHref(page: RoutePageId | 'notFound', lang: Lang): string {
+/** The header's newsletter button: the newsletter section of the home page. */
+export function newsletterHref(page: RoutePageId | 'notFound', lang: Lang): string {
   return homeAnchor(page === 'notFound' ? 'about' : page, lang, 'newsletter');
 }

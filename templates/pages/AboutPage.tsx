@@ -1,7 +1,7 @@
 import { Icon, type IconName } from '../ui/Icon.tsx';
 import { usePage } from '../page-context.tsx';
 import { CtaBanner } from '../sections/CtaBanner.tsx';
-import { PageHeader } from './PageHeader.tsx';
+import { PageHeader } from '../layout/PageHeader.tsx';
 
 /** The about page's groups of items: each item's key under the group's prefix, and its icon. */
 const ABOUT_GROUPS = {

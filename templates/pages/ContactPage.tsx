@@ -1,7 +1,7 @@
 import { Icon } from '../ui/Icon.tsx';
 import { usePage } from '../page-context.tsx';
 import { ContactForm } from '../sections/ContactForm.tsx';
-import { PageHeader } from './PageHeader.tsx';
+import { PageHeader } from '../layout/PageHeader.tsx';
 
 /** The contact page: the contact form beside the other ways to reach the team. */
 export function ContactPage() {

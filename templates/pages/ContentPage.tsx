@@ -1,6 +1,6 @@
 import type { RenderedContentPage } from '../../cli/site/markdown/content-pages.ts';
 import { CtaBanner } from '../sections/CtaBanner.tsx';
-import { PageHeader } from './PageHeader.tsx';
+import { PageHeader } from '../layout/PageHeader.tsx';
 
 /** A page a content maintainer added as Markdown: its title and description, the text, and the call to action. */
 export function ContentPage({ document }: { document: RenderedContentPage }) {
@@ -9,7 +9,10 @@ export function ContentPage({ document }: { document: RenderedContentPage }) {
       <PageHeader title={document.title}>
         <p>{document.description}</p>
       </PageHeader>
-      <article className="legal-prose mx-auto max-w-3xl px-4 py-14 sm:px-6 lg:px-8" dangerouslySetInnerHTML={{ __html: document.html }} />
+      {/* The same grid as the heading's band, so the text's column starts where the heading does. */}
+      <div className="mx-auto max-w-6xl px-4 py-14 sm:px-6 lg:px-8">
+        <article className="legal-prose max-w-3xl" dangerouslySetInnerHTML={{ __html: document.html }} />
+      </div>
       <div className="pb-20">
         <CtaBanner />
       </div>

@@ -5,7 +5,7 @@ import { homeAnchor, pathFor, type ServicePageId } from '../../cli/site/routes.t
 import { CONTACT_FORM_ID } from '../forms/contact-link.ts';
 import { usePage } from '../page-context.tsx';
 import { RichText } from '../ui/RichText.tsx';
-import { PageHeader } from './PageHeader.tsx';
+import { PageHeader } from '../layout/PageHeader.tsx';
 import { ServicePageLinks } from './ServicePageLinks.tsx';
 
 /**

@@ -2,20 +2,18 @@ import { CtaBanner } from '../sections/CtaBanner.tsx';
 import { FeatureGrid } from '../sections/FeatureGrid.tsx';
 import { Hero } from '../sections/Hero.tsx';
 import { NewsletterSection } from '../sections/NewsletterSection.tsx';
-import { Overview } from '../sections/Overview.tsx';
 import { ProductTour } from '../sections/ProductTour.tsx';
 import { SupportStrip } from '../sections/SupportStrip.tsx';
 
-/** The home page: hero, supported databases and regulations, overview, product tour, feature grid, call to action, newsletter. */
+/** The home page: hero, supported databases and regulations, product tour, feature grid, call to action, newsletter. */
 export function HomePage() {
   return (
     <>
       <Hero />
       <SupportStrip />
-      <Overview />
       <ProductTour />
       <FeatureGrid />
-      <div className="pt-20 sm:pt-24">
+      <div className="pt-16 sm:pt-24">
         <CtaBanner />
       </div>
       <NewsletterSection />

@@ -1,6 +1,6 @@
 import type { RenderedMarkdown } from '../../cli/site/markdown/markdown.ts';
 import { usePage } from '../page-context.tsx';
-import { PageHeader } from './PageHeader.tsx';
+import { PageHeader } from '../layout/PageHeader.tsx';
 
 /** A long legal text (legal notice, privacy, cookies) from Markdown, with its table of contents. */
 export function LegalPage({ document }: { document: RenderedMarkdown }) {

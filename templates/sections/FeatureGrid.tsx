@@ -2,14 +2,15 @@ import { usePage } from '../page-context.tsx';
 import { Icon, type IconName } from '../ui/Icon.tsx';
 import { staggerClass } from './stagger.ts';
 
-/** The six capability cards (the spec's feature grid keys). */
+/**
+ * The four capability cards: what the rest of the home page does not already say (the regulations
+ * are the strip's, the proxy, the client and the administrator tools with their logs the tour's).
+ */
 const FEATURES: readonly { key: string; icon: IconName }[] = [
-  { key: 'gdpr', icon: 'euro' },
-  { key: 'hipaa', icon: 'heart' },
+  { key: 'compliance', icon: 'scale' },
   { key: 'obfuscation', icon: 'mask' },
   { key: 'scalable', icon: 'trend' },
   { key: 'sync', icon: 'sync' },
-  { key: 'audit', icon: 'clipboard' },
 ];
 
 /**
@@ -19,8 +20,8 @@ const FEATURES: readonly { key: string; icon: IconName }[] = [
 export function FeatureGrid() {
   const { t } = usePage();
   return (
-    <section id="features" aria-labelledby="features-title" className="scroll-mt-20 bg-slate-50 py-20 sm:py-24">
-      <div className="mx-auto grid max-w-6xl gap-12 px-4 sm:px-6 lg:grid-cols-[1fr_2fr] lg:px-8">
+    <section id="features" aria-labelledby="features-title" className="scroll-mt-20 bg-slate-50 py-16 sm:py-24">
+      <div className="mx-auto grid max-w-6xl gap-10 px-4 sm:px-6 lg:grid-cols-[1fr_2fr] lg:px-8">
         <div className="lg:sticky lg:top-24 lg:self-start lg:pt-2">
           <h2 id="features-title" className="text-3xl font-bold tracking-tight text-balance text-navy-900 sm:text-4xl">{t('features.title')}</h2>
           <p className="mt-4 text-lg leading-relaxed text-slate-600">{t('features.subtitle')}</p>
@@ -29,11 +30,11 @@ export function FeatureGrid() {
           {FEATURES.map((feature, index) => (
             <article key={feature.key} className={`relative overflow-hidden rounded-2xl bg-white p-6 pl-7 shadow-sm ring-1 ring-slate-200 ${staggerClass(index)}`}>
               <span aria-hidden="true" className="absolute inset-y-0 left-0 w-1 bg-gradient-to-b from-teal-500 to-navy-900" />
-              <div className="flex items-center justify-between">
-                <Icon name={feature.icon} className="h-6 w-6 text-teal-700" />
+              <div className="flex items-start gap-3">
+                <Icon name={feature.icon} className="mt-0.5 h-6 w-6 shrink-0 text-teal-700" />
+                <h3 className="min-w-0 flex-1 text-lg font-semibold text-navy-900">{t(`features.${feature.key}.title`)}</h3>
                 <span aria-hidden="true" className="font-mono text-sm text-slate-500">{String(index + 1).padStart(2, '0')}</span>
               </div>
-              <h3 className="mt-4 text-lg font-semibold text-navy-900">{t(`features.${feature.key}.title`)}</h3>
               <p className="mt-2 leading-relaxed text-slate-600">{t(`features.${feature.key}.description`)}</p>
             </article>
           ))}

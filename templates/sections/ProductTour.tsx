@@ -20,8 +20,8 @@ function Lead({ title, text }: { title: string; text: string }) {
 export function ProductTour() {
   const { t } = usePage();
   return (
-    <section id="how-it-works" aria-labelledby="tour-title" className="scroll-mt-20 py-20 sm:py-24">
-      <div className="mx-auto max-w-6xl space-y-20 px-4 sm:px-6 lg:px-8">
+    <section id="how-it-works" aria-labelledby="tour-title" className="scroll-mt-20 py-16 sm:py-24">
+      <div className="mx-auto max-w-6xl space-y-16 px-4 sm:space-y-20 sm:px-6 lg:px-8">
         <SectionHeading id="tour-title" title={t('overview.tour.title')} subtitle={t('overview.tour.subtitle')} />
         <div className="space-y-8">
           <Lead title={t('overview.proxy.title')} text={t('overview.proxy.text')} />

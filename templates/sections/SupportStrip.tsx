@@ -11,7 +11,7 @@ const STATUS_STYLE: Record<DatabaseStatus, { dot: string; badge: string }> = {
 
 /**
  * The band under the hero: the supported databases grouped by status (available, coming soon,
- * planned) and the regulations the product helps with, as text badges.
+ * planned) and the regulations the product helps with, as text badges in a grid of two columns.
  */
 export function SupportStrip() {
   const { t } = usePage();
@@ -40,9 +40,10 @@ export function SupportStrip() {
         </div>
         <div>
           <StripHeading icon="scale">{t('overview.regulations.title')}</StripHeading>
-          <ul className="mt-4 flex flex-wrap gap-2">
+          {/* A grid, not a wrapping row: the badges take equal cells, so their rows are even at every width. */}
+          <ul className="mt-4 grid grid-cols-2 gap-2">
             {REGULATIONS.map((id) => (
-              <li key={id} className="inline-flex items-baseline gap-2 rounded-full bg-slate-50 px-3.5 py-1.5 ring-1 ring-slate-200">
+              <li key={id} className="flex flex-col rounded-xl bg-slate-50 px-3.5 py-2 ring-1 ring-slate-200">
                 <span className="text-sm font-bold text-navy-900">{t(`overview.regulations.${id}.name`)}</span>
                 <span className="text-xs text-slate-600">{t(`overview.regulations.${id}.scope`)}</span>
               </li>

@@ -29,7 +29,7 @@ describe('sitegen CLI', () => {
     const out = mkdtempSync(join(tmpdir(), 'sg-'));
     const run = sitegen('build', '--lang', 'es', '--out', out, '--site-url', 'https://staging.example.org');
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('built 29 pages in 1 language(s)'); // 6 fixed pages, 20 service pages, /aviso-legal, /es/sanidad (content/pages/es/healthcare.md), 404
+    expect(run.stdout).toContain('built 30 pages in 1 language(s)'); // 7 fixed pages, 20 service pages, /aviso-legal, /es/sanidad (content/pages/es/healthcare.md), 404
     expect(readdirSync(out).sort()).toEqual([
       '.sitegen-output', '_deploy', '_headers', '_redirects', 'apple-touch-icon.png', 'assets',
       'aviso-legal.html', 'aviso-legal.html.br', 'aviso-legal.html.gz', 'es', 'es.html', 'es.html.br', 'es.html.gz',
@@ -48,7 +48,7 @@ describe('sitegen CLI', () => {
     const out = mkdtempSync(join(tmpdir(), 'sg-'));
     const run = sitegen('build', '--lang', 'en', '--content', content, '--out', out, '--timings');
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('built 29 pages in 1 language(s)'); // the 28 of the project's content, and release-notes.md
+    expect(run.stdout).toContain('built 30 pages in 1 language(s)'); // the 29 of the project's content, and release-notes.md
     expect(readFileSync(join(out, 'release-notes.html'), 'utf8')).toContain('Version 2 masks <strong>views</strong> too.');
     expect(run.stdout).toMatch(/^sitegen: timings \(ms\): load \d+, assets \d+, render \d+ \(\d+\.\d\d per page\), write \d+, verify \d+, host \d+, flush \d+; peak memory \d+ MB$/m);
   });

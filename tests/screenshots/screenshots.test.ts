@@ -46,7 +46,7 @@ describe('the pages photographed', () => {
   it('are every page type of the language, named by its English URL, with the 404 page', () => {
     const names = shots.map((shot) => shot.name);
     expect(names).toEqual(expect.arrayContaining([
-      'home', 'about', 'contact', 'privacy', 'legal-notice', 'cookies', 'healthcare', '404',
+      'home', 'about', 'solutions', 'contact', 'privacy', 'legal-notice', 'cookies', 'healthcare', '404',
       'newsletter-confirm', 'newsletter-confirmed', 'newsletter-unsubscribe', 'newsletter-unsubscribed', 'newsletter-link-invalid',
       'newsletter-check-inbox', 'form-not-accepted-email', 'form-too-many-attempts', 'form-not-stored',
       'contact-check-inbox', 'contact-confirm', 'contact-confirmed', 'contact-link-invalid',
@@ -101,7 +101,7 @@ describe('npm run screenshots', () => {
     expect(lang.code).toBe(2);
     expect(lang.stderr).toContain('unknown language xx: use en, es, pt, fr, de, it, nl or all');
     expect(page.code).toBe(2);
-    expect(page.stderr).toMatch(/no page named pricing: the pages are home, about, contact, /);
+    expect(page.stderr).toMatch(/no page named pricing: the pages are home, about, solutions, contact, /);
     expect(dist.code).toBe(2);
     expect(dist.stderr).toContain(`${join(work, 'no-build')} holds no de pages: run npm run build, or leave out --dist`);
     expect(existsSync(out)).toBe(false);

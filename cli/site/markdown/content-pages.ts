@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Problem } from '../errors.ts';
 import { LANGUAGES, type Lang } from '../languages.ts';
 import { fillPlaceholders, MARKDOWN_PAGES, renderMarkdown, type RenderedMarkdown } from './markdown.ts';
-import { contentPagePath, reservedPathReason, type ContentPageRoute } from '../routes.ts';
+import { contentPagePath, NAV_PLACEMENTS, reservedPathReason, type ContentPageRoute } from '../routes.ts';
 
 /** A slug: lower-case words of letters and digits joined by dashes, segments joined by `/`. */
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*(?:\/[a-z0-9]+(?:-[a-z0-9]+)*)*$/;
@@ -20,7 +20,7 @@ const NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
  * title: Data masking for healthcare        # the page's heading, and its <title> with the brand
  * description: Protect patient data in …     # the search and sharing snippet
  * slug: healthcare                           # the URL in this language: /healthcare, /es/sanidad
- * nav: header                                # optional: a link in the header, or `footer`
+ * nav: solutions                             # optional: listed on the solutions page (an industry page), or a link in the `header` or `footer`
  * navLabel: Healthcare                       # optional: the link's text (default: title)
  * navOrder: 1                                # optional: links are sorted by it (default 0)
  * ```
@@ -30,7 +30,7 @@ const frontMatterSchema = z
     title: z.string().trim().min(1),
     description: z.string().trim().min(1),
     slug: z.string().regex(SLUG, 'must be lower-case letters, digits and dashes (segments joined by "/"), e.g. "healthcare" or "solutions/healthcare"'),
-    nav: z.enum(['header', 'footer']).optional(),
+    nav: z.enum(NAV_PLACEMENTS).optional(),
     navLabel: z.string().trim().min(1).optional(),
     navOrder: z.number().int().optional(),
   })
@@ -41,7 +41,6 @@ export interface ContentPage extends ContentPageRoute {
   /** The file it was read from, `<contentDir>/pages/<lang>/<name>.md`. */
   file: string;
   title: string;
-  description: string;
   /** The Markdown below the front matter. */
   body: string;
   /** The file line of the body's first line, so a problem in the body can name its line. */

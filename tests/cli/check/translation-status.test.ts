@@ -87,7 +87,7 @@ describe('outdated translations', () => {
   it('an edited English page makes that page outdated in every language that has it', () => {
     const f = fixture();
     f.edit('content/pages/en/privacy.md', (t) => `${t}\nOne more sentence.\n`);
-    f.edit('content/pages/en/healthcare.md', (t) => t.replace('## Talk to us', '## Talk to our team'));
+    f.edit('content/pages/en/healthcare.md', (t) => t.replace('## Evidence for your auditors', '## Evidence your auditors ask for'));
     const outdated = f.check().warnings.filter((w) => w.includes('[translation_outdated]'));
     expect(outdated).toEqual([
       ...TRANSLATIONS.map((lang) => `content/pages/${lang}/privacy.md:1: the en text of privacy.md changed since this translation was made; compare with pages/en/privacy.md, update, then run \`sitegen translated ${lang} privacy.md\` [translation_outdated]`),
@@ -149,9 +149,9 @@ describe('pages some languages lack', () => {
     const de = 'content/pages/de/healthcare.md';
     expect(f.check().problems).toEqual([
       `content/pages/es/healthcare.md:4: slug "about" gives the URL /es/about, but it is the URL of the about page [slug_conflict]`,
-      expect.stringMatching(/^content\/pages\/nl\/healthcare\.md:5: front matter nav: .*"header".*"footer".* \[front_matter_invalid\]$/),
+      expect.stringMatching(/^content\/pages\/nl\/healthcare\.md:5: front matter nav: .*"header".*"footer".*"solutions".* \[front_matter_invalid\]$/),
       `${de}:${f.lineOf(de, '# Titel')}: has a "# " heading; a page with front matter takes its title from "title:" [title_count]`,
-      `${de}:${f.lineOf(de, '## Sprechen Sie')}: has 3 "## " sections but the en text has 4 [sections_differ]`,
+      `${de}:${f.lineOf(de, '## Passt zu')}: has 2 "## " sections but the en text has 3 [sections_differ]`,
     ]);
   });
 });

@@ -6,6 +6,7 @@ const page = (name: string, lang: ContentPageRoute['lang'], slug: string, extra:
   lang,
   slug,
   navLabel: slug,
+  description: `About ${slug}.`,
   navOrder: 0,
   ...extra,
 });
@@ -15,6 +16,7 @@ const routes = siteRoutes([
   page('healthcare', 'es', 'sanidad', { nav: 'footer', navLabel: 'Sanidad' }),
   page('banking', 'en', 'banking', { nav: 'footer', navLabel: 'Banking', navOrder: -1 }),
   page('lokaal', 'nl', 'lokaal/aanbod'),
+  page('retail', 'en', 'retail', { nav: 'solutions', navLabel: 'Retail', description: 'Mask shoppers’ data.' }),
 ]);
 
 describe('the routes table with pages added as Markdown', () => {
@@ -23,6 +25,7 @@ describe('the routes table with pages added as Markdown', () => {
     expect(routes.allRoutes().slice(allRoutes().length).map((r) => `${r.page} ${r.path}`)).toEqual([
       'content:banking /banking',
       'content:healthcare /healthcare',
+      'content:retail /retail',
       'content:healthcare /es/sanidad',
       'content:lokaal /nl/lokaal/aanbod',
     ]);
@@ -53,11 +56,17 @@ describe('the routes table with pages added as Markdown', () => {
     expect(routes.placedLinks('footer', 'es').map((l) => l.href)).toEqual(['/es/sanidad']);
     expect(routes.placedLinks('header', 'en')).toEqual([]);
   });
+
+  it('lists the industry pages (nav: solutions) for the solutions page, with their descriptions', () => {
+    expect(routes.placedLinks('solutions', 'en')).toEqual([{ page: 'content:retail', href: '/retail', label: 'Retail', description: 'Mask shoppers’ data.' }]);
+    expect(routes.placedLinks('solutions', 'es')).toEqual([]);
+  });
 });
 
 describe('reservedPathReason', () => {
   it('refuses the URL of a fixed page or alias, a language code and reserved segments', () => {
     expect(reservedPathReason('en', '/about')).toBe('it is the URL of the about page');
+    expect(reservedPathReason('de', '/de/loesungen')).toBe('it is the URL of the solutions page');
     expect(reservedPathReason('es', '/es/aviso-legal')).toBe('it is the URL of the legalNotice page');
     expect(reservedPathReason('en', '/aviso-legal')).toBe('it is the URL of the legalNotice page');
     expect(reservedPathReason('en', '/de/anything')).toMatch(/"de" is reserved/);
