@@ -7,18 +7,25 @@ import { freePort } from '../../helpers/ports.ts';
 /** Debian's nginx binary (installed by `.ci/run` and tests/e2e/support/ensure-nginx.sh). */
 const NGINX_BINARY = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
 
+/** Debian's ngx_brotli static module (libnginx-mod-http-brotli-static), which serves the build's .br files. */
+const BROTLI_STATIC_MODULE = '/usr/lib/nginx/modules/ngx_http_brotli_static_module.so';
+
+/** The generated config's Brotli switch, commented out (docs/operators.md: uncomment it where the module is loaded). */
+const BROTLI_SWITCH = '# brotli_static on;';
+
 /**
  * The built site's server block as an operator deploys it: the lines marked "set for your
  * host" given this machine's values. Fails when a marked line is missing, so the test notices
  * a config the documented procedure can no longer adjust.
  */
-function deployedServerBlock(siteDir: string, port: number, ingestPort: number, workDir: string): string {
+function deployedServerBlock(siteDir: string, port: number, ingestPort: number, workDir: string, brotli: boolean): string {
   const generated = readFileSync(join(siteDir, NGINX_CONFIG_FILE), 'utf8');
   const replacements: [string, string][] = [
     [`listen ${NGINX_DEFAULTS.listen};`, `listen 127.0.0.1:${port};`],
     [`root ${NGINX_DEFAULTS.root};`, `root ${siteDir};`],
     [`server ${NGINX_DEFAULTS.upstream};`, `server 127.0.0.1:${ingestPort};`],
     [`access_log ${NGINX_DEFAULTS.accessLog} `, `access_log ${accessLogOf(workDir)} `],
+    ...(brotli ? [[BROTLI_SWITCH, BROTLI_SWITCH.slice(2)] as [string, string]] : []),
   ];
   let conf = generated;
   for (const [from, to] of replacements) {
@@ -32,14 +39,22 @@ function deployedServerBlock(siteDir: string, port: number, ingestPort: number, 
  * Starts Debian's nginx in the foreground with the built site's server block included in a
  * minimal main configuration whose pid, logs and temp folders live in `workDir`. It listens on
  * `port` when given (chosen beforehand, so the ingest service can be told nginx's origin), else
- * on a free one.
+ * on a free one. With `brotli`, it loads Debian's Brotli static module and turns on the
+ * config's Brotli line, as docs/operators.md tells an operator to.
  */
-export async function startNginx(siteDir: string, ingestPort: number, workDir: string, port?: number): Promise<{ baseURL: string; stop: () => Promise<void> }> {
+export async function startNginx(
+  siteDir: string,
+  ingestPort: number,
+  workDir: string,
+  port?: number,
+  { brotli = false }: { brotli?: boolean } = {},
+): Promise<{ baseURL: string; stop: () => Promise<void> }> {
   mkdirSync(join(workDir, 'logs'), { recursive: true });
   port ??= await freePort();
-  writeFileSync(join(workDir, 'site.conf'), deployedServerBlock(siteDir, port, ingestPort, workDir));
+  writeFileSync(join(workDir, 'site.conf'), deployedServerBlock(siteDir, port, ingestPort, workDir, brotli));
   const temp = (name: string) => `${name}_temp_path ${join(workDir, `${name}-temp`)};`;
   const main = [
+    brotli ? `load_module ${BROTLI_STATIC_MODULE};` : '',
     // As root, workers would run as nobody and could not read a private temp folder.
     process.getuid?.() === 0 ? 'user root;' : '',
     'worker_processes 1;',
@@ -85,6 +100,11 @@ export async function startNginx(siteDir: string, ingestPort: number, workDir: s
 /** The access log of the server block started in `workDir` (in the generated config's format). */
 export function accessLogOf(workDir: string): string {
   return join(workDir, 'logs', 'site-access.log');
+}
+
+/** Whether Debian's Brotli static module for nginx is installed here. */
+export function brotliModuleAvailable(): boolean {
+  return existsSync(BROTLI_STATIC_MODULE);
 }
 
 /** Whether nginx is installed here. */
