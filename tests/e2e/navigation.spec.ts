@@ -12,10 +12,12 @@ test('the language menu leads to the same page in the chosen language', async ({
   expect(problems).toEqual([]);
 });
 
-test('a page added as Markdown opens from the footer; its language menu leads to its translations', async ({ page, url }) => {
+test('an industry page added as Markdown opens from the header\'s Solutions; its language menu leads to its translations', async ({ page, url }) => {
   const problems = watchConsole(page);
   await page.goto(url('/about'));
-  await page.locator('footer').getByRole('link', { name: 'Healthcare' }).click();
+  await page.locator('header nav').getByRole('link', { name: 'Solutions' }).click();
+  await expect(page).toHaveURL(url('/solutions'));
+  await page.locator('main').getByRole('link', { name: 'Healthcare' }).click();
   await expect(page).toHaveURL(url('/healthcare'));
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Data masking for healthcare');
   expect(await axeViolations(page)).toEqual([]);
