@@ -17,6 +17,7 @@
  * | SALES_EMAIL | sales@localhost |
  * | MAIL_FROM | ingest@localhost |
  * | SALES_TIMEZONE | Europe/Madrid (the IANA time zone the sales email shows its times in) |
+ * | SALES_LANG | en: the language of the sales email (one of the site's languages) |
  * | ALLOWED_ORIGINS | empty (same origin only); comma list such as https://example.com,https://www.example.com |
  * | CAPTCHA_SECRET | generated once and kept in $DATA_DIR/captcha-secret |
  * | CAPTCHA_MIN_FILL_MS | 3000: a contact sent sooner after its challenge was issued is refused (0 turns it off) |
@@ -41,6 +42,7 @@
  */
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Lang } from './contract/languages.ts';
 import { conflicts, envSchema, LOG_LEVELS, SECRET_VARIABLES, VARIABLES } from './config/env-schema.ts';
 import type { ServerTimeouts } from './http/client-timeouts.ts';
 
@@ -56,6 +58,8 @@ export interface IngestConfig {
   mailFrom: string;
   /** The IANA time zone of the sales team, e.g. `Europe/Madrid`. */
   salesTimeZone: string;
+  /** The language the sales email is written in. */
+  salesLang: Lang;
   allowedOrigins: string[];
   /** null: use (or create) the secret kept in `captchaSecretFile`. */
   captchaSecret: string | null;
@@ -122,6 +126,7 @@ export function resolveConfig(env: Readonly<Record<string, string | undefined>>,
     salesEmail: e.SALES_EMAIL,
     mailFrom: e.MAIL_FROM,
     salesTimeZone: e.SALES_TIMEZONE,
+    salesLang: e.SALES_LANG,
     allowedOrigins: e.ALLOWED_ORIGINS,
     captchaSecret: e.CAPTCHA_SECRET ?? null,
     captchaSecretFile: resolve(dataDir, 'captcha-secret'),

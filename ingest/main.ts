@@ -162,12 +162,21 @@ program
 
 program
   .command('preview-mail')
-  .description('Write sample emails (the sales email for each intent) as .eml and .html files to open in a mail client or browser.')
+  .description('Write every kind of email the service sends (the sales email for each reason, the confirmation mails, "already subscribed"), in every language, as .eml and .html files to open in a mail client or browser.')
   .requiredOption('--out <dir>', 'the folder to write them into (created if missing)')
   .action(async (options: { out: string }) => {
     const config = await configOrExit();
     const { writeMailPreviews } = await import('./mail/messages/preview-mail.ts');
-    const files = await writeMailPreviews(resolve(options.out), { from: config.mailFrom, to: config.salesEmail, timeZone: config.salesTimeZone });
+    const { loadSiteContent } = await import('./site-content.ts');
+    const files = await writeMailPreviews(resolve(options.out), {
+      from: config.mailFrom,
+      to: config.salesEmail,
+      timeZone: config.salesTimeZone,
+      content: loadSiteContent(config.contentDir),
+      siteUrl: config.siteUrl,
+      apiUrl: config.publicApiUrl,
+      linkDays: config.confirmLinkDays,
+    });
     process.stdout.write(files.map((file) => `${file}\n`).join(''));
     report(`wrote ${files.length / 2} sample email(s), times in ${config.salesTimeZone}`);
   });

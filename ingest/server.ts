@@ -104,7 +104,14 @@ export async function startService(config: IngestConfig, overrides: ServiceOverr
   worker = outboxWorker({
     outbox: backend.outbox,
     mailer,
-    envelope: { from: config.mailFrom, to: config.salesEmail, timeZone: config.salesTimeZone },
+    envelope: {
+      from: config.mailFrom,
+      to: config.salesEmail,
+      timeZone: config.salesTimeZone,
+      lang: config.salesLang,
+      content,
+      siteUrl: newsletter.urls.siteUrl,
+    },
     confirmationMail: newsletter.confirmationMail,
     contactConfirmationMail: newsletter.contactConfirmationMail,
     alreadySubscribedMail: newsletter.alreadySubscribedMail,

@@ -2,7 +2,7 @@
  * The `mail` section of each resource file, checked against the ingest service's own schema
  * (`ingest/contract/mail-texts.ts`), so a text the service would refuse at start-up fails
  * `sitegen check` first: every key present, none too long, and no placeholder the service does not
- * fill (`{{brand}}`, `{{days}}`).
+ * fill in that mail (`{{brand}}`, `{{days}}`, the sales mail's `{{reason}}` and `{{name}}`).
  */
 import { MAIL_PLACEHOLDERS, mailTextsSchema } from '../../ingest/contract/mail-texts.ts';
 import type { Problem } from '../site/errors.ts';
@@ -22,7 +22,8 @@ export function mailTextProblems(locale: LocaleFile): Problem[] {
       continue;
     }
     (section[group] ??= {})[name] = value;
-    const unknown = placeholdersOf(value).filter((p) => !(MAIL_PLACEHOLDERS as readonly string[]).includes(p));
+    const filled: readonly string[] = MAIL_PLACEHOLDERS[group as keyof typeof MAIL_PLACEHOLDERS] ?? [];
+    const unknown = placeholdersOf(value).filter((p) => !filled.includes(p));
     if (unknown.length > 0) {
       problems.push({ code: 'mail_text_invalid', file: locale.file, line: at(key), message: `key "${key}" uses {{${unknown.join('}}, {{')}}}, which the mail service does not fill` });
     }

@@ -5,6 +5,7 @@
  */
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { LANGS } from '../contract/languages.ts';
 import { DEFAULT_CONTACT_DAILY_MAX, DEFAULT_MIN_FILL_MS, DEFAULT_NEWSLETTER_DAILY_MAX, DEFAULT_TIMEOUTS } from './defaults.ts';
 
 /** The log levels pino accepts. */
@@ -12,7 +13,7 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 
 /** Every variable the service reads (docs/operators.md has a row for each). */
 export const VARIABLES = [
-  'PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'SMTP_URL', 'SALES_EMAIL', 'MAIL_FROM', 'SALES_TIMEZONE', 'ALLOWED_ORIGINS',
+  'PORT', 'HOST', 'DATA_DIR', 'DATABASE_URL', 'SMTP_URL', 'SALES_EMAIL', 'MAIL_FROM', 'SALES_TIMEZONE', 'SALES_LANG', 'ALLOWED_ORIGINS',
   'CAPTCHA_SECRET', 'LOG_LEVEL', 'PRIVACY_VERSION', 'RATE_LIMIT_MAX', 'RATE_LIMIT_WINDOW_MS', 'TRUST_PROXY',
   'HEADERS_TIMEOUT_MS', 'REQUEST_TIMEOUT_MS', 'IDLE_TIMEOUT_MS', 'SHUTDOWN_DRAIN_MS', 'PG_POOL_MAX', 'OUTBOX_LEASE_MS', 'HSTS_MAX_AGE',
   'CONTENT_DIR', 'SITE_URL', 'PUBLIC_API_URL', 'NEWSLETTER_OPT_IN', 'CONFIRM_LINK_DAYS',
@@ -67,6 +68,7 @@ export const envSchema = z.object({
     .string()
     .refine(isTimeZone, 'must be an IANA time zone name such as Europe/Madrid, America/New_York or UTC')
     .default('Europe/Madrid'),
+  SALES_LANG: z.enum(LANGS, `must be one of the site's languages: ${LANGS.join(', ')}`).default('en'),
   ALLOWED_ORIGINS: z
     .string()
     .transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean))

@@ -2,9 +2,9 @@
  * How each kind of outbox row becomes a mail, and what the logs call it: one table the worker
  * looks up by the row's kind, so a new kind of mail adds a row here, not a branch in the worker.
  *
- * The sales mail is composed here from the envelope (`SALES_EMAIL`, `MAIL_FROM`, time zone); the
- * mails to visitors need the site's texts and links, so their composers are made by the consent
- * setup and passed in.
+ * The sales mail is composed here from the envelope (`SALES_EMAIL`, `MAIL_FROM`, time zone,
+ * language and the site's texts); the mails to visitors need the signed links too, so their
+ * composers are made by the consent setup and passed in.
  */
 import type { Selectable } from 'kysely';
 import { contactEmail, type SalesEnvelope } from './messages/contact-email.ts';

@@ -11,8 +11,7 @@ import type { Selectable } from 'kysely';
 import { oneClickUrl, pageUrl } from '../../consent/links.ts';
 import type { NewsletterTable } from '../../store/tables.ts';
 import type { ConfirmationMailDeps } from './confirmation-email.ts';
-import { type ConfirmationLayout, confirmationHtml, confirmationText } from './confirmation-layout.ts';
-import { escapeHtml } from './escape-html.ts';
+import { type MailLayout, mailHtml, mailText } from './mail-layout.ts';
 import type { OutgoingMail } from '../mailer.ts';
 import { outboxMessageId, type OutboxRef } from './message-id.ts';
 import { companyLine, filledTexts, mailLang } from './visitor-mail-texts.ts';
@@ -27,25 +26,25 @@ export function alreadySubscribedEmail(
   deps: AlreadySubscribedMailDeps,
 ): OutgoingMail {
   const lang = mailLang(subscription.lang);
-  const t = filledTexts(deps.content.texts[lang].mail.alreadySubscribed, { brand: deps.content.brand });
+  const t = filledTexts(lang, deps.content.texts[lang].mail.alreadySubscribed, { brand: deps.content.brand });
   const unsubscribeToken = deps.links.sign('unsubscribe', subscription, null);
   const unsubscribeUrl = pageUrl(deps.urls, 'newsletterUnsubscribe', lang, unsubscribeToken);
   const footer = companyLine(deps.content);
-  const layout: ConfirmationLayout = {
+  const layout: MailLayout = {
     lang,
-    subject: t.subject,
+    brand: { name: deps.content.brand, siteUrl: deps.urls.siteUrl },
+    title: t.subject,
     preheader: t.preheader,
     heading: t.heading,
-    intro: t.intro,
-    paragraphs: [t.nothingToDo, t.leave, t.signature],
-    footerHtml: `<a href="${escapeHtml(unsubscribeUrl)}" style="color:#52606d">${escapeHtml(t.unsubscribe)}</a> · ${escapeHtml(footer)}`,
+    blocks: [t.intro, t.nothingToDo, t.leave, t.signature].map((text) => ({ kind: 'paragraph' as const, text })),
+    footer: [{ text: t.unsubscribe, href: unsubscribeUrl }, footer],
   };
   return {
     from: deps.from,
     to: subscription.email,
     subject: t.subject,
-    text: confirmationText(layout, [`${t.unsubscribe}: ${unsubscribeUrl}`, footer]),
-    html: confirmationHtml(layout),
+    text: mailText(layout),
+    html: mailHtml(layout),
     messageId: outboxMessageId(`newsletter-${subscription.id}`, outbox, deps.from),
     date: new Date(outbox.queuedAt),
     headers: {

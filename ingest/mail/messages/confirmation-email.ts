@@ -13,8 +13,7 @@ import type { Selectable } from 'kysely';
 import { type ConsentLinks, oneClickUrl, pageUrl, type PublicUrls, requestBinding } from '../../consent/links.ts';
 import type { SiteContent } from '../../site-content.ts';
 import type { NewsletterTable } from '../../store/tables.ts';
-import { type ConfirmationLayout, confirmationHtml, confirmationText } from './confirmation-layout.ts';
-import { escapeHtml } from './escape-html.ts';
+import { type MailLayout, mailHtml, mailText } from './mail-layout.ts';
 import type { OutgoingMail } from '../mailer.ts';
 import { outboxMessageId, type OutboxRef } from './message-id.ts';
 import { companyLine, filledTexts, mailLang } from './visitor-mail-texts.ts';
@@ -32,27 +31,28 @@ export interface ConfirmationMailDeps {
 /** Renders the confirmation mail for `subscription`, queued as outbox row `outbox`. */
 export function confirmationEmail(subscription: Selectable<NewsletterTable>, outbox: OutboxRef, deps: ConfirmationMailDeps): OutgoingMail {
   const lang = mailLang(subscription.lang);
-  const t = filledTexts(deps.content.texts[lang].mail.confirm, { brand: deps.content.brand, days: String(deps.linkDays) });
+  const t = filledTexts(lang, deps.content.texts[lang].mail.confirm, { brand: deps.content.brand, days: String(deps.linkDays) });
   const expiresAt = subscription.expires_at === null ? null : Date.parse(subscription.expires_at);
   const confirmUrl = pageUrl(deps.urls, 'newsletterConfirm', lang, deps.links.sign('confirm', requestBinding(subscription), expiresAt));
   const unsubscribeToken = deps.links.sign('unsubscribe', subscription, null);
   const unsubscribeUrl = pageUrl(deps.urls, 'newsletterUnsubscribe', lang, unsubscribeToken);
   const footer = companyLine(deps.content);
 
-  const layout: ConfirmationLayout = {
+  const layout: MailLayout = {
     lang,
-    subject: t.subject,
+    brand: { name: deps.content.brand, siteUrl: deps.urls.siteUrl },
+    title: t.subject,
     preheader: t.preheader,
     heading: t.heading,
-    intro: t.intro,
-    button: t.button,
-    url: confirmUrl,
-    linkHint: t.linkHint,
-    paragraphs: [t.expiry, t.ignore, t.signature],
-    footerHtml: `<a href="${escapeHtml(unsubscribeUrl)}" style="color:#52606d">${escapeHtml(t.unsubscribe)}</a> · ${escapeHtml(footer)}`,
+    blocks: [
+      { kind: 'paragraph', text: t.intro },
+      { kind: 'action', label: t.button, href: confirmUrl, hint: t.linkHint },
+      ...[t.expiry, t.ignore, t.signature].map((text) => ({ kind: 'paragraph' as const, text })),
+    ],
+    footer: [{ text: t.unsubscribe, href: unsubscribeUrl }, footer],
   };
-  const text = confirmationText(layout, [`${t.unsubscribe}: ${unsubscribeUrl}`, footer]);
-  const html = confirmationHtml(layout);
+  const text = mailText(layout);
+  const html = mailHtml(layout);
   return {
     from: deps.from,
     to: subscription.email,

@@ -9,8 +9,7 @@ import type { Selectable } from 'kysely';
 import { pageUrl } from '../../consent/links.ts';
 import type { ContactsTable } from '../../store/tables.ts';
 import type { ConfirmationMailDeps } from './confirmation-email.ts';
-import { type ConfirmationLayout, confirmationHtml, confirmationText } from './confirmation-layout.ts';
-import { escapeHtml } from './escape-html.ts';
+import { type MailLayout, mailHtml, mailText } from './mail-layout.ts';
 import type { OutgoingMail } from '../mailer.ts';
 import { outboxMessageId, type OutboxRef } from './message-id.ts';
 import { companyLine, filledTexts, mailLang } from './visitor-mail-texts.ts';
@@ -21,24 +20,25 @@ export type ContactConfirmationMailDeps = ConfirmationMailDeps;
 /** Renders the confirmation mail for `contact`, queued as outbox row `outbox`. */
 export function contactConfirmationEmail(contact: Selectable<ContactsTable>, outbox: OutboxRef, deps: ContactConfirmationMailDeps): OutgoingMail {
   const lang = mailLang(contact.lang);
-  const t = filledTexts(deps.content.texts[lang].mail.contactConfirm, { brand: deps.content.brand, days: String(deps.linkDays) });
+  const t = filledTexts(lang, deps.content.texts[lang].mail.contactConfirm, { brand: deps.content.brand, days: String(deps.linkDays) });
   const expiresAt = contact.expires_at === null ? null : Date.parse(contact.expires_at);
   const confirmUrl = pageUrl(deps.urls, 'contactConfirm', lang, deps.links.sign('contact', contact, expiresAt));
   const footer = companyLine(deps.content);
-  const layout: ConfirmationLayout = {
+  const layout: MailLayout = {
     lang,
-    subject: t.subject,
+    brand: { name: deps.content.brand, siteUrl: deps.urls.siteUrl },
+    title: t.subject,
     preheader: t.preheader,
     heading: t.heading,
-    intro: t.intro,
-    button: t.button,
-    url: confirmUrl,
-    linkHint: t.linkHint,
-    paragraphs: [t.expiry, t.ignore, t.signature],
-    footerHtml: escapeHtml(footer),
+    blocks: [
+      { kind: 'paragraph', text: t.intro },
+      { kind: 'action', label: t.button, href: confirmUrl, hint: t.linkHint },
+      ...[t.expiry, t.ignore, t.signature].map((text) => ({ kind: 'paragraph' as const, text })),
+    ],
+    footer: [footer],
   };
-  const text = confirmationText(layout, [footer]);
-  const html = confirmationHtml(layout);
+  const text = mailText(layout);
+  const html = mailHtml(layout);
   return {
     from: deps.from,
     to: contact.email,

@@ -1,7 +1,11 @@
 /**
- * Renders the email sales receive for one contact: pure data in, a nodemailer message out.
+ * Renders the email sales receive for one contact: pure data in, a nodemailer message out. It
+ * uses the layout of every mail (`mail-layout.ts`) and the texts of `mail.sales` in the language
+ * of `SALES_LANG`, and shows the lead at a glance: the reason and the name in the subject and the
+ * heading, then company, country, phone (a `tel:` link), the address, a reply button (`mailto:`),
+ * the time on the sales team's clock, the page the visitor wrote from (a link) and the message.
  *
- * Every field appears in both the plain-text and the HTML body; the HTML escapes everything.
+ * Every fact appears in both the plain-text and the HTML part; the HTML escapes everything.
  * Header injection is impossible twice over: the contract already rejects control characters in
  * names, and here the subject and display names are flattened to one line again in case a row
  * ever arrives from elsewhere. The visitor's address goes into `Reply-To` as a structured
@@ -16,36 +20,39 @@
  * misread; nodemailer encodes its non-ASCII characters itself.
  */
 import type { Selectable } from 'kysely';
+import type { Lang } from '../../contract/languages.ts';
+import type { SiteContent } from '../../site-content.ts';
 import type { ContactsTable } from '../../store/tables.ts';
-import { escapeHtml } from './escape-html.ts';
 import type { OutgoingMail } from '../mailer.ts';
+import { type MailFact, type MailLayout, mailHtml, mailText } from './mail-layout.ts';
 import { outboxMessageId, type OutboxRef } from './message-id.ts';
+import { filledTexts } from './visitor-mail-texts.ts';
 
 /** The sales mail: an outgoing mail whose `Reply-To` is the visitor. */
 export interface ContactEmail extends OutgoingMail {
   replyTo: { name: string; address: string };
 }
 
-/** Who sends the sales email to whom, and the sales team's time zone (`SALES_TIMEZONE`). */
+/**
+ * Who sends the sales email to whom, in which language and time zone (`SALES_LANG`,
+ * `SALES_TIMEZONE`), and the site's content it takes its texts, brand and links from.
+ */
 export interface SalesEnvelope {
   from: string;
   to: string;
   /** The IANA zone the email shows its times in; `Europe/Madrid` when absent. */
   timeZone?: string;
+  /** The sales team's language; English when absent. */
+  lang?: Lang;
+  content: SiteContent;
+  /** The public site the source page links to; the content's `siteUrl` when absent (`SITE_URL`). */
+  siteUrl?: string;
 }
 
 const DEFAULT_TIME_ZONE = 'Europe/Madrid';
 
-// Country and language names in English, the sales team's language, whatever the visitor's.
-const regionNames = new Intl.DisplayNames(['en'], { type: 'region' });
-const languageNames = new Intl.DisplayNames(['en'], { type: 'language' });
-
-/** How the email names each intent; the subject of a general message keeps the original wording. */
-const INTENTS: Readonly<Record<string, { label: string; subject: string }>> = {
-  demo: { label: 'Demo request', subject: 'Demo request from ' },
-  sales: { label: 'Sales question', subject: 'Sales question from ' },
-  general: { label: 'General question', subject: 'Contact form: ' },
-};
+/** Which text names each intent; a row from elsewhere with another intent reads as a question. */
+const REASONS = { demo: 'reasonDemo', sales: 'reasonSales', general: 'reasonQuestion' } as const;
 
 /** Collapses every control, line-break or bidi character to a space: `'Ana\r\nBcc: x'` → `'Ana Bcc: x'`. */
 function oneLine(value: string): string {
@@ -77,19 +84,16 @@ function encodedWords(text: string): string {
   return words.map((chunk) => `=?UTF-8?B?${Buffer.from(chunk, 'utf8').toString('base64')}?=`).join(' ');
 }
 
-/** Visitor text for an unstructured header: as it is, or as encoded-words when a decoder could misread it. */
-function headerText(value: string): string {
-  return value.includes('=?') ? encodedWords(value) : value;
-}
-
 /**
- * The moment `iso` on the sales team's clock, with the zone spelled out:
- * `localTime('2026-11-23T04:56:48.933Z', 'Europe/Madrid')` → `'Mon, 23 Nov 2026, 05:56 CET (Europe/Madrid)'`.
+ * The moment `iso` on the sales team's clock, in their language, with the zone spelled out:
+ * `localTime('2026-11-23T04:56:48.933Z', 'Europe/Madrid')` → `'Mon, 23 Nov 2026, 05:56 CET (Europe/Madrid)'`,
+ * with `'de'`: `'Mo., 23. Nov. 2026, 05:56 MEZ (Europe/Madrid)'`.
  */
-export function localTime(iso: string, timeZone: string): string {
+export function localTime(iso: string, timeZone: string, lang: Lang = 'en'): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  const local = new Intl.DateTimeFormat('en-GB', {
+  // British English for `en`: day before month, 24-hour clock, as the rest of Europe reads it.
+  const local = new Intl.DateTimeFormat(lang === 'en' ? 'en-GB' : lang, {
     timeZone,
     weekday: 'short',
     day: 'numeric',
@@ -111,9 +115,25 @@ export function telUri(phone: string): string | null {
   return digits === '' ? null : `tel:${phone.trim().startsWith('+') ? '+' : ''}${digits}`;
 }
 
-/** A link for the HTML part; `href` and text are escaped. */
-function link(href: string, text: string): string {
-  return `<a href="${escapeHtml(href)}">${escapeHtml(text)}</a>`;
+/** A `mailto:` URI for `address`, with everything but the `@` percent-encoded: `'a"b@x.org'` → `'mailto:a%22b@x.org'`. */
+function mailtoUri(address: string): string {
+  return `mailto:${encodeURIComponent(address).replace(/%40/g, '@')}`;
+}
+
+/** The page a contact was sent from as an absolute URL, or null when the stored value is no path of the site. */
+function sourceUrl(siteUrl: string, path: string | null): string | null {
+  return path !== null && /^\/(?!\/)[^\s"'<>\\]*$/.test(path) ? `${siteUrl}${path}` : null;
+}
+
+/** A region or language code named in `lang`, with the code: `('de', 'region', 'es')` → `'Spanien (es)'`. */
+function named(lang: Lang, type: 'region' | 'language', code: string): string {
+  let name: string | undefined;
+  try {
+    name = new Intl.DisplayNames([lang], { type }).of(type === 'region' ? code.toUpperCase() : code);
+  } catch {
+    name = undefined; // not a well-formed code: shown as stored
+  }
+  return `${name ?? code} (${code})`;
 }
 
 /** Builds the message for contact `contact`, queued as outbox row `envelope.outbox`. */
@@ -121,51 +141,49 @@ export function contactEmail(
   contact: Selectable<ContactsTable>,
   envelope: SalesEnvelope & { outbox: OutboxRef },
 ): ContactEmail {
+  const lang = envelope.lang ?? 'en';
+  const siteUrl = envelope.siteUrl ?? envelope.content.siteUrl;
   const name = oneLine(`${contact.first_name} ${contact.last_name}`);
   const company = contact.company_name === null ? null : oneLine(contact.company_name);
-  const intent = INTENTS[contact.intent] ?? { label: oneLine(contact.intent), subject: 'Contact form: ' };
-  const country = `${regionNames.of(contact.country.toUpperCase()) ?? contact.country} (${contact.country})`;
-  const language = `${languageNames.of(contact.lang) ?? contact.lang} (${contact.lang})`;
+  const who = company ? `${name} (${company})` : name;
+  const texts = envelope.content.texts[lang].mail.sales;
+  const reason = filledTexts(lang, texts, {})[REASONS[contact.intent as keyof typeof REASONS] ?? 'reasonQuestion'];
+  const t = filledTexts(lang, texts, { brand: envelope.content.brand, reason, name });
+  const subjectFor = (person: string) => filledTexts(lang, { subject: texts.subject }, { reason, name: person }).subject;
+  const address = oneLine(contact.email);
   const tel = contact.phone === null ? null : telUri(contact.phone);
-  // [label, plain text, HTML (escaped) when it is more than the escaped text]
-  const rows: Array<[string, string, string?]> = [
-    ['Intent', intent.label],
-    ['Name', `${contact.first_name} ${contact.last_name}`],
-    ['Email', contact.email, link(`mailto:${encodeURIComponent(contact.email).replace(/%40/g, '@')}`, contact.email)],
-    ['Phone', contact.phone ?? '—', contact.phone !== null && tel !== null ? link(tel, contact.phone) : undefined],
-    ['Company', contact.company_name ?? '—'],
-    ['Country', country],
-    ['Language', language],
-    ['Source page', contact.source_page ?? 'unknown'],
-    ['Received', localTime(contact.created_at, envelope.timeZone ?? DEFAULT_TIME_ZONE)],
-    ['Received (UTC)', contact.created_at],
+  const page = sourceUrl(siteUrl, contact.source_page);
+  const facts: MailFact[] = [
+    { label: t.company, value: contact.company_name ?? t.notGiven },
+    { label: t.country, value: named(lang, 'region', contact.country) },
+    contact.phone !== null && tel !== null ? { label: t.phone, value: contact.phone, href: tel } : { label: t.phone, value: contact.phone ?? t.notGiven },
+    { label: t.email, value: contact.email, href: mailtoUri(contact.email) },
+    { label: t.received, value: localTime(contact.created_at, envelope.timeZone ?? DEFAULT_TIME_ZONE, lang) },
+    page === null ? { label: t.sourcePage, value: contact.source_page ?? t.unknownPage } : { label: t.sourcePage, value: page, href: page },
+    { label: t.language, value: named(lang, 'language', contact.lang) },
   ];
-  const text = [
-    ...rows.map(([label, value]) => `${label}: ${value}`),
-    '',
-    'Message:',
-    contact.message,
-    '',
-    'Reply to this email to answer the visitor.',
-  ].join('\n');
-  const html = [
-    // The charset also makes the part readable as a file of its own (`ingest preview-mail`).
-    '<!doctype html><html><head><meta charset="utf-8"></head><body>',
-    `<h1>${escapeHtml(intent.label)}: ${escapeHtml(name)}</h1>`,
-    '<table cellpadding="4">',
-    ...rows.map(([label, value, rich]) => `<tr><th align="left" valign="top">${label}</th><td>${rich ?? escapeHtml(value)}</td></tr>`),
-    '</table>',
-    `<h2>Message</h2><p style="white-space:pre-wrap">${escapeHtml(contact.message)}</p>`,
-    '<p>Reply to this email to answer the visitor.</p>',
-    '</body></html>',
-  ].join('\n');
+  const layout: MailLayout = {
+    lang,
+    brand: { name: envelope.content.brand, siteUrl },
+    title: subjectFor(who),
+    preheader: [company, oneLine(contact.message).slice(0, 120)].filter(Boolean).join(' · '),
+    heading: subjectFor(who),
+    blocks: [
+      { kind: 'facts', rows: facts },
+      { kind: 'action', label: t.reply, href: mailtoUri(contact.email) },
+      { kind: 'paragraph', text: t.replyHint },
+      { kind: 'quote', label: t.message, text: contact.message },
+    ],
+    footer: [t.footer],
+  };
   return {
     from: envelope.from,
     to: envelope.to,
-    replyTo: { name: name.includes('=?') ? '' : name, address: oneLine(contact.email) },
-    subject: `${intent.subject}${headerText(company ? `${name} (${company})` : name)}`,
-    text,
-    html,
+    replyTo: { name: name.includes('=?') ? '' : name, address },
+    // Visitor text that holds `=?` goes into the Subject as encoded-words only (see above).
+    subject: who.includes('=?') ? encodedWords(subjectFor(who)) : subjectFor(who),
+    text: mailText(layout),
+    html: mailHtml(layout),
     // Stable per outbox row: should a crash ever cause a second send, mail clients see one message.
     messageId: outboxMessageId(`contact-${contact.id}`, envelope.outbox, envelope.from),
     date: new Date(contact.created_at),

@@ -1,9 +1,11 @@
 /**
- * What every mail to a visitor takes from the site's content the same way: the language it is
- * written in, its texts with their `{{placeholders}}` filled, and the company line at its foot.
+ * What every mail takes from the site's content the same way: the language it is written in, its
+ * texts typeset for that language with their `{{placeholders}}` filled, and the company line at
+ * the foot of the mails to a visitor.
  */
-import { LANGS, type Lang } from '../../contract/schemas.ts';
+import { LANGS, type Lang } from '../../contract/languages.ts';
 import type { SiteContent } from '../../site-content.ts';
+import { typeset } from './typography.ts';
 
 /** The language of a stored row's mail: the row's, if it is one of ours, else English. */
 export function mailLang(value: string): Lang {
@@ -11,12 +13,13 @@ export function mailLang(value: string): Lang {
 }
 
 /**
- * The texts of one mail with their placeholders filled; an unknown placeholder stays as written.
+ * The texts of one mail typeset for `lang`, then with their placeholders filled (the values, which
+ * may be what a visitor typed, are not typeset); an unknown placeholder stays as written.
  *
- * @example filledTexts({ subject: 'Welcome to {{brand}}' }, { brand: 'MaskWise' }) // → { subject: 'Welcome to MaskWise' }
+ * @example filledTexts('en', { subject: 'Welcome to {{brand}}' }, { brand: 'MaskWise' }) // → { subject: 'Welcome to MaskWise' }
  */
-export function filledTexts<K extends string>(texts: Readonly<Record<K, string>>, values: Readonly<Record<string, string>>): Record<K, string> {
-  const fill = (text: string) => text.replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => values[name] ?? whole);
+export function filledTexts<K extends string>(lang: Lang, texts: Readonly<Record<K, string>>, values: Readonly<Record<string, string>>): Record<K, string> {
+  const fill = (text: string) => typeset(lang, text).replace(/\{\{\s*(\w+)\s*\}\}/g, (whole, name: string) => values[name] ?? whole);
   return Object.fromEntries(Object.entries<string>(texts).map(([key, text]) => [key, fill(text)])) as Record<K, string>;
 }
 

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { alreadySubscribedEmail } from '../../../ingest/mail/messages/already-subscribed-email.ts';
+import { typeset } from '../../../ingest/mail/messages/typography.ts';
 import { consentLinks } from '../../../ingest/consent/links.ts';
 import { LANGS } from '../../../ingest/contract/schemas.ts';
 import { SECRET, SITE_CONTENT } from '../fixtures.ts';
@@ -46,8 +47,9 @@ describe('the "already subscribed" mail', () => {
     for (const lang of LANGS) {
       const mail = render({ lang });
       const texts = SITE_CONTENT.texts[lang].mail.alreadySubscribed;
-      expect(mail.subject).toBe(texts.subject.replace('{{brand}}', SITE_CONTENT.brand));
-      expect(mail.text).toContain(texts.nothingToDo);
+      // The texts as written, with the language's punctuation (French: a narrow no-break space before a colon).
+      expect(mail.subject).toBe(typeset(lang, texts.subject).replace('{{brand}}', SITE_CONTENT.brand));
+      expect(mail.text).toContain(typeset(lang, texts.nothingToDo));
       expect(mail.html).toContain(`<html lang="${lang}">`);
       expect(`${mail.subject}${mail.text}${mail.html}`).not.toMatch(/\{\{|undefined/);
       // Nothing to confirm: no confirmation link.

@@ -69,7 +69,7 @@ describe('visitor text in the sales mail headers', () => {
       expect(value).not.toContain(qInjection);
     }
     // Decoding yields exactly the visitor's text, with no line break a client could show as a header.
-    expect(decodeWords(subject)).toBe(`Contact form: ${injection} Smith (${qInjection})`);
+    expect(decodeWords(subject)).toBe(`Question from ${injection} Smith (${qInjection})`);
     expect(decodeWords(replyTo)).not.toMatch(/[\r\n]|Bcc/i);
     expect(decodeWords(replyTo)).toMatch(/^<?eve@example\.com>?$/);
     expect(smtp.recipients).toEqual([['sales@example.com']]);
@@ -78,7 +78,7 @@ describe('visitor text in the sales mail headers', () => {
   it('keeps names that hold no encoded-word readable: Subject decodes to the text, Reply-To carries the name', async () => {
     const { raw } = await sentMail({ firstName: 'Zoë', lastName: "O'Neil-Smith", email: 'zoe@example.org', companyName: 'Fish & Chips "Ltd"' });
     const headers = headersOf(raw);
-    expect(decodeWords(headers.get('subject')!)).toBe(`Contact form: Zoë O'Neil-Smith (Fish & Chips "Ltd")`);
+    expect(decodeWords(headers.get('subject')!)).toBe(`Question from Zoë O'Neil-Smith (Fish & Chips "Ltd")`);
     expect(decodeWords(headers.get('reply-to')!)).toBe(`Zoë O'Neil-Smith <zoe@example.org>`);
   });
 
@@ -87,7 +87,7 @@ describe('visitor text in the sales mail headers', () => {
     const { raw } = await sentMail({ firstName, lastName: '😀'.repeat(20), companyName: null });
     const subject = headersOf(raw).get('subject')!;
     for (const word of subject.match(/=\?[^?\s]+\?[BbQq]\?[^?\s]*\?=/g) ?? []) expect(word.length).toBeLessThanOrEqual(75);
-    expect(decodeWords(subject)).toBe(`Contact form: ${firstName} ${'😀'.repeat(20)}`);
+    expect(decodeWords(subject)).toBe(`Question from ${firstName} ${'😀'.repeat(20)}`);
     expect(raw.split(/\r?\n\r?\n/)[0]!.split(/\r?\n/).every((line) => line.length <= 78)).toBe(true);
   });
 });

@@ -15,7 +15,7 @@ import { MIGRATIONS } from '../../../ingest/store/migrations.ts';
 import { openBackend } from '../../../ingest/store/open-backend.ts';
 import { openPostgres } from '../../../ingest/store/postgres/pg-connection.ts';
 import { openSqlite } from '../../../ingest/store/sqlite/connection.ts';
-import { BACKENDS, type BackendKind, configFor, contact, databaseEnv, rowsOf, signup, testNewsletter } from '../fixtures.ts';
+import { BACKENDS, configFor, contact, databaseEnv, rowsOf, signup, SITE_CONTENT, testNewsletter, type BackendKind } from '../fixtures.ts';
 import { mailScaffold } from './scaffold.ts';
 
 const { later, folder } = mailScaffold();
@@ -44,7 +44,7 @@ function workerOf(service: Awaited<ReturnType<typeof freshService>>, send: (mail
   return outboxWorker({
     outbox: service.backend.outbox,
     mailer: { send: async (mail) => send(mail), close() {} },
-    envelope: { from: service.config.mailFrom, to: service.config.salesEmail },
+    envelope: { from: service.config.mailFrom, to: service.config.salesEmail, content: SITE_CONTENT },
     confirmationMail: service.newsletter.confirmationMail,
     contactConfirmationMail: service.newsletter.contactConfirmationMail,
     clock: systemClock,

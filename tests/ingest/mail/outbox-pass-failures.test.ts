@@ -13,7 +13,7 @@ import type { SqliteDatabase } from '../../../ingest/store/sqlite/connection.ts'
 import { sqliteOutbox } from '../../../ingest/store/sqlite/sqlite-outbox-store.ts';
 import { openSubmissionStore } from '../../../ingest/store/sqlite/sqlite-submission-store.ts';
 import { smtpPeer } from '../../helpers/smtp-peer.ts';
-import { eventually, migratedDb, tempDir } from '../fixtures.ts';
+import { eventually, migratedDb, SITE_CONTENT, tempDir } from '../fixtures.ts';
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -75,7 +75,7 @@ async function startedWorker(db: SqliteDatabase) {
   const worker = outboxWorker({
     outbox: sqliteOutbox(db),
     mailer: smtpMailer(`${smtp.url}?ignoreTLS=true`),
-    envelope: { from: 'forms@example.com', to: 'sales@example.com' },
+    envelope: { from: 'forms@example.com', to: 'sales@example.com', content: SITE_CONTENT },
     clock: { now: () => Date.now() },
     pollMs: 20,
     passBackoff: { firstDelayMs: 50, maxDelayMs: 200 },

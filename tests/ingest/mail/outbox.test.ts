@@ -14,7 +14,7 @@ import { openSqlite } from '../../../ingest/store/sqlite/connection.ts';
 import { openSubmissionStore } from '../../../ingest/store/sqlite/sqlite-submission-store.ts';
 import type { SmtpPeer } from '../../helpers/smtp-peer.ts';
 import { mailScaffold } from './scaffold.ts';
-import { configFor, contact, eventually, migratedDb, postJson, rowsOf, solvedCaptcha } from '../fixtures.ts';
+import { configFor, contact, eventually, migratedDb, postJson, rowsOf, SITE_CONTENT, solvedCaptcha } from '../fixtures.ts';
 
 const FAST_RETRY = { firstDelayMs: 30, maxDelayMs: 200, giveUpAfterMs: 60_000, jitter: 0.2 };
 const { later, peer, folder } = mailScaffold();
@@ -112,7 +112,7 @@ describe('outbox delivery', () => {
       outboxWorker({
         outbox: sqliteOutbox(handle),
         mailer: smtpMailer(`${smtp.url}?ignoreTLS=true`),
-        envelope: { from: 'forms@example.com', to: 'sales@example.com' },
+        envelope: { from: 'forms@example.com', to: 'sales@example.com', content: SITE_CONTENT },
         clock: { now: () => Date.now() },
         log: silentLog,
       }),
@@ -146,7 +146,7 @@ describe('outbox delivery', () => {
         },
         close() {},
       },
-      envelope: { from: 'forms@example.com', to: 'sales@example.com' },
+      envelope: { from: 'forms@example.com', to: 'sales@example.com', content: SITE_CONTENT },
       clock,
       leaseMs,
       log: silentLog,
@@ -176,7 +176,7 @@ describe('outbox delivery', () => {
         },
       },
       mailer: { send: async (message) => void sends.push(message.messageId), close() {} },
-      envelope: { from: 'forms@example.com', to: 'sales@example.com' },
+      envelope: { from: 'forms@example.com', to: 'sales@example.com', content: SITE_CONTENT },
       clock: { now: () => Date.now() },
       log: { ...silentLog, warn: (_details: unknown, message?: string) => void warnings.push(String(message)) },
     });
@@ -206,7 +206,7 @@ describe('outbox delivery', () => {
         },
         close: () => {},
       },
-      envelope: { from: 'forms@example.com', to: 'sales@example.com' },
+      envelope: { from: 'forms@example.com', to: 'sales@example.com', content: SITE_CONTENT },
       clock,
       random: () => 0.5,
       log: { ...silentLog, error: (_data: unknown, message?: string) => void errors.push(String(message)) },
@@ -279,9 +279,9 @@ describe('the sales email', () => {
     expect(raw).toMatch(/^Subject: .+/m);
     const email = contactEmail(
       (await rowsOf(running.backend, 'SELECT * FROM contacts'))[0] as never,
-      { from: 'f@example.com', to: 's@example.com', outbox: { id: 1, messageKey: '0123456789abcdef0123456789abcdef' } },
+      { from: 'f@example.com', to: 's@example.com', content: SITE_CONTENT, outbox: { id: 1, messageKey: '0123456789abcdef0123456789abcdef' } },
     );
-    expect(email.subject).toBe('Contact form: Zoë <b>Bold</b> (Fish & Chips "Ltd")');
+    expect(email.subject).toBe('Question from Zoë <b>Bold</b> (Fish & Chips "Ltd")');
     for (const value of ['+44 20 7946 0000', 'United Kingdom (gb)', 'Line one\n<script>alert(1)</script>', 'zoe@example.org']) {
       expect(email.text).toContain(value);
     }

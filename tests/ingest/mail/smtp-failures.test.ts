@@ -13,7 +13,7 @@ import { sqliteOutbox } from '../../../ingest/store/sqlite/sqlite-outbox-store.t
 import { openSubmissionStore } from '../../../ingest/store/sqlite/sqlite-submission-store.ts';
 import { type SmtpPeer, smtpPeer } from '../../helpers/smtp-peer.ts';
 import { mailScaffold } from './scaffold.ts';
-import { migratedDb, tempDir } from '../fixtures.ts';
+import { migratedDb, SITE_CONTENT, tempDir } from '../fixtures.ts';
 
 const { later, peer } = mailScaffold();
 
@@ -42,7 +42,7 @@ function worker(db: SqliteDatabase, url: string, random: () => number = () => 0.
   const outboxWorkerInstance = outboxWorker({
     outbox: sqliteOutbox(db),
     mailer: smtpMailer(`${url}?ignoreTLS=true`),
-    envelope: { from: 'forms@example.com', to: 'sales@example.com' },
+    envelope: { from: 'forms@example.com', to: 'sales@example.com', content: SITE_CONTENT },
     clock,
     policy: DEFAULT_RETRY_POLICY,
     random,

@@ -12,7 +12,7 @@ import { sqliteOutbox } from '../../../ingest/store/sqlite/sqlite-outbox-store.t
 import { openSubmissionStore } from '../../../ingest/store/sqlite/sqlite-submission-store.ts';
 import type { SmtpPeer } from '../../helpers/smtp-peer.ts';
 import { mailScaffold } from './scaffold.ts';
-import { configFor, contact, eventually, migratedDb, postJson, solvedCaptcha } from '../fixtures.ts';
+import { configFor, contact, eventually, migratedDb, postJson, SITE_CONTENT, solvedCaptcha } from '../fixtures.ts';
 
 // `serve()` in ingest/server.ts exits 1 if shutting down takes longer than this.
 const SHUTDOWN_GRACE_MS = 15_000;
@@ -51,7 +51,7 @@ function workerOn(db: SqliteDatabase, smtp: SmtpPeer, mailerOptions: Record<stri
   return outboxWorker({
     outbox: sqliteOutbox(db),
     mailer: smtpMailer(`${smtp.url}?ignoreTLS=true`, mailerOptions),
-    envelope: { from: 'forms@example.com', to: 'sales@example.com' },
+    envelope: { from: 'forms@example.com', to: 'sales@example.com', content: SITE_CONTENT },
     clock: { now: () => Date.now() },
     policy: FAST_RETRY,
     pollMs: 20,

@@ -55,7 +55,7 @@ async function mailFolder(): Promise<{ dataDir: string; mailDir: string; files()
   cleanups.push(temp.remove);
   const mailDir = join(temp.dir, 'mail');
   const mailer = createMailer({ kind: 'file', dir: mailDir });
-  const envelope = { from: MAIL_FROM, to: SALES_EMAIL };
+  const envelope = { from: MAIL_FROM, to: SALES_EMAIL, content: SITE_CONTENT };
   const mails: OutgoingMail[] = [
     // Ana: a sales mail (Reply-To Ana), her newsletter confirmation and "already subscribed" mail (To Ana), her contact confirmation (To Ana, another case).
     contactEmail(contactRow(1, 'Ana@Example.com'), { ...envelope, outbox: outbox() }),
