@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { checkDataFacts } from './data-facts.ts';
 import { checkLinks } from './links.ts';
 import { checkOutdated } from './outdated.ts';
 import { checkPages } from './pages.ts';
@@ -55,6 +56,7 @@ export function checkContent({ contentDir, templatesDir, root, strict = false }:
     ...translations.problems,
     ...pages.problems,
     ...checkLinks(contentDir, templatesDir, root),
+    ...checkDataFacts(contentDir, root),
     ...outdated.problems,
     ...(strict ? outdated.outdated : []),
   ];

@@ -24,6 +24,14 @@ export const SITEGEN_ERRORS = {
     title: 'A {{placeholder}} has no value.',
     hint: 'Use one of the placeholders docs/content.md lists, or add the value to content/site.json.',
   },
+  fact_by_hand: {
+    title: 'A legal text or string writes by hand a duration that the data facts table holds.',
+    hint: 'Write the {{placeholder}} the message names instead of the number, so the text says what the service does (docs/content.md, "Numbers the service applies").',
+  },
+  fact_missing: {
+    title: "A language's legal text leaves out a fact the English text states.",
+    hint: 'State the fact in this language too, through the {{placeholder}} the English text uses.',
+  },
   key_missing: {
     title: 'A translation key exists in some languages but not in this one.',
     hint: 'Add the key to this language file, translated, or delete it from every language.',

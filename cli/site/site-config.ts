@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { ContentError, type Problem } from './errors.ts';
 import { jsonErrorLine } from './json-lines.ts';
+import { DATA_FACT_NAMES, DATA_FACTS, type DataFact } from '../../ingest/contract/data-facts.ts';
 
 const url = z.string().url();
 
@@ -62,12 +63,22 @@ export function loadSiteConfig(contentDir: string): SiteConfig {
   return Object.freeze(readContentJson(join(contentDir, 'site.json'), siteConfigSchema));
 }
 
-/** The names the `{{placeholder}}` syntax of strings and Markdown can use. */
-export const PLACEHOLDER_NAMES = ['brand', 'company', 'taxId', 'address', 'registry', 'email', 'privacyEmail', 'phone', 'location', 'siteUrl'] as const;
+/** The placeholders filled from `site.json`. */
+const SITE_PLACEHOLDER_NAMES = ['brand', 'company', 'taxId', 'address', 'registry', 'email', 'privacyEmail', 'phone', 'location', 'siteUrl'] as const;
 
-/** The values of the placeholders, from `site.json`. */
-export function placeholderValues(site: SiteConfig): Record<(typeof PLACEHOLDER_NAMES)[number], string> {
+/** A name the `{{placeholder}}` syntax of strings and Markdown can use. */
+type PlaceholderName = (typeof SITE_PLACEHOLDER_NAMES)[number] | DataFact;
+
+/**
+ * The names the `{{placeholder}}` syntax of strings and Markdown can use: the site.json values,
+ * and the data facts the service applies (`{{linkDays}}`, `{{contactYears}}`, …).
+ */
+export const PLACEHOLDER_NAMES: readonly PlaceholderName[] = [...SITE_PLACEHOLDER_NAMES, ...DATA_FACT_NAMES];
+
+/** The values of the placeholders, from `site.json` and the data facts' table. */
+export function placeholderValues(site: SiteConfig): Record<PlaceholderName, string> {
   return {
+    ...(Object.fromEntries(DATA_FACT_NAMES.map((name) => [name, String(DATA_FACTS[name])])) as Record<DataFact, string>),
     brand: site.brand,
     company: site.company.legalName,
     taxId: site.company.taxId,

@@ -5,6 +5,7 @@
  */
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { DATA_FACTS } from '../contract/data-facts.ts';
 import { LANGS } from '../contract/languages.ts';
 import { DEFAULT_CONTACT_DAILY_MAX, DEFAULT_MIN_FILL_MS, DEFAULT_NEWSLETTER_DAILY_MAX, DEFAULT_TIMEOUTS } from './defaults.ts';
 
@@ -89,9 +90,10 @@ export const envSchema = z.object({
     .transform((value) => value.replace(/\/+$/, ''))
     .optional(),
   NEWSLETTER_OPT_IN: z.enum(['double', 'single'], 'must be double (confirmation mail, the default) or single').default('double'),
-  CONFIRM_LINK_DAYS: wholeNumber(1, 30, 'must be a whole number of days from 1 to 30').default(7),
+  // The privacy policy and the pages state these (ingest/contract/data-facts.ts): a value they do not state is refused.
+  CONFIRM_LINK_DAYS: wholeNumber(DATA_FACTS.linkDays, DATA_FACTS.linkDays, `must be ${DATA_FACTS.linkDays}, the days the privacy policy and the pages state (change linkDays in ingest/contract/data-facts.ts and rebuild the site to change it)`).default(DATA_FACTS.linkDays),
   RATE_LIMIT_MAX: wholeNumber(1, 1e9, 'must be a whole number of requests, at least 1').default(10),
-  RATE_LIMIT_WINDOW_MS: wholeNumber(1, 1e9, 'must be a whole number of milliseconds, at least 1').default(60_000),
+  RATE_LIMIT_WINDOW_MS: wholeNumber(1, DATA_FACTS.rateWindowMinutes * 60_000, `must be a whole number of milliseconds from 1 to ${DATA_FACTS.rateWindowMinutes * 60_000} (the privacy policy keeps the counters no longer)`).default(DATA_FACTS.rateWindowMinutes * 60_000),
   RATE_LIMIT_CONTACT_DAILY_MAX: wholeNumber(1, 1e9, 'must be a whole number of contact posts, at least 1').default(DEFAULT_CONTACT_DAILY_MAX),
   RATE_LIMIT_NEWSLETTER_DAILY_MAX: wholeNumber(1, 1e9, 'must be a whole number of newsletter signups, at least 1').default(DEFAULT_NEWSLETTER_DAILY_MAX),
   CAPTCHA_MIN_FILL_MS: wholeNumber(0, 60_000, 'must be a whole number of milliseconds from 0 to 60000').default(DEFAULT_MIN_FILL_MS),

@@ -20,19 +20,20 @@
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isoAt } from '../clock.ts';
+import { DATA_FACTS, yearsInDays } from '../contract/data-facts.ts';
 import { pastMailCaps } from '../store/mail-caps.ts';
 import type { OpsDatabase } from '../store/ops-database.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** Days a contact message is kept after it was received. */
-const CONTACT_RETENTION_DAYS = 730;
+/** Days a contact message is kept after it was received (730). */
+const CONTACT_RETENTION_DAYS = yearsInDays(DATA_FACTS.contactYears);
 
 /** The mails to visitors: their outbox rows go once their link has expired, sent or failed. */
 const VISITOR_MAIL_KINDS = ['newsletter_confirm', 'newsletter_already_subscribed', 'contact_confirm'] as const;
 
-/** Days a consent event (without personal data) is kept. */
-const CONSENT_EVENT_RETENTION_DAYS = 1095;
+/** Days a consent event (without personal data) is kept (1095). */
+const CONSENT_EVENT_RETENTION_DAYS = yearsInDays(DATA_FACTS.consentEventYears);
 
 /** One line of the retention table, for people (docs/leads.md, `ingest purge`). */
 export interface RetentionRule {

@@ -17,13 +17,14 @@
 import { type Kysely, sql } from 'kysely';
 import { isoAt } from '../clock.ts';
 import { mailboxKey } from '../contract/mailbox-key.ts';
+import { DATA_FACTS } from '../contract/data-facts.ts';
 import type { Tables } from './tables.ts';
 
 /** The streams of mail capped apart: a newsletter signup's mails, and a contact's confirmation mail. */
 export type MailStream = 'newsletter' | 'contact';
 
-/** One mail per 10 minutes, three per UTC day, per mailbox and stream. */
-const MAIL_CAP = { minIntervalMs: 10 * 60 * 1000, perDay: 3 } as const;
+/** One mail per 10 minutes, three per UTC day, per mailbox and stream: the numbers the privacy policy states. */
+const MAIL_CAP = { minIntervalMs: DATA_FACTS.resendMinutes * 60 * 1000, perDay: DATA_FACTS.mailsPerDay } as const;
 
 /** The values one charge binds: `capValues('Ana+x@Example.com', 'contact', now)` → `{ mailbox: 'ana@example.com', … }`. */
 export function capValues(email: string, stream: MailStream, now: number) {

@@ -7,6 +7,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../cli/paths.ts';
+import { DATA_FACTS } from '../../ingest/contract/data-facts.ts';
 import { ERROR_CODES } from '../../ingest/contract/error-codes.ts';
 import { OPERATOR_ERRORS } from '../../ingest/operator-errors.ts';
 import { commandsOf, writtenCommand } from './cli-programs.ts';
@@ -153,6 +154,18 @@ describe("the operators' guide", () => {
     const read_ = [...list!.matchAll(/'([A-Z][A-Z0-9_]*)'/g)].map((m) => m[1]!).sort();
     const documented = firstColumn(section(doc('docs/operators.md'), 'Environment variables')).sort();
     expect(documented, 'docs/operators.md "Environment variables" needs one row per variable of ingest/config/env-schema.ts').toEqual(read_);
+  });
+});
+
+describe('the numbers the guides promise people to keep', () => {
+  it("state the data facts' table: backups kept backupDays, the sales mailbox cleaned after contactYears", () => {
+    const backups = section(doc('docs/operators.md'), 'Back up and restore');
+    expect(backups).toContain(`${DATA_FACTS.backupDays} days at most`);
+    expect(backups).toContain(`-mtime +${DATA_FACTS.backupDays} -delete`);
+    const mailbox = section(doc('docs/leads.md'), 'Keep the sales mailbox as long as the privacy policy says');
+    expect(mailbox).toContain(`${DATA_FACTS.contactYears} years after it was received`);
+    expect(mailbox).toContain(`older_than:${DATA_FACTS.contactYears}y`);
+    expect(mailbox).toContain(`set it to ${DATA_FACTS.contactYears * 365} days`);
   });
 });
 

@@ -90,6 +90,18 @@ describe('configuration', () => {
     expect(result).toEqual({ ok: false, errors: ['DATABASE_URL must be a URL such as postgres://user:password@db.example.com:5432/forms'] });
   });
 
+  it('refuses a link lifetime or a rate-limit window that the privacy policy does not state (its numbers come from one table)', () => {
+    expect(resolveConfig({ CONFIRM_LINK_DAYS: '7', RATE_LIMIT_WINDOW_MS: '30000' }, '/')).toMatchObject({ ok: true, config: { confirmLinkDays: 7 } });
+    const result = resolveConfig({ CONFIRM_LINK_DAYS: '14', RATE_LIMIT_WINDOW_MS: '3600000' }, '/');
+    expect(result).toEqual({
+      ok: false,
+      errors: [
+        'CONFIRM_LINK_DAYS must be 7, the days the privacy policy and the pages state (change linkDays in ingest/contract/data-facts.ts and rebuild the site to change it) (got "14")',
+        'RATE_LIMIT_WINDOW_MS must be a whole number of milliseconds from 1 to 60000 (the privacy policy keeps the counters no longer) (got "3600000")',
+      ],
+    });
+  });
+
   it('leases outbox rows for 60 s unless OUTBOX_LEASE_MS says otherwise, and refuses a lease under a second', () => {
     expect(resolveConfig({}, '/')).toMatchObject({ ok: true, config: { outboxLeaseMs: 60_000 } });
     expect(resolveConfig({ OUTBOX_LEASE_MS: '3000' }, '/')).toMatchObject({ ok: true, config: { outboxLeaseMs: 3000 } });

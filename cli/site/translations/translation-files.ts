@@ -55,7 +55,7 @@ export function translationProblems(locale: LocaleFile, key: string, value: stri
   const theirs = placeholdersOf(source);
   const unknown = mine.filter((name) => !theirs.includes(name) && !(PLACEHOLDER_NAMES as readonly string[]).includes(name));
   if (unknown.length > 0) {
-    const valid = theirs.length > 0 ? `${braces(theirs)} (as en uses) and the site.json values ${braces(PLACEHOLDER_NAMES)}` : `the site.json values ${braces(PLACEHOLDER_NAMES)}`;
+    const valid = theirs.length > 0 ? `${braces(theirs)} (as en uses) and the site values ${braces(PLACEHOLDER_NAMES)}` : `the site values ${braces(PLACEHOLDER_NAMES)}`;
     problems.push({ code: 'placeholder_unknown', ...at, message: `key "${key}" uses ${braces(unknown)}, which has no value here; valid placeholders: ${valid}` });
   }
   const left = theirs.filter((name) => !mine.includes(name));

@@ -17,9 +17,10 @@
  * across restarts and replicas.
  */
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { DATA_FACTS } from '../../contract/data-facts.ts';
 
-/** How long a challenge can be answered. */
-export const CAPTCHA_TTL_MS = 10 * 60 * 1000;
+/** How long a challenge can be answered (the privacy policy's number of minutes). */
+export const CAPTCHA_TTL_MS = DATA_FACTS.captchaMinutes * 60 * 1000;
 
 
 /**

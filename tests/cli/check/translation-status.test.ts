@@ -29,13 +29,17 @@ function fixture() {
   return { root, sitegen, edit, lineOf, check };
 }
 
-/** The status table's cell for a language and a column. */
+/**
+ * What `sitegen status` says of a language's page: the state in parentheses after the page's name
+ * on the language's line (and its wrapped lines), or "up to date" when the page is not listed.
+ */
 function cell(table: string, lang: string, column: string): string {
   const lines = table.split('\n');
-  const start = lines[0]!.indexOf(column);
-  const next = lines[0]!.slice(start + column.length).search(/\S/);
-  const row = lines.find((l) => l.startsWith(`${lang} `))!;
-  return row.slice(start, next === -1 ? undefined : start + column.length + next).trim();
+  const start = lines.findIndex((l) => l.startsWith(`${lang} `));
+  const end = lines.findIndex((l, i) => i > start && !l.startsWith(' '));
+  const block = lines.slice(start, end).join(' ').replace(/\s+/g, ' ');
+  const escaped = column.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`(?:\\s|, )${escaped} \\(([^)]*)\\)`).exec(block)?.[1] ?? 'up to date';
 }
 
 describe('outdated translations', () => {
