@@ -6,6 +6,7 @@ import { checkOutdated } from './outdated.ts';
 import { checkPages } from './pages.ts';
 import type { Problem } from '../site/errors.ts';
 import { checkTranslations } from './translations.ts';
+import { checkTypography } from './typography.ts';
 import { jsonKeyLines } from '../site/json-lines.ts';
 import { LANGUAGES } from '../site/languages.ts';
 import { PLACEHOLDER_NAMES, siteConfigSchema } from '../site/site-config.ts';
@@ -57,6 +58,7 @@ export function checkContent({ contentDir, templatesDir, root, strict = false }:
     ...pages.problems,
     ...checkLinks(contentDir, templatesDir, root),
     ...checkDataFacts(contentDir, root),
+    ...checkTypography(contentDir, root),
     ...outdated.problems,
     ...(strict ? outdated.outdated : []),
   ];

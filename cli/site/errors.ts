@@ -32,6 +32,10 @@ export const SITEGEN_ERRORS = {
     title: "A language's legal text leaves out a fact the English text states.",
     hint: 'State the fact in this language too, through the {{placeholder}} the English text uses.',
   },
+  typography: {
+    title: "A text breaks its language's typography.",
+    hint: 'Write the character the message names: "…" for "...", the narrow no-break space of French punctuation, the language\'s own quotation marks, the Spanish comma after "por ejemplo".',
+  },
   key_missing: {
     title: 'A translation key exists in some languages but not in this one.',
     hint: 'Add the key to this language file, translated, or delete it from every language.',

@@ -32,6 +32,8 @@ export const DATA_FACTS = {
   consentEventYears: 3,
   /** Days within which backups are overwritten (the operators' backup rotation, docs/operators.md). */
   backupDays: 30,
+  /** Days a line of the web server's access log is kept at most (Debian's logrotate for nginx: daily, 14 old files). */
+  accessLogDays: 15,
 } as const;
 
 /** The name of a fact, usable as `{{name}}` in the strings and the Markdown pages. */

@@ -158,7 +158,7 @@ describe("the operators' guide", () => {
 });
 
 describe('the numbers the guides promise people to keep', () => {
-  it("state the data facts' table: backups kept backupDays, the sales mailbox cleaned after contactYears", () => {
+  it("state the data facts' table: backups kept backupDays, the sales mailbox cleaned after contactYears, access logs rotated within accessLogDays", () => {
     const backups = section(doc('docs/operators.md'), 'Back up and restore');
     expect(backups).toContain(`${DATA_FACTS.backupDays} days at most`);
     expect(backups).toContain(`-mtime +${DATA_FACTS.backupDays} -delete`);
@@ -166,6 +166,9 @@ describe('the numbers the guides promise people to keep', () => {
     expect(mailbox).toContain(`${DATA_FACTS.contactYears} years after it was received`);
     expect(mailbox).toContain(`older_than:${DATA_FACTS.contactYears}y`);
     expect(mailbox).toContain(`set it to ${DATA_FACTS.contactYears * 365} days`);
+    const nginx = section(doc('docs/operators.md'), 'The site on nginx');
+    expect(nginx).toContain(`keeps a line ${DATA_FACTS.accessLogDays} days at most`);
+    expect(nginx).toContain(`\`rotate ${DATA_FACTS.accessLogDays - 1}\``);
   });
 });
 

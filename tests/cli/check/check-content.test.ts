@@ -48,7 +48,7 @@ describe('sitegen check', () => {
     const file = 'content/locales/it.json';
     expect(f.check()).toEqual([
       `${file}:${f.lineOf(file, '"blog"')}: key "nav.blog" is empty [key_empty]`,
-      `${file}:${f.lineOf(file, '"copyright"')}: key "footer.copyright" uses {{anno}}, which has no value here; valid placeholders: {{company}}, {{year}} (as en uses) and the site values {{brand}}, {{company}}, {{taxId}}, {{address}}, {{registry}}, {{email}}, {{privacyEmail}}, {{phone}}, {{location}}, {{siteUrl}}, {{linkDays}}, {{resendMinutes}}, {{mailsPerDay}}, {{mailCountHours}}, {{captchaMinutes}}, {{rateWindowMinutes}}, {{dailyCounterHours}}, {{contactYears}}, {{consentEventYears}}, {{backupDays}} [placeholder_unknown]`,
+      `${file}:${f.lineOf(file, '"copyright"')}: key "footer.copyright" uses {{anno}}, which has no value here; valid placeholders: {{company}}, {{year}} (as en uses) and the site values {{brand}}, {{company}}, {{taxId}}, {{address}}, {{registry}}, {{email}}, {{privacyEmail}}, {{phone}}, {{location}}, {{siteUrl}}, {{linkDays}}, {{resendMinutes}}, {{mailsPerDay}}, {{mailCountHours}}, {{captchaMinutes}}, {{rateWindowMinutes}}, {{dailyCounterHours}}, {{contactYears}}, {{consentEventYears}}, {{backupDays}}, {{accessLogDays}} [placeholder_unknown]`,
       `${file}:${f.lineOf(file, '"copyright"')}: key "footer.copyright" leaves out {{year}}, which en uses [placeholders_differ]`,
     ]);
   });
