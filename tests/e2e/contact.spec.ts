@@ -87,7 +87,7 @@ test('regression: a visitor who answers a new question at once is held back unti
   const posted = page.waitForRequest((r) => r.method() === 'POST' && r.url().endsWith('/api/contact'));
   await form.locator('[name=answer]').fill(String(a + b));
   await form.getByRole('button').click();
-  await expect(form.getByRole('button')).toHaveText('Sending...');
+  await expect(form.getByRole('button')).toHaveText('Sending…');
   await posted;
   expect(Date.now() - issuedAt).toBeGreaterThanOrEqual(1400);
   await expect(page.locator('[data-contact=sent]')).toBeVisible();

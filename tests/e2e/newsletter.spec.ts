@@ -32,7 +32,7 @@ test('a signup says to check the inbox for the confirmation link and stores the 
   });
   await form.getByRole('button').click();
   await expect(form.getByRole('button')).toBeDisabled();
-  await expect(form.getByRole('button')).toHaveText('Submitting...');
+  await expect(form.getByRole('button')).toHaveText('Submitting…');
   release();
   // The service confirms by mail (double opt-in, its default): the panel says so, with the address.
   const panel = page.locator('[data-newsletter=success]');
