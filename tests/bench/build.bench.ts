@@ -5,6 +5,10 @@
  * with 7 × 150 more Markdown pages made from the legal texts, against the targets (whole build
  * ≤ 3 s, render ≤ 2 ms a page, peak memory ≤ 500 MB), beside Hugo building the same Markdown
  * pages when `hugo` is installed.
+ *
+ * Usage: npx tsx tests/bench/build.bench.ts [--smoke] [--content DIR]. `--smoke`: one run of each
+ * build, 7 × 10 generated pages, no target judged. `--content` builds another content folder
+ * than the project's (tests/bench/smoke.test.ts gives it a broken one).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -16,17 +20,21 @@ import { LANGUAGES } from '../../cli/site/languages.ts';
 import { fileForPath } from '../../cli/site/routes.ts';
 import { pageWeight } from './page-weight.ts';
 import { GENERATED_PER_LANGUAGE, hugoSite, scaledContent } from './scaling-site.ts';
+import { figure, installed, option, SMOKE, targetColumns } from './smoke.ts';
 
-const RUNS = 3;
+const RUNS = SMOKE ? 1 : 3;
+const GENERATED = SMOKE ? 10 : GENERATED_PER_LANGUAGE;
+const sourceContentDir = option('--content') ?? DEFAULT_PATHS.contentDir;
+const sitegen = join(PROJECT_ROOT, 'cli', 'bin.js');
 const outDir = mkdtempSync(join(tmpdir(), 'bench-build-'));
 const wall: number[] = [];
 let pages = 0;
 for (let run = 0; run < RUNS; run++) {
   const started = performance.now();
-  const result = spawnSync(process.execPath, [join(PROJECT_ROOT, 'cli', 'bin.js'), 'build', '--out', outDir], { encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [sitegen, 'build', '--content', sourceContentDir, '--out', outDir], { encoding: 'utf8' });
   wall.push(performance.now() - started);
-  if (result.status !== 0) throw new Error(`sitegen build failed:\n${result.stderr}`);
-  pages = Number(result.stdout.match(/built (\d+) pages/)?.[1] ?? 0);
+  if (result.status !== 0) throw new Error(`sitegen build failed:\n${result.stdout}${result.stderr}`);
+  pages = figure(Number(result.stdout.match(/built (\d+) pages/)?.[1]), 'pages built', 1);
 }
 const best = Math.min(...wall);
 const median = [...wall].sort((a, b) => a - b)[Math.floor(RUNS / 2)]!;
@@ -38,8 +46,7 @@ console.table({
     'best ms': Math.round(best),
     'median ms': Math.round(median),
     'ms/page (median)': +(median / pages).toFixed(1),
-    'target ms': 3000,
-    'within target': median < 3000 ? 'yes' : 'NO',
+    ...targetColumns({ 'target ms': 3000, 'within target': median < 3000 ? 'yes' : 'NO' }),
   },
 });
 
@@ -53,14 +60,14 @@ for (const path of sample) {
     'JS gz before render': weight.jsBeforeRenderGzip,
     'later: React runtime gz': weight.jsRuntimeGzip,
     'later: island code gz': weight.jsIslandsGzip,
-    'island code ≤ 15 KB': weight.jsIslandsGzip <= 15 * 1024 ? 'yes' : 'NO',
+    ...targetColumns({ 'island code ≤ 15 KB': weight.jsIslandsGzip <= 15 * 1024 ? 'yes' : 'NO' }),
   };
 }
 console.log('\nBytes per page (gzip level 9). Before render: HTML + CSS + blocking scripts. Later: modules loaded only when an island hydrates (menu touched, form scrolled into view).\n');
 console.table(rows);
 console.log(`sitemap.xml gzip: ${gzipSync(readFileSync(join(outDir, 'sitemap.xml')), { level: 9 }).length} B`);
 
-// ---- Scaling: 7 × 150 more Markdown pages ----
+// ---- Scaling: 7 × 150 more Markdown pages (7 × 10 in a smoke run) ----
 
 const TARGETS = { wallMs: 3000, renderMsPerPage: 2, peakMb: 500 };
 const medianOf = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -68,22 +75,24 @@ const range = (values: readonly number[], digits = 0) => `${Math.min(...values).
 const verdict = (value: number, target: number) => (value <= target ? 'met' : 'NOT met');
 
 const scaleDir = mkdtempSync(join(tmpdir(), 'bench-scale-'));
-const contentDir = scaledContent(scaleDir, DEFAULT_PATHS.contentDir);
+const contentDir = scaledContent(scaleDir, sourceContentDir, GENERATED);
 const scaled = { wallMs: [] as number[], renderMsPerPage: [] as number[], peakMb: [] as number[], pages: 0 };
 for (let run = 0; run < RUNS; run++) {
   const started = performance.now();
-  const result = spawnSync(process.execPath, [join(PROJECT_ROOT, 'cli', 'bin.js'), 'build', '--content', contentDir, '--out', join(scaleDir, 'out'), '--timings'], { encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [sitegen, 'build', '--content', contentDir, '--out', join(scaleDir, 'out'), '--timings'], { encoding: 'utf8' });
   scaled.wallMs.push(performance.now() - started);
-  if (result.status !== 0) throw new Error(`sitegen build of the scaled site failed:\n${result.stderr}`);
-  scaled.pages = Number(result.stdout.match(/built (\d+) pages/)?.[1] ?? 0);
-  scaled.renderMsPerPage.push(Number(result.stdout.match(/render \d+ \(([\d.]+) per page\)/)?.[1] ?? NaN));
-  scaled.peakMb.push(Number(result.stdout.match(/peak memory (\d+) MB/)?.[1] ?? NaN));
+  if (result.status !== 0) throw new Error(`sitegen build of the scaled site failed:\n${result.stdout}${result.stderr}`);
+  scaled.pages = figure(Number(result.stdout.match(/built (\d+) pages/)?.[1]), 'scaled site: pages built', pages + 1);
+  scaled.renderMsPerPage.push(figure(Number(result.stdout.match(/render \d+ \(([\d.]+) per page\)/)?.[1]), 'scaled site: render ms per page (--timings)'));
+  scaled.peakMb.push(figure(Number(result.stdout.match(/peak memory (\d+) MB/)?.[1]), 'scaled site: peak memory MB (--timings)', 1));
 }
 
-/** Hugo's version line, or null when it is not installed. */
+/** Hugo's version line, or null when it is not installed; a Hugo that is installed but fails stops the benchmark. */
 function hugoVersion(): string | null {
+  if (!installed('hugo', ['version'])) return null;
   const run = spawnSync('hugo', ['version'], { encoding: 'utf8' });
-  return run.status === 0 ? run.stdout.trim() : null;
+  if (run.status !== 0) throw new Error(`hugo version failed:\n${run.stderr}`);
+  return run.stdout.trim();
 }
 
 const version = hugoVersion();
@@ -104,32 +113,29 @@ if (version) {
   }
 }
 
-const generated = LANGUAGES.length * GENERATED_PER_LANGUAGE;
+const generated = LANGUAGES.length * GENERATED;
 console.log(
-  `\nScaling: ${scaled.pages} pages (the site's ${scaled.pages - generated} + ${LANGUAGES.length} × ${GENERATED_PER_LANGUAGE} Markdown pages made from the legal texts), ` +
+  `\nScaling: ${scaled.pages} pages (the site's ${scaled.pages - generated} + ${LANGUAGES.length} × ${GENERATED} Markdown pages made from the legal texts), ` +
     `${RUNS} runs of \`sitegen build --content <copy> --timings\`; render per page is the render stage over all pages, peak memory the process's resident set\n`,
 );
-const hugoColumn = (values: readonly number[] | undefined, digits = 0) => (values && values.length > 0 ? +medianOf(values).toFixed(digits) : '–');
+const hugoColumn = (values: readonly number[] | undefined, digits = 0) => (values && values.length > 0 ? +medianOf(values).toFixed(digits) : version ? '–' : 'not installed');
 console.table({
   'whole build, wall ms': {
     'sitegen median': Math.round(medianOf(scaled.wallMs)),
     range: range(scaled.wallMs),
-    target: `≤ ${TARGETS.wallMs}`,
-    'target met': verdict(medianOf(scaled.wallMs), TARGETS.wallMs),
+    ...targetColumns({ target: `≤ ${TARGETS.wallMs}`, 'target met': verdict(medianOf(scaled.wallMs), TARGETS.wallMs) }),
     'Hugo median': hugoColumn(hugo?.wallMs),
   },
   'render, ms per page': {
     'sitegen median': medianOf(scaled.renderMsPerPage),
     range: range(scaled.renderMsPerPage, 2),
-    target: `≤ ${TARGETS.renderMsPerPage}`,
-    'target met': verdict(medianOf(scaled.renderMsPerPage), TARGETS.renderMsPerPage),
+    ...targetColumns({ target: `≤ ${TARGETS.renderMsPerPage}`, 'target met': verdict(medianOf(scaled.renderMsPerPage), TARGETS.renderMsPerPage) }),
     'Hugo median': '–',
   },
   'peak memory, MB': {
     'sitegen median': medianOf(scaled.peakMb),
     range: range(scaled.peakMb),
-    target: `≤ ${TARGETS.peakMb}`,
-    'target met': verdict(medianOf(scaled.peakMb), TARGETS.peakMb),
+    ...targetColumns({ target: `≤ ${TARGETS.peakMb}`, 'target met': verdict(medianOf(scaled.peakMb), TARGETS.peakMb) }),
     'Hugo median': hugoColumn(hugo?.peakMb),
   },
 });
@@ -143,3 +149,4 @@ if (version && hugo) {
 }
 // The scaled site's content, output and Hugo site are about 200 MB.
 rmSync(scaleDir, { recursive: true, force: true });
+rmSync(outDir, { recursive: true, force: true });

@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
+import { DummyDriver, Kysely, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler } from 'kysely';
 import { consentSetup } from '../../ingest/consent-setup.ts';
 import { loadSiteContent } from '../../ingest/site-content.ts';
 import { buildApp } from '../../ingest/http/app.ts';
@@ -16,6 +17,7 @@ import { loggerOptions } from '../../ingest/http/logger.ts';
 import { resolveConfig } from '../../ingest/config.ts';
 import { startService } from '../../ingest/server.ts';
 import type { Synchronous } from '../../ingest/store/sqlite/connection.ts';
+import type { Tables } from '../../ingest/store/tables.ts';
 
 export const SQLITE_DURABLE = 'ingest on SQLite: group commit, synchronous=FULL';
 export const PG_ONE = 'ingest on PostgreSQL: 1 replica';
@@ -53,6 +55,21 @@ export interface Stats {
   jobs: number | null;
 }
 
+/**
+ * A Kysely that builds and compiles SQLite queries but has no database (Kysely's `DummyDriver`):
+ * the consent parts read its dialect when they are set up, and the no-op store never runs a query.
+ */
+function queryBuilderOnly(): Kysely<Tables> {
+  return new Kysely<Tables>({
+    dialect: {
+      createAdapter: () => new SqliteAdapter(),
+      createDriver: () => new DummyDriver(),
+      createIntrospector: (db) => new SqliteIntrospector(db),
+      createQueryCompiler: () => new SqliteQueryCompiler(),
+    },
+  });
+}
+
 /** The value of `--flag N` on the command line, or `fallback`. */
 export function argument(flag: string, fallback: number): number {
   const index = process.argv.indexOf(flag);
@@ -83,6 +100,8 @@ function answerParent(port: number, finish: () => Promise<Partial<Stats>>): void
       process.send!({ rows: null, batches: null, jobs: null, ...(await finish()) });
     }
   });
+  // A bench that stopped without saying 'finish' (it failed) takes its servers with it.
+  process.once('disconnect', () => process.exit(1));
   process.send!({ port });
 }
 
@@ -113,7 +132,7 @@ export async function serveScenario(name: ScenarioName): Promise<void> {
     const unused = () => {
       throw new Error('the noop-store scenario never reaches the consent database');
     };
-    const consentDb = { kysely: undefined as never, all: unused, run: unused, transaction: unused, columns: unused, scrubDeleted: unused, close: async () => {} };
+    const consentDb = { kysely: queryBuilderOnly(), all: unused, run: unused, transaction: unused, columns: unused, scrubDeleted: unused, close: async () => {} };
     const setup = consentSetup({
       content: loadSiteContent('content'),
       secret: 'x'.repeat(64),

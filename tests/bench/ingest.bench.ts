@@ -28,16 +28,17 @@
  * Three more rows explain SQLite's gap: the same ingest app with a store that does nothing (what
  * the service's plugins cost before any storage), `synchronous=NORMAL` (not durable on power
  * loss, so never used in production: the cost of FULL) and one commit per request (what group
- * commit buys). `--quick` leaves those three out. Without PostgreSQL installed its rows are left
- * out, with the install hint.
+ * commit buys). `--quick` leaves those three out. Without PostgreSQL installed its rows say so,
+ * with the install hint. A scenario whose load got no 2xx answer at all stops the benchmark.
  *
- * Usage: npx tsx tests/bench/ingest.bench.ts [--quick] [--rounds 1] [--duration 10] [--connections 50]
- * (`--rounds 3` interleaves the scenarios three times and reports each one's median round;
+ * Usage: npx tsx tests/bench/ingest.bench.ts [--smoke | --quick] [--rounds 1] [--duration 10] [--connections 50]
+ * (`--smoke`: 100 requests to every scenario at 10 connections after 20 to warm up, the commit
+ * loop for 0.5 s, no target judged;
+ * `--rounds 3` interleaves the scenarios three times and reports each one's median round;
  * `--max-delay-ms N` overrides SQLite's group commit batch interval, `--pg-pool-max N` the
  * PostgreSQL pool of each replica, PG_POOL_MAX's default otherwise.)
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { INSTALL_HINT, type PostgresCluster, postgresBin } from '../helpers/postgres-cluster.ts';
@@ -54,24 +55,11 @@ import {
   type Stats,
   type Usage,
 } from './ingest-servers.ts';
+import { type AutocannonResult, load, SMOKE_REQUESTS } from './ingest-load.ts';
 import { clusterCounts, commitLoop, durabilitySettings, migratedCluster } from './postgres-commits.ts';
 import { smtpSink } from './smtp-sink.ts';
-
-interface Histogram {
-  average: number;
-  p50: number;
-  p99: number;
-}
-interface AutocannonResult {
-  requests: Histogram & { total: number };
-  latency: Histogram;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  '2xx': number;
-}
-type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult>;
-const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+import { outboxDrainRows } from './outbox-drain.ts';
+import { figure, SMOKE, skippedRow } from './smoke.ts';
 
 /** One measured round of a scenario. */
 interface Run {
@@ -95,41 +83,23 @@ interface Scenario {
   finish(): Promise<Totals>;
 }
 
+/** Everything a run starts, stopped again however it ends: a failed run left replicas and clusters running. */
+const started = { children: [] as ChildProcess[], clusters: [] as PostgresCluster[] };
+function stopEverything(): void {
+  for (const child of started.children) child.kill();
+  for (const cluster of started.clusters) cluster.stop();
+}
+
 function startChild(name: ScenarioName, env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
   const child = fork(fileURLToPath(import.meta.url), ['--serve', name, ...process.argv.slice(2)], {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     env: { ...process.env, ...env },
   });
+  started.children.push(child);
   return new Promise((resolve, reject) => {
     child.once('message', (message: { port: number }) => resolve({ child, port: message.port }));
     child.once('exit', (code) => reject(new Error(`${name} server exited with ${code}`)));
-  });
-}
-
-// Connection i goes to ports[i % ports.length]: two replicas get 25 connections each.
-async function load(ports: number[], seconds: number, connections: number, run: string): Promise<AutocannonResult> {
-  let sequence = 0;
-  return autocannon({
-    url: ports.map((port) => `http://127.0.0.1:${port}/api/newsletter`),
-    connections,
-    duration: seconds,
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    requests: [
-      {
-        setupRequest: (request: Record<string, unknown>) => ({
-          ...request,
-          body: JSON.stringify({
-            name: 'Bench Mark',
-            email: `bench-${run}-${sequence++}@example.com`,
-            privacyConsent: true,
-            marketingConsent: false,
-            lang: 'en',
-          }),
-        }),
-      },
-    ],
   });
 }
 
@@ -141,25 +111,27 @@ function ask<T>(child: ChildProcess, message: string): Promise<T> {
 }
 
 /** Starts the scenario (for PostgreSQL on a cluster of its own; mail goes to `smtpUrl`) and warms it up for 2 s. */
-async function startScenario(name: ScenarioName, connections: number, smtpUrl: string): Promise<Scenario> {
+async function startScenario(name: ScenarioName, connections: number, smtpUrl: string, warmUpSeconds: number): Promise<Scenario> {
   const scenario = SCENARIOS[name];
   let cluster: PostgresCluster | undefined;
   if (scenario.kind === 'postgres' || scenario.kind === 'commit-loop') {
     cluster = await migratedCluster();
+    started.clusters.push(cluster);
     process.stderr.write(`${name}: ${await durabilitySettings(cluster.url)}\n`);
   }
-  if (scenario.kind === 'commit-loop') return commitLoopScenario(name, cluster!);
+  if (scenario.kind === 'commit-loop') return commitLoopScenario(name, cluster!, warmUpSeconds);
   const children: Array<{ child: ChildProcess; port: number }> = [];
   const env = { BENCH_SMTP_URL: smtpUrl, ...(cluster === undefined ? {} : { BENCH_DATABASE_URL: cluster.url }) };
   // One after the other: the first replica migrates (the bench already did) and creates the shared captcha key.
   for (let i = 0; i < (scenario.kind === 'postgres' ? scenario.replicas : 1); i++) children.push(await startChild(name, env));
   const ports = children.map(({ port }) => port);
-  let created = (await load(ports, 2, connections, 'warmup'))['2xx'];
+  let created = (await load(ports, warmUpSeconds, connections, 'warmup'))['2xx'];
   return {
     name,
     async measure(seconds, connections, run) {
       await Promise.all(children.map(({ child }) => ask(child, 'start')));
       const result = await load(ports, seconds, connections, run);
+      figure(result['2xx'], `${name}: 2xx answers in round ${run}`, 1);
       const usages = await Promise.all(children.map(({ child }) => ask<Usage>(child, 'usage')));
       created += result['2xx'];
       return { result, cpuMicros: usages.reduce((sum, usage) => sum + usage.cpuMicros, 0), peakRssBytes: usages.map((usage) => usage.peakRssBytes) };
@@ -179,13 +151,13 @@ async function startScenario(name: ScenarioName, connections: number, smtpUrl: s
 }
 
 // The commit loop as a scenario: its commits stand for requests, each commit's time for latency.
-async function commitLoopScenario(name: ScenarioName, cluster: PostgresCluster): Promise<Scenario> {
-  let created = (await commitLoop(cluster.url, 2, 'warmup')).commits;
+async function commitLoopScenario(name: ScenarioName, cluster: PostgresCluster, warmUpSeconds: number): Promise<Scenario> {
+  let created = (await commitLoop(cluster.url, warmUpSeconds, 'warmup')).commits;
   return {
     name,
     async measure(seconds, _connections, run) {
       const loop = await commitLoop(cluster.url, seconds, run);
-      created += loop.commits;
+      created += figure(loop.commits, `${name}: commits in round ${run}`, 1);
       const rate = loop.commits / loop.seconds;
       const result = {
         requests: { average: rate, p50: rate, p99: rate, total: loop.commits },
@@ -194,6 +166,7 @@ async function commitLoopScenario(name: ScenarioName, cluster: PostgresCluster):
         errors: 0,
         timeouts: 0,
         '2xx': loop.commits,
+        duration: loop.seconds,
       };
       return { result, cpuMicros: null, peakRssBytes: [] };
     },
@@ -211,22 +184,24 @@ const verdict = (met: boolean) => (met ? 'met' : 'NOT met');
 const failures = (result: AutocannonResult) => result.non2xx + result.errors + result.timeouts;
 
 async function main(): Promise<void> {
-  const seconds = argument('--duration', 10);
-  const connections = argument('--connections', 50);
+  const seconds = argument('--duration', SMOKE ? 0.5 : 10);
+  const connections = argument('--connections', SMOKE ? 10 : 50);
   const rounds = argument('--rounds', 1);
   let names = Object.keys(SCENARIOS) as ScenarioName[];
-  if (process.argv.includes('--quick')) names = names.slice(0, 5);
-  if (postgresBin() === null) {
-    process.stderr.write(`${INSTALL_HINT}; the PostgreSQL rows are left out.\n`);
-    names = names.filter((name) => SCENARIOS[name].kind !== 'postgres' && SCENARIOS[name].kind !== 'commit-loop');
-  }
+  if (process.argv.includes('--quick') && !SMOKE) names = names.slice(0, 5);
+  const needsPostgres = (name: ScenarioName) => SCENARIOS[name].kind === 'postgres' || SCENARIOS[name].kind === 'commit-loop';
+  const skipped = postgresBin() === null ? names.filter(needsPostgres) : [];
+  names = names.filter((name) => !skipped.includes(name));
   const sink = await smtpSink();
   const scenarios: Array<Scenario & { runs: Run[] }> = [];
-  for (const name of names) scenarios.push({ ...(await startScenario(name, connections, sink.url)), runs: [] });
+  const start = async (name: ScenarioName) => ({ ...(await startScenario(name, connections, sink.url, SMOKE ? 0.5 : 2)), runs: [] as Run[] });
+  // A smoke run starts them all at once (their start-up is most of its time); a measurement one by one.
+  if (SMOKE) scenarios.push(...(await Promise.all(names.map(start))));
+  else for (const name of names) scenarios.push(await start(name));
   // Rounds interleave the scenarios, so a burst of other load on the machine hits all of them.
   for (let round = 1; round <= rounds; round++) {
     for (const scenario of scenarios) {
-      process.stderr.write(`round ${round}/${rounds}: ${scenario.name}, ${seconds} s, ${connections} connections…\n`);
+      process.stderr.write(`round ${round}/${rounds}: ${scenario.name}, ${SMOKE ? `${SMOKE_REQUESTS} requests` : `${seconds} s`}, ${connections} connections…\n`);
       scenario.runs.push(await scenario.measure(seconds, connections, `r${round}`));
     }
   }
@@ -260,7 +235,8 @@ async function main(): Promise<void> {
     'vs no-op': `${((100 * result.requests.average) / noop).toFixed(1)} %`,
   }));
   if (rounds > 1) console.log(`median of ${rounds} interleaved rounds per scenario`);
-  console.table(table);
+  if (SMOKE) console.log(`smoke run: ${SMOKE_REQUESTS} requests per scenario at ${connections} connections (the commit loop ${seconds} s), no target judged`);
+  console.table([...table, ...skipped.map((name) => ({ scenario: name, ...skippedRow(INSTALL_HINT) }))]);
   for (const { name, stats, walSyncs } of rows) {
     if (walSyncs !== null) console.log(`${name}: ${walSyncs} WAL flushes (pg_stat_wal.wal_sync) for ${stats.rows} rows over the whole run`);
   }
@@ -271,7 +247,10 @@ async function main(): Promise<void> {
   if (app !== undefined) {
     console.log(`durable storage alone: ${((100 * sqlite.result.requests.average) / app.result.requests.average).toFixed(1)} % of the same app with a no-op store`);
   }
+  // The outbox's drain after an outage (issue 24), measured after the HTTP scenarios have stopped.
+  console.table(await outboxDrainRows(process.argv.includes('--smoke') ? 100 : argument('--drain-mails', 2000)));
   console.log(`load average at the end: ${loadavg().map((n) => n.toFixed(2)).join(' ')} on ${cpus().length} cores`);
+  if (SMOKE) return;
   const ratio = sqlite.result.requests.average / noop;
   const targets = [
     {
@@ -301,4 +280,4 @@ async function main(): Promise<void> {
 }
 
 if (process.argv[2] === '--serve') await serveScenario(process.argv[3] as ScenarioName);
-else await main();
+else await main().finally(stopEverything);

@@ -9,7 +9,7 @@ import { LANGUAGES, LOCALES, NATIVE_NAMES } from '../../cli/site/languages.ts';
 import { MARKDOWN_PAGES } from '../../cli/site/markdown/markdown.ts';
 import { loadSiteConfig, placeholderValues } from '../../cli/site/site-config.ts';
 
-/** Pages added per language: 7 × 150 = 1,050. */
+/** Pages added per language: 7 × 150 = 1,050 (the smoke run adds 7 × 10). */
 export const GENERATED_PER_LANGUAGE = 150;
 
 /** A legal text split into its `#` title and the Markdown below it. */
@@ -20,20 +20,20 @@ function legalText(contentDir: string, lang: string, name: string): { title: str
 }
 
 /**
- * Copies `sourceContentDir` to `<dir>/content` and adds `GENERATED_PER_LANGUAGE` pages to each
+ * Copies `sourceContentDir` to `<dir>/content` and adds `perLanguage` pages to each
  * language: `pages/<lang>/generated-001.md` … `generated-150.md`, each the body of one of the
  * language's legal texts (in turn) under front matter with its own title and slug. Returns the
  * new content folder.
  *
  * @example scaledContent('/tmp/x', 'content') // '/tmp/x/content', with pages/de/generated-001.md: title "Impressum 001", slug generated-001
  */
-export function scaledContent(dir: string, sourceContentDir: string): string {
+export function scaledContent(dir: string, sourceContentDir: string, perLanguage = GENERATED_PER_LANGUAGE): string {
   const contentDir = join(dir, 'content');
   cpSync(sourceContentDir, contentDir, { recursive: true });
   const legalNames = Object.values(MARKDOWN_PAGES);
   for (const lang of LANGUAGES) {
     const texts = legalNames.map((name) => legalText(contentDir, lang, name));
-    for (let i = 1; i <= GENERATED_PER_LANGUAGE; i++) {
+    for (let i = 1; i <= perLanguage; i++) {
       const number = String(i).padStart(3, '0');
       const text = texts[i % texts.length]!;
       // JSON strings are valid YAML, whatever the title holds.

@@ -12,14 +12,16 @@ export interface VnuMessage {
 }
 
 /**
- * Runs the Nu HTML checker (npm `vnu-jar`, needs Java 11+) on every `.html` file under `dir` and
- * returns its errors and warnings (informational notes, such as the `/>` React writes on void
- * elements, are counted apart).
+ * Runs the Nu HTML checker (npm `vnu-jar`, needs Java 11+) on every `.html` file under `dir` (or
+ * on `files`, relative to `dir`, when given) and returns its errors and warnings (informational
+ * notes, such as the `/>` React writes on void elements, are counted apart).
  */
-export function runVnu(dir: string): { errors: VnuMessage[]; warnings: VnuMessage[]; infos: number; files: number } {
+export function runVnu(dir: string, files?: readonly string[]): { errors: VnuMessage[]; warnings: VnuMessage[]; infos: number; files: number } {
   const jar = join(PROJECT_ROOT, 'node_modules', 'vnu-jar', 'build', 'dist', 'vnu.jar');
-  const run = spawnSync('java', ['-jar', jar, '--format', 'json', '--skip-non-html', '--verbose', dir], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const targets = files === undefined ? [dir] : files.map((file) => join(dir, file));
+  const run = spawnSync('java', ['-jar', jar, '--format', 'json', '--skip-non-html', '--verbose', ...targets], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   if (run.error) throw new Error(`could not run java for the Nu checker: ${run.error.message}`);
+  if (run.status !== 0 && run.status !== 1) throw new Error(`the Nu checker failed (exit ${run.status}):\n${run.stderr.slice(0, 2000)}`);
   const { messages } = JSON.parse(run.stderr) as { messages: VnuMessage[] };
   // --verbose lists the checked files on stdout; the other files of the folder are reported as skipped.
   const checked = new Set(run.stdout.split('\n').filter((line) => line.endsWith('.html')));
