@@ -7,11 +7,11 @@
  * - `ingest --help` and `sitegen --help`: wall time, median of N runs (min–max beside it);
  * - `ingest serve` on a fresh SQLite file: time until /healthz answers 200, and its resident memory
  *   (VmRSS, worker threads included) two seconds later with no traffic;
- * - what the ingest image adds to its base: the before image's production node_modules/ (all
- *   `dependencies`, as `npm ci --omit=dev` installs them; here: their size in this node_modules/),
- *   ingest/ and content/; the after image's build/ingest/, the native better-sqlite3 (as the
- *   Dockerfile trims it), the writer thread, bin.js, compile.js and content/. The whole images'
- *   sizes come from the container proof (`npm run test:docker` prints them).
+ * - what the ingest image adds to its base, estimated from this checkout: the before image's
+ *   production node_modules/ (all `dependencies`, as `npm ci --omit=dev` installs them, with
+ *   better-sqlite3 trimmed as both Dockerfiles do), ingest/ and content/; the after image's
+ *   build/ingest/, better-sqlite3, the writer thread, bin.js, compile.js and content/. The whole
+ *   images' sizes come from the container proof (`npm run test:docker` prints them).
  *
  * Then where the after service's memory goes: the file-backed part of its RSS (the node binary's
  * and better-sqlite3's pages, shared with every other node process) and the anonymous part, with
@@ -132,6 +132,21 @@ async function idleBareNode(): Promise<Idle> {
   return idleProcess(ROOT, ['-e', script], {}, () => fetch(`http://127.0.0.1:${port}/`).then(() => true, () => false));
 }
 
+// The service's runtime packages, each loaded alone (fastify with an app made ready, better-sqlite3
+// with a database opened): what each adds to a bare node's V8 heap and anonymous memory.
+const SERVICE_PACKAGES = ['fastify', 'zod', 'kysely', 'nodemailer', 'pg', 'prom-client', 'pino', '@fastify/rate-limit', 'better-sqlite3', 'commander'];
+
+/** V8 heap used after two full GCs and anonymous RSS of a node that imported `name` (none: a bare node). */
+function packageCost(name?: string): { heap: number; anon: number } {
+  const use = name === 'fastify' ? 'await m.default().ready();' : name === 'better-sqlite3' ? "new m.default(':memory:');" : '';
+  const script = `const m = ${name === undefined ? 'null' : `await import(${JSON.stringify(name)})`}; ${use} gc(); gc();
+const anon = Number(/RssAnon:\\s+(\\d+)/.exec((await import('node:fs')).readFileSync('/proc/self/status', 'utf8'))[1]) * 1024;
+console.log(JSON.stringify({ heap: process.memoryUsage().heapUsed, anon }));`;
+  const run = spawnSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' });
+  if (run.status !== 0) throw new Error(`loading ${name} alone failed: ${run.stderr}`);
+  return JSON.parse(run.stdout) as { heap: number; anon: number };
+}
+
 /** Bytes under `path` (files and folders; links not followed). */
 function sizeOf(path: string): number {
   const stat = statSync(path, { throwIfNoEntry: false });
@@ -154,7 +169,9 @@ function imageLayers(before: string): { before: number; after: number } {
   const contentOf = (root: string) => sizeOf(join(root, 'content/site.json')) + sizeOf(join(root, 'content/locales'));
   // The Dockerfile keeps only the addon and its JavaScript of better-sqlite3 (its sources and objects go).
   const sqlite = ['lib', 'package.json', 'build/Release/better_sqlite3.node'].reduce((sum, part) => sum + sizeOf(join(ROOT, 'node_modules/better-sqlite3', part)), 0);
-  const beforeModules = productionPackages(before).reduce((sum, path) => sum + sizeOf(join(ROOT, path)), 0);
+  const beforeModules = productionPackages(before)
+    .filter((path) => path !== 'node_modules/better-sqlite3')
+    .reduce((sum, path) => sum + sizeOf(join(ROOT, path)), sqlite);
   const after =
     sizeOf(join(ROOT, 'build/ingest')) +
     sqlite +
@@ -223,6 +240,15 @@ try {
     });
     console.log('\nwhere the idle memory goes');
     console.table({ 'ingest serve (compiled)': split(service), 'bare node HTTP server': split(bare) });
+    const floor = packageCost();
+    const costs = Object.fromEntries(
+      SERVICE_PACKAGES.map((name) => {
+        const cost = packageCost(name);
+        return [name, { 'V8 heap added': `${((cost.heap - floor.heap) / 1048576).toFixed(1)} MB`, 'anonymous memory added': `${((cost.anon - floor.anon) / 1048576).toFixed(1)} MB` }];
+      }),
+    );
+    console.log(`\neach runtime package loaded alone into a bare node (${(floor.heap / 1048576).toFixed(1)} MB heap, ${mb(floor.anon)} MB anonymous)`);
+    console.table(costs);
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

@@ -13,7 +13,8 @@
 #
 # What the stand-in is, and the two ways it differs from the official image: lib/standin-image.sh.
 #
-# Checks: the image builds; GET /healthz answers 200; POST /api/newsletter answers 201 and the row
+# Checks: the image builds, and holds the compiled service with better-sqlite3 as its only package
+# and no TypeScript source; GET /healthz answers 200; POST /api/newsletter answers 201 and the row
 # is exported by `ingest export` inside the container; the service runs as a non-root user; the
 # database is on /data; the HEALTHCHECK turns healthy; after `docker restart` the row and the
 # generated captcha secret are still there and a duplicate signup is 409; the operator's online

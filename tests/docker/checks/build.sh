@@ -13,4 +13,17 @@ build_image() { # build_image: docker build of REPO as IMAGE; on failure shows t
     die "docker build failed (log above)"
   fi
   log "image size: $(docker image inspect --format '{{.Size}}' "$IMAGE" | awk '{ printf "%.0f MB", $1 / 1e6 }')"
+  check_image_contents
+}
+
+check_image_contents() { # the image holds the compiled service and its native addon, no sources and nothing of the site generator
+  local modules sources
+  modules=$(docker run --rm --entrypoint ls "$IMAGE" /app/node_modules | tr '\n' ' ')
+  # The service's own sources (the packages' type declarations, .d.ts, are theirs).
+  sources=$(docker run --rm --entrypoint find "$IMAGE" /app -path /app/node_modules -prune -o \( -name '*.ts' -o -name '*.tsx' \) -print | head -3 | tr '\n' ' ')
+  if [ "$modules" = "better-sqlite3 bindings file-uri-to-path " ] && [ -z "$sources" ]; then
+    pass "the image runs the compiled service: node_modules holds only better-sqlite3 (and bindings, file-uri-to-path), no .ts file"
+  else
+    fail "the image holds more than the compiled service: node_modules: $modules; sources: ${sources:-none}"
+  fi
 }
