@@ -104,8 +104,8 @@ test('a wrong captcha answer marks the new question invalid with the reason and 
   const answer = form.locator('#contact-answer');
   await expect(answer).toBeFocused();
   await expect(answer).toHaveAttribute('aria-invalid', 'true');
-  await expect(answer).toHaveAccessibleDescription(/La réponse au captcha est incorrecte\. Veuillez réessayer\./);
-  await expect(form.locator('#contact-answer-error')).toHaveText('La réponse au captcha est incorrecte. Veuillez réessayer.');
+  await expect(answer).toHaveAccessibleDescription(/La réponse à la question de sécurité est incorrecte\. Veuillez réessayer\./);
+  await expect(form.locator('#contact-answer-error')).toHaveText('La réponse à la question de sécurité est incorrecte. Veuillez réessayer.');
   // Typing a new answer clears the mark.
   await answer.fill('1');
   await expect(answer).not.toHaveAttribute('aria-invalid', 'true');
