@@ -17,6 +17,8 @@ export default defineConfig({
   use: {
     ...devices['Desktop Chrome'],
     baseURL: process.env.E2E_BASE_URL,
+    // nginx serves the site over HTTPS with a self-signed certificate for 127.0.0.1 (tests/e2e/support/nginx-server.ts).
+    ignoreHTTPSErrors: true,
     trace: 'off',
     launchOptions: {
       executablePath,

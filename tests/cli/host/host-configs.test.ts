@@ -130,7 +130,10 @@ describe('host configuration files of the real build', () => {
     // A path with an empty segment (//about): 308 to the page in its exact location, 404 anywhere else.
     expect(conf).toContain('"~*^[^?]*(?:/|%2f)(?:/|%2f)" 1;');
     expect(conf.match(/if \(\$maskwise_empty_segment\) \{ return 404; \}/g)).toHaveLength(2);
-    expect(conf).toMatch(/# add_header Strict-Transport-Security "max-age=\d+/);
+    // HTTPS only: HSTS on every answer, plain HTTP nothing but a redirect.
+    expect(conf).toMatch(/^    add_header Strict-Transport-Security "max-age=\d+[^"]*" always;/m);
+    expect(conf).toContain('    listen 443 ssl;  # set for your host');
+    expect(conf).toContain('    return 308 https://$host$request_uri;');
   });
 
   it('writes _redirects for trailing slashes and the language 404 pages, most specific first', () => {

@@ -56,6 +56,19 @@ describe.runIf(haveNginx)('nginx with the generated server block', () => {
     await ingest?.close();
   });
 
+  it('serves HTTPS only: plain HTTP answers 308 to the same URL over HTTPS, and HTTPS answers carry HSTS', async () => {
+    const plain = await send(nginx.httpURL, '/de/newsletter/confirm?token=abc', { headers: { host: 'www.maskwise.io' } });
+    expect([plain.status, plain.headers.location]).toEqual([308, 'https://www.maskwise.io/de/newsletter/confirm?token=abc']);
+    expect(plain.headers['strict-transport-security']).toBeUndefined();
+    const posted = await send(nginx.httpURL, '/api/newsletter', { ...formPost('lang=de'), headers: { ...formPost('').headers, host: 'www.maskwise.io' } });
+    expect([posted.status, posted.headers.location]).toEqual([308, 'https://www.maskwise.io/api/newsletter']);
+    const before = ingest.seen.length;
+    const secure = await send(base, '/de/newsletter/confirm?token=abc');
+    expect(secure.status).toBe(200);
+    expect(secure.headers['strict-transport-security']).toMatch(/^max-age=\d+/);
+    expect(ingest.seen.length).toBe(before);
+  });
+
   it.each(TOKEN_FORM_CASES.map((c) => [c.path, c.endpoint]))('forwards POST %s?token=… to POST %s?token=…, body, type and answer unchanged', async (path, endpoint) => {
     const before = ingest.seen.length;
     const res = await send(base, `${path}?token=abc-123_x`, formPost('lang=de&token='));
@@ -174,7 +187,7 @@ describe.runIf(haveNginx)('nginx with the generated server block', () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     const log = readFileSync(accessLogOf(workDir), 'utf8');
     expect(log).not.toMatch(/SECRET/);
-    for (const line of ['"GET /de/newsletter/confirm HTTP/1.1" 200', '"POST /newsletter/unsubscribe HTTP/1.1" 410', '"http://127.0.0.1:', '"POST /api/newsletter/unsubscribe HTTP/1.1"', '"GET /api/captcha HTTP/1.1"', '"GET /de/newsletter/confirm?utm_source=mail HTTP/1.1"']) {
+    for (const line of ['"GET /de/newsletter/confirm HTTP/1.1" 200', '"POST /newsletter/unsubscribe HTTP/1.1" 410', '"https://127.0.0.1:', '"POST /api/newsletter/unsubscribe HTTP/1.1"', '"GET /api/captcha HTTP/1.1"', '"GET /de/newsletter/confirm?utm_source=mail HTTP/1.1"']) {
       expect(log).toContain(line);
     }
   });

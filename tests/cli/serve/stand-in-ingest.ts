@@ -1,4 +1,5 @@
-import { createServer, request, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
+import { createServer, request, type IncomingHttpHeaders, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import type { AddressInfo } from 'node:net';
 
 /** One request as it reached the stand-in service. */
@@ -62,17 +63,20 @@ export interface Received {
 
 /**
  * Sends one request with exactly this target (fetch would normalise it), method, headers and body
- * to `base` (`http://127.0.0.1:PORT`), following no redirect.
+ * to `base` (`http://127.0.0.1:PORT`, or nginx's `https://…`), following no redirect.
  */
 export function send(base: string, target: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Received> {
-  const { hostname, port } = new URL(base);
+  const { hostname, port, protocol } = new URL(base);
+  // nginx in the tests serves HTTPS with a self-signed certificate for 127.0.0.1.
+  const opts = { host: hostname, port, path: target, method: options.method ?? 'GET', headers: options.headers };
   return new Promise((resolve, reject) => {
-    const req = request({ host: hostname, port, path: target, method: options.method ?? 'GET', headers: options.headers }, (res) => {
+    const onResponse = (res: IncomingMessage) => {
       let body = '';
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => (body += chunk));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-    });
+    };
+    const req = protocol === 'https:' ? httpsRequest({ ...opts, rejectUnauthorized: false, agent: false }, onResponse) : request(opts, onResponse);
     req.on('error', reject);
     req.end(options.body);
   });

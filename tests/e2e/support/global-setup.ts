@@ -57,7 +57,7 @@ export default async function globalSetup() {
   // told that origin among its ALLOWED_ORIGINS (a plain HTML form posted through nginx carries it),
   // as an operator lists each host name the site is served on. SITE_URL stays the static server.
   const nginxPort = nginxAvailable() ? await freePort() : null;
-  const nginxOrigin = nginxPort === null ? null : `http://127.0.0.1:${nginxPort}`;
+  const nginxOrigin = nginxPort === null ? null : `https://127.0.0.1:${nginxPort}`;
 
   const dataDir = join(work, 'data');
   const ingest = spawn(process.execPath, [INGEST_BIN, 'serve'], {

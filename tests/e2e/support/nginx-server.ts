@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { get as httpsGet } from 'node:https';
 import { join } from 'node:path';
 import { NGINX_CONFIG_FILE, NGINX_DEFAULTS } from '../../../cli/host/nginx.ts';
 import { freePort } from '../../helpers/ports.ts';
@@ -18,13 +19,16 @@ const BROTLI_SWITCH = '# brotli_static on;';
  * host" given this machine's values. Fails when a marked line is missing, so the test notices
  * a config the documented procedure can no longer adjust.
  */
-function deployedServerBlock(siteDir: string, port: number, ingestPort: number, workDir: string, brotli: boolean): string {
+function deployedServerBlock(siteDir: string, ports: { https: number; http: number }, ingestPort: number, workDir: string, brotli: boolean): string {
   const generated = readFileSync(join(siteDir, NGINX_CONFIG_FILE), 'utf8');
+  const { certificate, key } = selfSignedCertificate(workDir);
   const replacements: [string, string][] = [
-    [`listen ${NGINX_DEFAULTS.listen};`, `listen 127.0.0.1:${port};`],
+    [`listen ${NGINX_DEFAULTS.listen};`, `listen 127.0.0.1:${ports.https} ssl;`],
+    [`listen ${NGINX_DEFAULTS.httpListen};`, `listen 127.0.0.1:${ports.http};`],
+    [`ssl_certificate ${NGINX_DEFAULTS.certificate};`, `ssl_certificate ${certificate};`],
+    [`ssl_certificate_key ${NGINX_DEFAULTS.certificateKey};`, `ssl_certificate_key ${key};`],
     [`root ${NGINX_DEFAULTS.root};`, `root ${siteDir};`],
     [`server ${NGINX_DEFAULTS.upstream};`, `server 127.0.0.1:${ingestPort};`],
-    [`access_log ${NGINX_DEFAULTS.accessLog} `, `access_log ${accessLogOf(workDir)} `],
     ...(brotli ? [[BROTLI_SWITCH, BROTLI_SWITCH.slice(2)] as [string, string]] : []),
   ];
   let conf = generated;
@@ -32,14 +36,43 @@ function deployedServerBlock(siteDir: string, port: number, ingestPort: number, 
     if (!conf.includes(from)) throw new Error(`${NGINX_CONFIG_FILE} has no line "${from}" to set`);
     conf = conf.replace(from, to);
   }
-  return conf;
+  // Both servers (HTTPS, and plain HTTP's redirect) log to the same file.
+  const log = `access_log ${NGINX_DEFAULTS.accessLog} `;
+  if (!conf.includes(log)) throw new Error(`${NGINX_CONFIG_FILE} has no line "${log}" to set`);
+  return conf.replaceAll(log, `access_log ${accessLogOf(workDir)} `);
+}
+
+/**
+ * A self-signed certificate for 127.0.0.1 in `workDir` (made once, with Debian's openssl), as an
+ * operator's certificate and key: the browser tests accept it (`ignoreHTTPSErrors`), and the Node
+ * tests talk to nginx through `httpsGet`/`send`, which do not check it.
+ */
+function selfSignedCertificate(workDir: string): { certificate: string; key: string } {
+  const certificate = join(workDir, 'tls-cert.pem');
+  const key = join(workDir, 'tls-key.pem');
+  if (!existsSync(certificate)) {
+    const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', certificate, '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { encoding: 'utf8' });
+    if (made.status !== 0) throw new Error(`openssl could not make a test certificate:\n${made.stderr}`);
+  }
+  return { certificate, key };
+}
+
+/** GET `url` (https, the test certificate accepted) and resolve with the status, or reject when nothing answers. */
+function httpsStatus(url: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    httpsGet(url, { rejectUnauthorized: false }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    }).on('error', reject);
+  });
 }
 
 /**
  * Starts Debian's nginx in the foreground with the built site's server block included in a
- * minimal main configuration whose pid, logs and temp folders live in `workDir`. It listens on
+ * minimal main configuration whose pid, logs and temp folders live in `workDir`, with a self-signed
+ * certificate for 127.0.0.1 as the operator's. It serves HTTPS (`baseURL`) on
  * `port` when given (chosen beforehand, so the ingest service can be told nginx's origin), else
- * on a free one. With `brotli`, it loads Debian's Brotli static module and turns on the
+ * on a free one, and plain HTTP's redirect (`httpURL`) on another free port. With `brotli`, it loads Debian's Brotli static module and turns on the
  * config's Brotli line, as docs/operators.md tells an operator to.
  */
 export async function startNginx(
@@ -48,10 +81,11 @@ export async function startNginx(
   workDir: string,
   port?: number,
   { brotli = false }: { brotli?: boolean } = {},
-): Promise<{ baseURL: string; stop: () => Promise<void> }> {
+): Promise<{ baseURL: string; httpURL: string; stop: () => Promise<void> }> {
   mkdirSync(join(workDir, 'logs'), { recursive: true });
   port ??= await freePort();
-  writeFileSync(join(workDir, 'site.conf'), deployedServerBlock(siteDir, port, ingestPort, workDir, brotli));
+  const httpPort = await freePort();
+  writeFileSync(join(workDir, 'site.conf'), deployedServerBlock(siteDir, { https: port, http: httpPort }, ingestPort, workDir, brotli));
   const temp = (name: string) => `${name}_temp_path ${join(workDir, `${name}-temp`)};`;
   const main = [
     brotli ? `load_module ${BROTLI_STATIC_MODULE};` : '',
@@ -76,11 +110,11 @@ export async function startNginx(
   if (check.status !== 0) throw new Error(`nginx rejected the generated config:\n${check.stderr}`);
 
   const nginx = spawn(NGINX_BINARY, ['-c', confFile, '-p', workDir, '-g', 'daemon off;'], { stdio: ['ignore', 'inherit', 'inherit'] });
-  const baseURL = `http://127.0.0.1:${port}`;
+  const baseURL = `https://127.0.0.1:${port}`;
   const deadline = Date.now() + 10_000;
   for (;;) {
     try {
-      await fetch(`${baseURL}/robots.txt`);
+      await httpsStatus(`${baseURL}/robots.txt`);
       break;
     } catch {
       if (Date.now() > deadline || nginx.exitCode !== null) throw new Error(`nginx did not start: ${readFileSync(join(workDir, 'logs', 'error.log'), 'utf8')}`);
@@ -89,6 +123,7 @@ export async function startNginx(
   }
   return {
     baseURL,
+    httpURL: `http://127.0.0.1:${httpPort}`,
     stop: async () => {
       if (nginx.exitCode !== null) return;
       nginx.kill('SIGQUIT');
