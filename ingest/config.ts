@@ -15,7 +15,9 @@
  * | PG_POOL_MAX | 10 connections per replica to PostgreSQL (ignored on SQLite) |
  * | SMTP_URL | unset: mail is written as .eml files into $DATA_DIR/mail/ |
  * | SALES_EMAIL | sales@localhost |
- * | MAIL_FROM | ingest@localhost |
+ * | MAIL_FROM | ingest@localhost; `Name <address>` gives the mails a display name |
+ * | SMTP_MAX_CONNECTIONS | 1: SMTP connections each replica keeps open and reuses (several mails each) |
+ * | DKIM_DOMAIN, DKIM_SELECTOR, DKIM_PRIVATE_KEY_FILE | unset: mail is not signed; all three: DKIM-signed for that domain (MAIL_FROM's or a parent) |
  * | SALES_TIMEZONE | Europe/Madrid (the IANA time zone the sales email shows its times in) |
  * | SALES_LANG | en: the language of the sales email (one of the site's languages) |
  * | ALLOWED_ORIGINS | empty (same origin only); comma list such as https://example.com,https://www.example.com |
@@ -53,8 +55,12 @@ export interface IngestConfig {
   dataDir: string;
   /** SQLite: one file, one process. PostgreSQL: any number of replicas on one database. */
   database: { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; poolMax: number };
-  mail: { kind: 'smtp'; url: string } | { kind: 'file'; dir: string };
+  /** SMTP: a pool of at most `maxConnections` reused connections; file: `.eml` files in `dir`. */
+  mail: { kind: 'smtp'; url: string; maxConnections: number } | { kind: 'file'; dir: string };
+  /** Null: mail goes unsigned (or a relay signs it); else DKIM-signed with the key in `keyFile`. */
+  dkim: DkimConfig | null;
   salesEmail: string;
+  /** The sender as nodemailer takes it: `forms@example.com` or `"MaskWise" <forms@example.com>`. */
   mailFrom: string;
   /** The IANA time zone of the sales team, e.g. `Europe/Madrid`. */
   salesTimeZone: string;
@@ -85,6 +91,13 @@ export interface IngestConfig {
   outboxLeaseMs: number;
   /** Null: the API sends no Strict-Transport-Security; else its max-age in seconds (0 tells browsers to forget it). */
   hstsMaxAge: number | null;
+}
+
+/** DKIM signing as configured: the key file is read (and checked) when the mailer is made, `mail/dkim-key.ts`. */
+export interface DkimConfig {
+  domain: string;
+  selector: string;
+  keyFile: string;
 }
 
 // The project's content folder beside ingest/ (in the container image too: /app/content).
@@ -122,9 +135,13 @@ export function resolveConfig(env: Readonly<Record<string, string | undefined>>,
     database: postgres
       ? { kind: 'postgres', url: e.DATABASE_URL!, poolMax: e.PG_POOL_MAX }
       : { kind: 'sqlite', path: isAbsolute(databasePath) ? databasePath : resolve(cwd, databasePath) },
-    mail: e.SMTP_URL ? { kind: 'smtp', url: e.SMTP_URL } : { kind: 'file', dir: resolve(dataDir, 'mail') },
+    mail: e.SMTP_URL ? { kind: 'smtp', url: e.SMTP_URL, maxConnections: e.SMTP_MAX_CONNECTIONS } : { kind: 'file', dir: resolve(dataDir, 'mail') },
+    dkim:
+      e.DKIM_DOMAIN !== undefined && e.DKIM_SELECTOR !== undefined && e.DKIM_PRIVATE_KEY_FILE !== undefined
+        ? { domain: e.DKIM_DOMAIN, selector: e.DKIM_SELECTOR, keyFile: resolve(cwd, e.DKIM_PRIVATE_KEY_FILE) }
+        : null,
     salesEmail: e.SALES_EMAIL,
-    mailFrom: e.MAIL_FROM,
+    mailFrom: e.MAIL_FROM.name === null ? e.MAIL_FROM.address : `"${e.MAIL_FROM.name}" <${e.MAIL_FROM.address}>`,
     salesTimeZone: e.SALES_TIMEZONE,
     salesLang: e.SALES_LANG,
     allowedOrigins: e.ALLOWED_ORIGINS,

@@ -31,6 +31,11 @@ export const OPERATOR_ERRORS = {
     message:
       'The site content the service reads (CONTENT_DIR: site.json and locales/<lang>.json with their `mail` section) is missing or invalid; run `npm run check` in the site project, or point CONTENT_DIR at the content folder.',
   },
+  dkim_key_invalid: {
+    exit: 2,
+    message:
+      'The DKIM signing key (DKIM_PRIVATE_KEY_FILE) cannot be used. Point it at a readable RSA private key in PEM form (openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048), or unset the three DKIM_ variables to send unsigned.',
+  },
 } as const satisfies Record<string, { exit: number; message: string }>;
 
 /** A permanent operator error code such as `'config_invalid'`. */

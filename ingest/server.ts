@@ -17,7 +17,8 @@ import { loadCaptchaSecret } from './http/forms/captcha-secret.ts';
 import { type Clock, systemClock } from './clock.ts';
 import type { IngestConfig } from './config.ts';
 import { type LogStream, loggerOptions } from './http/logger.ts';
-import { createMailer, type Mailer } from './mail/mailer.ts';
+import { readDkimKey } from './mail/dkim-key.ts';
+import { createMailer, type Mailer, SENDS_PER_CONNECTION } from './mail/mailer.ts';
 import { type OutboxWorker, outboxWorker } from './mail/outbox-worker.ts';
 import type { RetryPolicy } from './mail/retry-policy.ts';
 import type { StoreBackend } from './store/backend.ts';
@@ -56,9 +57,11 @@ export interface RunningService {
 export async function startService(config: IngestConfig, overrides: ServiceOverrides = {}): Promise<RunningService> {
   const clock = overrides.clock ?? systemClock;
   const content = loadSiteContent(config.contentDir);
+  // A DKIM key that cannot be used stops start-up before the database is touched.
+  const dkim = overrides.mailer === undefined && config.dkim !== null ? readDkimKey(config.dkim) : null;
   const backend = await openBackend(config, overrides.backend);
   const store = backend.submissions;
-  const mailer = overrides.mailer ?? createMailer(config.mail);
+  const mailer = overrides.mailer ?? createMailer(config.mail, dkim);
   let worker: OutboxWorker | undefined;
   let draining = false;
   const secret = await captchaSecretFor(config, backend);
@@ -121,6 +124,7 @@ export async function startService(config: IngestConfig, overrides: ServiceOverr
     ...(overrides.retryPolicy === undefined ? {} : { policy: overrides.retryPolicy }),
     ...(overrides.pollMs === undefined ? {} : { pollMs: overrides.pollMs }),
     leaseMs: overrides.leaseMs ?? config.outboxLeaseMs,
+    concurrency: config.mail.kind === 'smtp' ? config.mail.maxConnections * SENDS_PER_CONNECTION : 1,
   });
   let url: string;
   try {

@@ -19,12 +19,16 @@ export const VARIABLES = [
   'HEADERS_TIMEOUT_MS', 'REQUEST_TIMEOUT_MS', 'IDLE_TIMEOUT_MS', 'SHUTDOWN_DRAIN_MS', 'PG_POOL_MAX', 'OUTBOX_LEASE_MS', 'HSTS_MAX_AGE',
   'CONTENT_DIR', 'SITE_URL', 'PUBLIC_API_URL', 'NEWSLETTER_OPT_IN', 'CONFIRM_LINK_DAYS',
   'CAPTCHA_MIN_FILL_MS', 'RATE_LIMIT_CONTACT_DAILY_MAX', 'RATE_LIMIT_NEWSLETTER_DAILY_MAX',
+  'SMTP_MAX_CONNECTIONS', 'DKIM_DOMAIN', 'DKIM_SELECTOR', 'DKIM_PRIVATE_KEY_FILE',
 ] as const;
 
 // Values never echoed back in an error line.
 export const SECRET_VARIABLES = new Set(['CAPTCHA_SECRET', 'SMTP_URL', 'DATABASE_URL']);
 
 const ADDRESS = /^[^\s@<>",;]+@[^\s@<>",;]+$/;
+// `Name <address>` or `"Name, Inc." <address>`: a display name of printable characters without quotes, brackets or backslashes.
+const NAMED_ADDRESS = /^"?([^"<>\\\p{Cc}]{1,64}?)"?\s*<([^\s@<>",;]+@[^\s@<>",;]+)>$/u;
+const DOMAIN = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
 const wholeNumber = (min: number, max: number, what: string) =>
   z
     .string()
@@ -64,7 +68,20 @@ export const envSchema = z.object({
     )
     .optional(),
   SALES_EMAIL: z.string().regex(ADDRESS, 'must be one email address such as sales@example.com').default('sales@localhost'),
-  MAIL_FROM: z.string().regex(ADDRESS, 'must be one email address such as forms@example.com').default('ingest@localhost'),
+  MAIL_FROM: z
+    .string()
+    .transform((value, ctx) => {
+      const named = NAMED_ADDRESS.exec(value);
+      if (named !== null && named[1]!.trim() !== '') return { name: named[1]!.trim(), address: named[2]! };
+      if (ADDRESS.test(value)) return { name: null, address: value };
+      ctx.addIssue({ code: 'custom', message: 'must be one email address, with or without a display name: forms@example.com or MaskWise <forms@example.com>' });
+      return z.NEVER;
+    })
+    .default({ name: null, address: 'ingest@localhost' }),
+  SMTP_MAX_CONNECTIONS: wholeNumber(1, 50, 'must be a whole number of connections from 1 to 50').default(1),
+  DKIM_DOMAIN: z.string().regex(DOMAIN, 'must be a domain name such as example.com').transform((value) => value.toLowerCase()).optional(),
+  DKIM_SELECTOR: z.string().regex(/^[a-z0-9](?:[a-z0-9._-]{0,62})$/i, 'must be a selector such as mail or 2026a (letters, digits, dots, dashes)').optional(),
+  DKIM_PRIVATE_KEY_FILE: z.string().optional(),
   SALES_TIMEZONE: z
     .string()
     .refine(isTimeZone, 'must be an IANA time zone name such as Europe/Madrid, America/New_York or UTC')
@@ -148,12 +165,28 @@ function isLoopback(host: string): boolean {
   return bare === 'localhost' || bare === '::1' || /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
 }
 
+const mailDomain = (address: string) => address.slice(address.lastIndexOf('@') + 1).toLowerCase();
+
+// DMARC's relaxed alignment: the signing domain is the address's domain or one of its parents.
+function signsFor(domain: string, address: string): boolean {
+  const from = mailDomain(address);
+  return from === domain || from.endsWith(`.${domain}`);
+}
+
 // Settings that are each valid but wrong together; one line each, like the schema's.
 export function conflicts(e: z.output<typeof envSchema>): string[] {
   const errors: string[] = [];
   if (typeof e.TRUST_PROXY === 'number' && e.TRUST_PROXY > 0 && !isLoopback(e.HOST)) {
     errors.push(
       `TRUST_PROXY must name the proxy addresses (such as 172.17.0.1) when HOST is not a loopback address: with a hop count any client that connects directly can forge X-Forwarded-For and escape the rate limit (got "${e.TRUST_PROXY}" with HOST "${e.HOST}")`,
+    );
+  }
+  const dkim = [e.DKIM_DOMAIN, e.DKIM_SELECTOR, e.DKIM_PRIVATE_KEY_FILE];
+  if (dkim.some((value) => value !== undefined) && dkim.some((value) => value === undefined)) {
+    errors.push('DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY_FILE must be set together (signing needs all three) or not at all');
+  } else if (e.DKIM_DOMAIN !== undefined && !signsFor(e.DKIM_DOMAIN, e.MAIL_FROM.address)) {
+    errors.push(
+      `DKIM_DOMAIN must be the domain of MAIL_FROM's address or a parent of it, or receivers find the signature does not align with the sender (got "${e.DKIM_DOMAIN}" with MAIL_FROM at "${mailDomain(e.MAIL_FROM.address)}")`,
     );
   }
   if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS) {

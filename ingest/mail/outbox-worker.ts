@@ -1,7 +1,8 @@
 /**
  * The outbox worker: runs inside the service, sends each due outbox row — the sales mail about a
- * contact, or a mail to a visitor (`outbox-composers.ts` makes each kind) — one at a time, and
- * records the outcome.
+ * contact, or a mail to a visitor (`outbox-composers.ts` makes each kind) — several at a time
+ * (`concurrency`, so the mailer's reused SMTP connection always has the next mail waiting while
+ * the database claims and records others), and records each outcome.
  *
  * A send the SMTP server answers with 5xx is marked failed at once (logged at error level). Any
  * other failed send (4xx, timeout, no connection) is retried on the schedule of
@@ -9,8 +10,8 @@
  * still waiting out its backoff is due at once, so the queue drains right after an outage. A
  * pass that fails (the database cannot be written) is followed by a growing wait, not another
  * pass at once. The worker wakes when a contact is stored (`notify`), when the next retry falls
- * due, and every `pollMs` in any case (rows another process queued). `stop()` waits for the send
- * in flight for a few seconds at most, then abandons it and returns its row to `pending`.
+ * due, and every `pollMs` in any case (rows another process queued). `stop()` waits for the sends
+ * in flight for a few seconds at most, then abandons them and returns their rows to `pending`.
  *
  * Several workers (one per replica) may share the outbox: each claim is a lease of `leaseMs`,
  * renewed every third of it while the send runs, so a live worker keeps its row and a dead one's
@@ -49,6 +50,8 @@ export interface OutboxWorkerDeps extends VisitorMailComposers {
   onOutcome?: (kind: OutboxKind, outcome: SendOutcome) => void;
   /** The wait after a pass that failed (default 1 s doubling to 30 s). */
   passBackoff?: PassBackoff;
+  /** How many rows are claimed and sent at once (default 1: one after another). */
+  concurrency?: number;
 }
 
 /** What one pass over the due rows did. */
@@ -90,7 +93,7 @@ export interface OutboxWorker {
   /** Sends every row due now, once each; the loop calls it, tests may too. */
   runPass(): Promise<PassResult>;
   /**
-   * Stops the loop once the send in flight, if any, is recorded; a send that takes longer than
+   * Stops the loop once the sends in flight, if any, are recorded; a send that takes longer than
    * `abandonAfterMs` is abandoned and its row returned to `pending`, due at once, so the next run
    * sends it again (with the same Message-ID, so the receiver can drop a duplicate).
    */
@@ -118,7 +121,8 @@ export function outboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
   let stopping = false;
   let loop: Promise<void> | undefined;
   let pass: Promise<PassResult> | undefined;
-  let inFlight: AbortController | undefined;
+  const concurrency = Math.max(1, deps.concurrency ?? 1);
+  const inFlight = new Set<AbortController>();
   // Set by a failed send: the next successful one ends an outage, and brings the waiting rows forward.
   let outageSuspected = false;
   let wake: (() => void) | undefined;
@@ -153,9 +157,10 @@ export function outboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
     }
   }
 
-  async function sendOne(job: OutboxJob, passStart: number, result: PassResult): Promise<void> {
+  /** Sends `job` and records the outcome; true when its success brought waiting rows forward. */
+  async function sendOne(job: OutboxJob, passStart: number, result: PassResult): Promise<boolean> {
     const controller = new AbortController();
-    inFlight = controller;
+    inFlight.add(controller);
     const lease = keepLease(job, { outbox: deps.outbox, clock: deps.clock, log: deps.log, leaseMs });
     try {
       await untilAborted(deps.mailer.send(composeMail(composers, job), controller.signal), controller.signal);
@@ -165,9 +170,9 @@ export function outboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
       if (failed.transient) outageSuspected = true;
       result[failed.outcome] += 1;
       deps.onOutcome?.(job.kind, failed.outcome);
-      return;
+      return false;
     } finally {
-      inFlight = undefined;
+      inFlight.delete(controller);
     }
     await lease.stop();
     fenced(await recordSent(job), job, 'sent');
@@ -178,7 +183,9 @@ export function outboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
       outageSuspected = false;
       const due = await deps.outbox.bringForward(passStart);
       if (due > 0) deps.log.info({ due }, 'SMTP delivers again; every waiting mail is due now');
+      return due > 0;
     }
+    return false;
   }
 
   async function passOnce(): Promise<PassResult> {
@@ -186,13 +193,31 @@ export function outboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
     const now = deps.clock.now();
     const released = await deps.outbox.releaseStale(now - leaseMs);
     if (released > 0) deps.log.warn({ released }, 'outbox rows left sending by a stopped process are due again');
-    // Rows rescheduled during this pass are due later than `now`, so the pass ends; `stop()` ends it sooner.
-    while (!stopping) {
-      // Due when the pass began; leased from now (a pass may outlast a lease).
-      const job = await deps.outbox.claimNext(deps.clock.now(), now);
-      if (job === null) break;
-      await sendOne(job, now, result);
-    }
+    // Each lane claims and sends one row after another and ends when none is due; rows rescheduled
+    // during this pass are due later than `now`, so the pass ends; `stop()` ends it sooner. Rows
+    // brought forward by the end of an outage open the lanes that had ended again.
+    const lanes: Array<Promise<void>> = [];
+    let open = 0;
+    const lane = async (): Promise<void> => {
+      try {
+        while (!stopping) {
+          // Due when the pass began; leased from now (a pass may outlast a lease).
+          const job = await deps.outbox.claimNext(deps.clock.now(), now);
+          if (job === null) return;
+          if (await sendOne(job, now, result)) widen();
+        }
+      } finally {
+        open -= 1;
+      }
+    };
+    const widen = () => {
+      for (; open < concurrency; open++) lanes.push(lane());
+    };
+    widen();
+    let failure: { error: unknown } | undefined;
+    // Every lane ends before the pass does (one pass at a time), the failed ones too.
+    for (let i = 0; i < lanes.length; i++) await lanes[i]!.catch((error: unknown) => void (failure ??= { error }));
+    if (failure !== undefined) throw failure.error;
     return result;
   }
 
@@ -260,7 +285,8 @@ export function outboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
       running = false;
       stopping = true;
       wake?.();
-      const timer = setTimeout(() => inFlight?.abort(new Error(`no answer within ${abandonAfterMs} ms of shutdown`)), abandonAfterMs);
+      const reason = new Error(`no answer within ${abandonAfterMs} ms of shutdown`);
+      const timer = setTimeout(() => inFlight.forEach((send) => send.abort(reason)), abandonAfterMs);
       try {
         await loop;
         // The loop has logged a failed pass already; stopping is not the place to throw it again.

@@ -2,10 +2,12 @@
  * kill -9 of a random replica, several times, under load: every acknowledged row is present,
  * no email is lost, every outbox row's Message-ID is delivered, and mails that arrived twice
  * (a replica killed between the SMTP server's acceptance and its own "sent" record) are no more
- * than the kills. The supervisor here restarts a killed replica after a second, as systemd or an
+ * than the sends a replica has in flight at once, per kill — each under its row's Message-ID, so
+ * the receiving side can drop it. The supervisor here restarts a killed replica after a second, as systemd or an
  * orchestrator would.
  */
 import { expect } from 'vitest';
+import { SENDS_PER_CONNECTION } from '../../ingest/mail/mailer.ts';
 import { startLoad } from './support/load.ts';
 import { checkBooks, pause, reportFigures, scenario, stackPerTest } from './support/scenario.ts';
 
@@ -38,5 +40,6 @@ scenario('loses no acknowledged row and no email when replicas are killed with S
     'drain ms': books.drainMs,
   });
   expect(books.acknowledged).toBeGreaterThan(50);
-  expect(books.delivered.duplicates).toBeLessThanOrEqual(kills);
+  // A replica has up to SENDS_PER_CONNECTION mails in flight on its one SMTP connection (SMTP_MAX_CONNECTIONS=1).
+  expect(books.delivered.duplicates).toBeLessThanOrEqual(kills * SENDS_PER_CONNECTION);
 });

@@ -27,12 +27,17 @@ scenario('delivers every mail exactly once after an SMTP outage, and drains the 
   const checkStarted = Date.now();
   const books = await checkBooks(stack, report);
   const drainedAfterUpMs = checkStarted - upAt + books.drainMs;
+  // The backlog's own pace: the mails accepted after the server came back, from the first to the last.
+  const afterUp = smtp.acceptedAt.filter((at) => at >= upAt);
+  const drainSeconds = afterUp.length > 1 ? (afterUp.at(-1)! - afterUp[0]!) / 1000 : 0;
   reportFigures('SMTP down 6 s', {
     acknowledged: books.acknowledged,
     'delivered while down': deliveredDuring,
     'mails delivered': books.delivered.total,
     'delivered twice': books.delivered.duplicates,
     'backlog drained (s after up)': (drainedAfterUpMs / 1000).toFixed(1),
+    'mails after up': afterUp.length,
+    'drain rate (mails/s)': drainSeconds > 0 ? Math.round((afterUp.length - 1) / drainSeconds) : '-',
   });
   expect(deliveredDuring).toBe(0);
   expect(books.delivered.duplicates).toBe(0);

@@ -17,6 +17,8 @@ export interface SmtpPeer {
   messages: string[];
   /** The SMTP envelope recipients of each accepted message. */
   recipients: string[][];
+  /** When each accepted message was accepted (`Date.now()`). */
+  acceptedAt: number[];
   refused: number;
   refusing: boolean;
   /** How DATA is answered when not `refusing`: accepted, an SMTP error code, or `'never'` (a hung server). */
@@ -28,6 +30,8 @@ export interface SmtpPeer {
   rejectRecipients: boolean;
   /** Every message that reached the end of DATA, raw, whatever the answer. */
   received: string[];
+  /** How many TCP connections clients opened so far (a pooled sender reuses one for many messages). */
+  connections: number;
   /** Stops listening and cuts every open connection: the server is down (connections refused). */
   down: () => Promise<void>;
   /** Listens again on the same port. */
@@ -47,11 +51,13 @@ export async function smtpPeer(options: { onMessage?: (raw: Buffer, recipients: 
     url: '',
     messages: [],
     recipients: [],
+    acceptedAt: [],
     refused: 0,
     refusing: false,
     answer: 'accept',
     rejectRecipients: false,
     received: [],
+    connections: 0,
     down: async () => {},
     up: async () => {},
     close: async () => {},
@@ -81,6 +87,7 @@ export async function smtpPeer(options: { onMessage?: (raw: Buffer, recipients: 
         const recipients = session.envelope.rcptTo.map((recipient) => recipient.address);
         peer.messages.push(raw.toString('utf8'));
         peer.recipients.push(recipients);
+        peer.acceptedAt.push(Date.now());
         options.onMessage?.(raw, recipients);
         callback();
       });
@@ -91,6 +98,7 @@ export async function smtpPeer(options: { onMessage?: (raw: Buffer, recipients: 
   server.on('error', () => {});
   server.server.on('connection', (socket: Socket) => {
     sockets.add(socket);
+    peer.connections += 1;
     socket.on('close', () => sockets.delete(socket));
   });
   const listen = (port: number) => new Promise<void>((resolve) => server.server.listen(port, '127.0.0.1', () => resolve()));
@@ -103,6 +111,11 @@ export async function smtpPeer(options: { onMessage?: (raw: Buffer, recipients: 
     await closed;
   };
   peer.up = () => listen(peer.port);
-  peer.close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+  // The test is over: open connections (a sender's pool keeps one) are cut, not waited for.
+  peer.close = async () => {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const socket of sockets) socket.destroy();
+    await closed;
+  };
   return peer;
 }

@@ -13,7 +13,7 @@ import type { NewsletterTable } from '../../store/tables.ts';
 import type { ConfirmationMailDeps } from './confirmation-email.ts';
 import { type MailLayout, mailHtml, mailText } from './mail-layout.ts';
 import type { OutgoingMail } from '../mailer.ts';
-import { outboxMessageId, type OutboxRef } from './message-id.ts';
+import { newsletterListId, outboxMessageId, type OutboxRef } from './message-id.ts';
 import { companyLine, filledTexts, mailLang } from './visitor-mail-texts.ts';
 
 /** What the mail needs besides the subscription: the confirmation mail's parts, less the link's lifetime. */
@@ -50,6 +50,7 @@ export function alreadySubscribedEmail(
     headers: {
       'List-Unsubscribe': `<${oneClickUrl(deps.urls, unsubscribeToken)}>`,
       'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+      'List-Id': newsletterListId(deps.content.brand, deps.from),
     },
   };
 }

@@ -15,7 +15,7 @@ import type { SiteContent } from '../../site-content.ts';
 import type { NewsletterTable } from '../../store/tables.ts';
 import { type MailLayout, mailHtml, mailText } from './mail-layout.ts';
 import type { OutgoingMail } from '../mailer.ts';
-import { outboxMessageId, type OutboxRef } from './message-id.ts';
+import { newsletterListId, outboxMessageId, type OutboxRef } from './message-id.ts';
 import { companyLine, filledTexts, mailLang } from './visitor-mail-texts.ts';
 
 /** What the confirmation mail needs besides the subscription. */
@@ -64,6 +64,7 @@ export function confirmationEmail(subscription: Selectable<NewsletterTable>, out
     headers: {
       'List-Unsubscribe': `<${oneClickUrl(deps.urls, unsubscribeToken)}>`,
       'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+      'List-Id': newsletterListId(deps.content.brand, deps.from),
     },
   };
 }

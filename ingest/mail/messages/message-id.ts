@@ -22,14 +22,29 @@ const ID_RIGHT = /^(?:[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^
 /** Where a mail that has no domain of its own says it comes from: a reserved name that is never anyone's. */
 const FALLBACK_DOMAIN = 'ingest.invalid';
 
-/** The domain of sender address `from`, lower-cased: `senderDomain('Forms@Example.COM')` → `'example.com'`; `'ingest.invalid'` when it has none usable. */
+/**
+ * The domain of sender `from`, bare or with a display name, lower-cased:
+ * `senderDomain('Forms@Example.COM')` and `senderDomain('"MaskWise" <forms@example.com>')` → `'example.com'`;
+ * `'ingest.invalid'` when it has none usable.
+ */
 export function senderDomain(from: string): string {
-  const at = from.lastIndexOf('@');
-  const domain = at < 0 ? '' : from.slice(at + 1).toLowerCase();
+  const address = /<([^<>]*)>\s*$/.exec(from)?.[1] ?? from;
+  const at = address.lastIndexOf('@');
+  const domain = at < 0 ? '' : address.slice(at + 1).toLowerCase();
   return ID_RIGHT.test(domain) ? domain : FALLBACK_DOMAIN;
 }
 
 /** The Message-ID of the mail about `about` (`contact-7`) sent from outbox row `outbox` by `from`. */
 export function outboxMessageId(about: string, outbox: OutboxRef, from: string): string {
   return `<${outbox.messageKey}.${about}.outbox-${outbox.id}@${senderDomain(from)}>`;
+}
+
+/**
+ * The `List-Id` (RFC 2919) of the newsletter's mails: the brand as its phrase and a label under the
+ * sender's domain, so a mail program can file and filter them as one list:
+ * `newsletterListId('MaskWise', 'forms@example.com')` → `'MaskWise <newsletter.example.com>'`.
+ */
+export function newsletterListId(brand: string, from: string): string {
+  const phrase = /^[\w !#$%&'*+/=?^`{|}~-]+$/.test(brand) ? brand : `"${brand.replace(/["\\]/g, '')}"`;
+  return `${phrase} <newsletter.${senderDomain(from)}>`;
 }

@@ -8,6 +8,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
+import { withServiceHeaders } from '../mailer.ts';
 import { mailSamples, type PreviewSettings } from './preview-samples.ts';
 
 /** Writes every sample into `dir` (created if missing) as `.eml` and `.html`; returns the file paths written. */
@@ -17,7 +18,7 @@ export async function writeMailPreviews(dir: string, settings: PreviewSettings):
   const written: string[] = [];
   try {
     for (const { name, mail } of mailSamples(settings)) {
-      const info = await transport.sendMail(mail);
+      const info = await transport.sendMail(withServiceHeaders(mail));
       const eml = join(dir, `${name}.eml`);
       const html = join(dir, `${name}.html`);
       writeFileSync(eml, info.message as Buffer);

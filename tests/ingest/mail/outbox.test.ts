@@ -314,7 +314,7 @@ describe('the sales email', () => {
     const headers = smtp.messages[0]!.split(/\r?\n\r?\n/)[0]!;
     expect(headers).not.toMatch(/^(Bcc|Cc|X-Injected):/im);
     expect(headers.split(/\r?\n/).filter((line) => !/^\s/.test(line)).map((line) => line.split(':')[0])).toEqual([
-      'From', 'To', 'Reply-To', 'Subject', 'Message-ID', 'Date', 'MIME-Version', 'Content-Type',
+      'Auto-Submitted', 'From', 'To', 'Reply-To', 'Subject', 'Message-ID', 'Date', 'MIME-Version', 'Content-Type',
     ]);
     expect(smtp.recipients).toEqual([['sales@example.com']]);
   });
