@@ -104,10 +104,15 @@ export async function compile(name) {
   for (const file of files) writeAtomically(file.path, file.contents);
   const inputs = Object.keys(result.metafile.inputs).filter((input) => !input.includes('node_modules/'));
   writeAtomically(join(outDir, INPUTS_FILE), JSON.stringify([...inputs, 'package-lock.json', 'compile.js']));
-  // Chunks are named by their content's hash: the previous compile's ones go.
+  // Chunks are named by their content's hash: earlier compiles' ones (and a crashed compile's
+  // temporary files) go once an hour old, not at once, as a program started before this compile
+  // (sitegen dev) may still import one.
   const current = new Set([...files.map((file) => file.path), join(outDir, INPUTS_FILE)]);
+  const anHourAgo = Date.now() - 3_600_000;
   for (const name of readdirSync(outDir)) {
-    if (!current.has(join(outDir, name)) && !name.endsWith('.tmp')) rmSync(join(outDir, name), { force: true });
+    const path = join(outDir, name);
+    if (current.has(path)) continue;
+    if ((statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? Infinity) < anHourAgo) rmSync(path, { force: true });
   }
   return entryFile;
 }

@@ -4,7 +4,8 @@
  * just before compile.js was added, taken with `git archive` into a temporary folder that borrows
  * this node_modules/, and run by its own bin.js: tsx) and "after" (this working tree):
  *
- * - `ingest --help` and `sitegen --help`: wall time, median of N runs (min–max beside it);
+ * - `ingest --help` and `sitegen --help`: wall time, median of N runs (min–max beside it), and
+ *   the median CPU time, steadier on a busy machine; `node -e 0` beside them is the floor;
  * - `ingest serve` on a fresh SQLite file: time until /healthz answers 200, and its resident memory
  *   (VmRSS, worker threads included) two seconds later with no traffic;
  * - what the ingest image adds to its base, estimated from this checkout: the before image's
@@ -49,17 +50,32 @@ function beforeTree(): { dir: string; ref: string } {
   return { dir, ref: execFileSync('git', ['rev-parse', '--short', ref], { cwd: ROOT, encoding: 'utf8' }).trim() };
 }
 
-/** Median, min and max wall time of `node BIN args` in `root`, after one unmeasured run (it compiles, or warms the disk cache). */
-function wallTimes(root: string, bin: string, args: string[]): { median: number; min: number; max: number } {
+interface Times {
+  median: number;
+  min: number;
+  max: number;
+  /** Median CPU time (user + system), which a busy machine disturbs less than the wall time. */
+  cpu: number;
+}
+
+/**
+ * Wall and CPU times of `node args` in `root`, after one unmeasured run (it compiles, or warms
+ * the disk cache). The CPU time is the child's, as bash's `times` reports it.
+ */
+function startTimes(root: string, args: string[]): Times {
   const once = () => {
     const started = performance.now();
-    const run = spawnSync(process.execPath, [join(root, bin), ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    if (run.status !== 0) throw new Error(`${bin} ${args.join(' ')} exited ${run.status}: ${run.stderr}`);
-    return performance.now() - started;
+    const run = spawnSync('bash', ['-c', '"$@" >/dev/null || exit $?; times', 'bash', process.execPath, ...args], { cwd: root, encoding: 'utf8' });
+    const wall = performance.now() - started;
+    if (run.status !== 0) throw new Error(`node ${args.join(' ')} exited ${run.status}: ${run.stderr}`);
+    const [user, system] = [...(run.stdout.trim().split('\n')[1] ?? '').matchAll(/(\d+)m([\d.]+)s/g)].map((m) => (Number(m[1]) * 60 + Number(m[2])) * 1000);
+    if (user === undefined || system === undefined) throw new Error(`no CPU times in ${JSON.stringify(run.stdout)}`);
+    return { wall, cpu: user + system };
   };
   once();
-  const times = Array.from({ length: RUNS }, once);
-  return { median: median(times), min: Math.min(...times), max: Math.max(...times) };
+  const runs = Array.from({ length: RUNS }, once);
+  const walls = runs.map((r) => r.wall);
+  return { median: median(walls), min: Math.min(...walls), max: Math.max(...walls), cpu: median(runs.map((r) => r.cpu)) };
 }
 
 interface Idle {
@@ -194,14 +210,16 @@ try {
   ];
   const results = [];
   for (const { name, root } of variants) {
-    const ingestHelp = wallTimes(root, 'ingest/bin.js', ['--help']);
-    const sitegenHelp = wallTimes(root, 'cli/bin.js', ['--help']);
+    const ingestHelp = startTimes(root, [join(root, 'ingest/bin.js'), '--help']);
+    const sitegenHelp = startTimes(root, [join(root, 'cli/bin.js'), '--help']);
     const idle = [];
     for (let i = 0; i < (SMOKE ? 1 : 3); i++) idle.push(await idleIngest(root));
     results.push({ name, ingestHelp, sitegenHelp, idle });
   }
   const layers = imageLayers(before);
-  const span = (t: { median: number; min: number; max: number }) => `${Math.round(t.median)} ms (${Math.round(t.min)}–${Math.round(t.max)})`;
+  const span = (t: Times) => `${Math.round(t.median)} ms (${Math.round(t.min)}–${Math.round(t.max)}), CPU ${Math.round(t.cpu)} ms`;
+  // node itself, doing nothing: what any start costs on this machine at this moment.
+  const bare = startTimes(ROOT, ['-e', '0']);
   for (const [index, { name, ingestHelp, sitegenHelp, idle }] of results.entries()) {
     rows.push({
       '': name,
@@ -212,6 +230,7 @@ try {
       'image adds to its base': `${mb(index === 0 ? layers.before : layers.after)} MB`,
     });
   }
+  rows.push({ '': 'node -e 0 (floor)', 'ingest serve idle RSS': '', 'serve ready': '', 'ingest --help': span(bare), 'sitegen --help': span(bare), 'image adds to its base': '' });
   if (!SMOKE) {
     const after = results[1]!;
     rows.push({
