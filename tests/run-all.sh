@@ -18,6 +18,9 @@ node cli/bin.js check
 stage "unit, build and service tests (vitest)"
 npx vitest run
 
+stage "benchmarks in smoke mode (every bench:* script once with --smoke, all at once: each scenario end to end, no target judged; a missing tool is reported in its row, a benchmark that fails fails the stage)"
+npm run --silent bench:smoke
+
 stage "fault and concurrency suites (ingest replicas on a real PostgreSQL: kill -9, database restart, SMTP outage, shared limits; N identical requests at once on SQLite and PostgreSQL: one effect each)"
 npm run --silent test:faults
 

@@ -27,7 +27,7 @@ type Autocannon = (options: Record<string, unknown>) => Promise<AutocannonResult
 const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
 
 /** A smoke run sends this many requests per round (a fifth of it to warm up) instead of loading the server for `--duration`. */
-export const SMOKE_REQUESTS = 100;
+export const SMOKE_REQUESTS = 50;
 
 /**
  * Posts signups to `ports` from `connections` connections and returns autocannon's figures;

@@ -32,7 +32,7 @@
  * with the install hint. A scenario whose load got no 2xx answer at all stops the benchmark.
  *
  * Usage: npx tsx tests/bench/ingest.bench.ts [--smoke | --quick] [--rounds 1] [--duration 10] [--connections 50]
- * (`--smoke`: 100 requests to every scenario at 10 connections after 20 to warm up, the commit
+ * (`--smoke`: 50 requests to every scenario at 10 connections after 10 to warm up, the commit
  * loop for 0.5 s, no target judged;
  * `--rounds 3` interleaves the scenarios three times and reports each one's median round;
  * `--max-delay-ms N` overrides SQLite's group commit batch interval, `--pg-pool-max N` the

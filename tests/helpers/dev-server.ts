@@ -13,13 +13,14 @@ export function contentCopy(): string {
 }
 
 /**
- * A copy of the project's sources (cli, templates, content, ingest, package files) with
- * node_modules linked, for runs that edit templates without touching the checkout. The build
- * cache is shared through the link; identical sources give identical cache keys.
+ * A copy of the project's sources (cli, templates, content, ingest, compile.js, package files)
+ * with node_modules linked, for runs that edit templates without touching the checkout; its
+ * bin.js compiles the copy's programs on first run. The build cache is shared through the link;
+ * identical sources give identical cache keys.
  */
 export function projectCopy(): string {
   const root = mkdtempSync(join(tmpdir(), 'sitegen-dev-project-'));
-  for (const entry of ['cli', 'templates', 'content', 'ingest', 'package.json', 'package-lock.json', 'tsconfig.json']) {
+  for (const entry of ['cli', 'templates', 'content', 'ingest', 'compile.js', 'package.json', 'package-lock.json', 'tsconfig.json']) {
     cpSync(join(PROJECT_ROOT, entry), join(root, entry), { recursive: true });
   }
   symlinkSync(join(PROJECT_ROOT, 'node_modules'), join(root, 'node_modules'));
