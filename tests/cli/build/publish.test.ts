@@ -59,7 +59,7 @@ describe('builds that never publish a broken site', () => {
     const [problem] = result.errors;
     expect(result.errors).toHaveLength(1);
     expect(problem).toMatchObject({ code: 'placeholder_unknown', line: expect.any(Number) });
-    expect(problem!.message).toMatch(/^key "hero\.cta" uses \{\{ceoName\}\}, which has no value here; valid placeholders: the site\.json values \{\{brand\}\}, \{\{company\}\}/);
+    expect(problem!.message).toMatch(/^key "hero\.cta" uses \{\{ceoName\}\}, which has no value here; valid placeholders: the site values \{\{brand\}\}, \{\{company\}\}/);
   });
 
   it('regression: --lang de over the served site refuses instead of taking the other languages off it', async () => {

@@ -54,6 +54,9 @@ describe('the confirmation texts (newsletter, contact form without JavaScript)',
   it.each(LANGUAGES.filter((l) => l !== 'en'))('%s translates every string of the mail, the service pages and the check-inbox panel', (lang) => {
     const keys = Object.keys(english).filter((key) => /^(mail|servicePages)\.|^newsletter\.checkInbox|^meta\.(newsletter\w+|linkInvalid|formNotAccepted|tooManyAttempts|formNotStored|contact\w+)\./.test(key));
     expect(keys.length).toBeGreaterThan(40);
-    for (const key of keys) expect(flat.get(lang)![key], `${lang}: ${key}`).not.toBe(english[key]);
+    for (const key of keys.filter((k) => !SAME_WORD[lang]?.includes(k))) expect(flat.get(lang)![key], `${lang}: ${key}`).not.toBe(english[key]);
   });
 });
+
+/** Labels whose translation is the English word itself: French "Question" and "Message", Italian "Email". */
+const SAME_WORD: Partial<Record<string, string[]>> = { fr: ['mail.sales.reasonQuestion', 'mail.sales.message'], it: ['mail.sales.email'] };
