@@ -248,7 +248,7 @@ async function main(): Promise<void> {
     console.log(`durable storage alone: ${((100 * sqlite.result.requests.average) / app.result.requests.average).toFixed(1)} % of the same app with a no-op store`);
   }
   // The outbox's drain after an outage (issue 24), measured after the HTTP scenarios have stopped.
-  console.table(await outboxDrainRows(process.argv.includes('--smoke') ? 100 : argument('--drain-mails', 2000)));
+  console.table(await outboxDrainRows(SMOKE ? 100 : argument('--drain-mails', 2000)));
   console.log(`load average at the end: ${loadavg().map((n) => n.toFixed(2)).join(' ')} on ${cpus().length} cores`);
   if (SMOKE) return;
   const ratio = sqlite.result.requests.average / noop;
