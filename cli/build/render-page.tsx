@@ -21,10 +21,17 @@ import { absoluteUrl, hreflangLinks, socialMetaTags } from '../site/head.ts';
 import type { RenderedMarkdown } from '../site/markdown/markdown.ts';
 import type { PageId, RoutePageId } from '../site/routes.ts';
 import { classesInHtml, criticalCss, type CssNode } from './critical-css.ts';
-import { jsonForScript, organizationJsonLd } from './structured-data.ts';
+import type { Problem } from '../site/errors.ts';
+import { pathFor } from '../site/routes.ts';
+import { jsonForScript, structuredData } from './structured-data/graph.ts';
+import { structuredDataProblems } from './structured-data/schemas.ts';
 
 export interface PageToRender {
   context: Omit<PageContextValue, 'islandsOnPage'>;
+  /** The URL path the page is served at (`/de/404` for a 404 page). */
+  path: string;
+  /** Its file in the output folder, which the problems found in it name. */
+  file: string;
   /** The canonical path; none for a page search engines must not index (`noindex`: the 404 and service pages). */
   canonicalPath: string | null;
   /** The site stylesheet's URL, and its parsed rules (the page inlines those its markup uses). */
@@ -112,11 +119,23 @@ function metaKeyOf(page: RoutePageId | 'notFound'): string {
 }
 
 /**
+ * A page's name in a breadcrumb trail: its title without the brand the titles end with.
+ *
+ * @example trailName('Über uns – MaskWise', 'MaskWise') // 'Über uns'
+ */
+function trailName(title: string, brand: string): string {
+  const escaped = brand.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return title.replace(new RegExp(`\\s+[—–|-]\\s+${escaped}$`), '');
+}
+
+/**
  * Renders one page of one language into a complete HTML document string, in two passes: the body
  * first (the page in its layout, the deferred stylesheet and — if the page has islands — their
- * loader), then the document around it, whose head inlines the CSS rules that body uses.
+ * loader), then the document around it, whose head inlines the CSS rules that body uses and the
+ * page's structured data. Returns the document and the problems of its structured data (none
+ * when it is complete).
  */
-export function renderPage({ context, canonicalPath, stylesheet, cssRules, loader, markdown, contentPage, headScript, socialImage }: PageToRender): string {
+export function renderPage({ context, path, file, canonicalPath, stylesheet, cssRules, loader, markdown, contentPage, headScript, socialImage }: PageToRender): { html: string; problems: Problem[] } {
   const { page, lang, t, site, routes } = context;
   const body = renderToStaticMarkup(
     <PageProvider value={{ ...context, islandsOnPage: new Set() }}>
@@ -138,6 +157,20 @@ export function renderPage({ context, canonicalPath, stylesheet, cssRules, loade
     image: { url: absoluteUrl(site.siteUrl, socialImage), ...SOCIAL_IMAGE, alt: `${site.brand}: ${t('hero.title')}` },
     alternateLangs: page === 'notFound' || canonical === null ? [] : routes.alternatesFor(page).map((a) => a.lang),
   });
+  const home = page === 'home';
+  const graph = structuredData({
+    site,
+    lang,
+    homeUrl: absoluteUrl(site.siteUrl, pathFor('home', lang)),
+    homeName: t('nav.home'),
+    siteDescription: t('meta.home.description'),
+    logoUrl: absoluteUrl(site.siteUrl, ICONS.any512),
+    url: canonical ?? absoluteUrl(site.siteUrl, path),
+    indexed: canonical !== null,
+    title,
+    description,
+    breadcrumbName: home ? null : (contentPage?.title ?? trailName(title, site.brand)),
+  });
   const html = renderToStaticMarkup(
     <Document
       lang={lang}
@@ -146,11 +179,11 @@ export function renderPage({ context, canonicalPath, stylesheet, cssRules, loade
       canonical={canonical}
       alternates={page === 'notFound' || canonical === null ? [] : hreflangLinks(routes, page, site.siteUrl)}
       social={social}
-      jsonLd={page === 'home' ? jsonForScript(organizationJsonLd(site, absoluteUrl(site.siteUrl, ICONS.any512))) : undefined}
+      jsonLd={jsonForScript(graph)}
       criticalCss={criticalCss(cssRules, new Set([...classesInHtml(body), ...BODY_CLASS.split(' ')]))}
       headScript={headScript}
       body={body}
     />,
   );
-  return `<!DOCTYPE html>${html}`;
+  return { html: `<!DOCTYPE html>${html}`, problems: structuredDataProblems(graph, site.siteUrl, { lang, home }, file) };
 }

@@ -63,13 +63,16 @@ export function renderPages(content: LoadedContent, assets: SiteAssets, { conten
         continue;
       }
       const canonicalPath = isIndexed(route.page) ? route.canonical : null;
-      const html = renderPage({ ...shared, context: { ...context, page: route.page }, canonicalPath, markdown: markdown.legal, contentPage: markdown.page });
       const file = fileForPath(route.path);
+      const { html, problems: pageProblems } = renderPage({ ...shared, context: { ...context, page: route.page }, path: route.path, file, canonicalPath, markdown: markdown.legal, contentPage: markdown.page });
+      problems.push(...pageProblems);
       documents.push({ path: route.path, file, html, lang, page: route.page, ...(route.path !== route.canonical ? { aliasOf: route.canonical } : {}) });
     }
     const path = notFoundPath(lang);
-    const html = renderPage({ ...shared, context: { ...context, page: 'notFound' }, canonicalPath: null, headScript: caseRedirect });
-    documents.push({ path, file: fileForPath(path), html, lang, page: 'notFound' });
+    const file = fileForPath(path);
+    const notFound = renderPage({ ...shared, context: { ...context, page: 'notFound' }, path, file, canonicalPath: null, headScript: caseRedirect });
+    problems.push(...notFound.problems);
+    documents.push({ path, file, html: notFound.html, lang, page: 'notFound' });
   }
   return { documents, problems };
 }

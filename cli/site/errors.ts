@@ -128,6 +128,10 @@ export const SITEGEN_ERRORS = {
     title: 'sitemap.xml disagrees with the pages built.',
     hint: 'The sitemap and the page heads come from the routes table; a custom change to one of them needs the other.',
   },
+  structured_data_invalid: {
+    title: "A page's structured data (schema.org JSON-LD) lacks a property search engines need, holds an empty or unfilled text, or does not fit its kind of page.",
+    hint: 'The message names the node and property; the JSON-LD is made from content/site.json (brand, company, product) and the page\'s strings (meta.*.title and description, nav.home): fill the value there.',
+  },
   template_failed: {
     title: 'A template does not compile, or failed while rendering a page (sitegen dev).',
     hint: 'Fix the template at the line given; sitegen dev renders the page again when the file is saved.',

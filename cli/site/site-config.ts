@@ -27,6 +27,12 @@ export const siteConfigSchema = z
     blogUrl: url,
     social: z.object({ telegram: url, linkedin: url }).strict(),
     ingestUrl: z.string().min(1),
+    product: z
+      .object({
+        applicationCategory: z.string().min(1),
+        operatingSystem: z.string().min(1),
+      })
+      .strict(),
     legal: z
       .object({
         lastUpdated: z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date written YYYY-MM-DD'),

@@ -14,8 +14,8 @@ export interface DocumentProps {
   alternates: HeadLink[];
   /** Open Graph and Twitter card tags (see `socialMetaTags`). */
   social: readonly SocialMeta[];
-  /** Structured data (JSON-LD, already serialised for a script element), on the pages that carry it. */
-  jsonLd?: string;
+  /** The page's structured data (schema.org JSON-LD, already serialised for a script element). */
+  jsonLd: string;
   /** The rules of the stylesheet this page's markup uses, inlined so the first render needs no other request. */
   criticalCss: string;
   /** A small classic script run before the page renders (the 404 pages' wrong-case redirect). */
@@ -47,7 +47,7 @@ export function Document({ lang, title, description, canonical, alternates, soci
         <link rel="apple-touch-icon" href={ICONS.appleTouch} />
         <link rel="manifest" href={MANIFEST_PATH} />
         <style dangerouslySetInnerHTML={{ __html: criticalCss }} />
-        {jsonLd && <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLd }} />}
+        <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLd }} />
         {headScript && <script dangerouslySetInnerHTML={{ __html: headScript }} />}
       </head>
       <body className={BODY_CLASS} dangerouslySetInnerHTML={{ __html: body }} />

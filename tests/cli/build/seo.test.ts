@@ -83,22 +83,23 @@ describe('the sharing image', () => {
 });
 
 describe('Organization JSON-LD', () => {
-  it.each(LANGUAGES)('the %s home page describes the company; other pages do not repeat it', (lang) => {
-    const [home, ...others] = allRoutes([lang]).filter((r) => r.page === 'home' || r.page === 'about');
-    const html = read(fileForPath(home!.path)).toString();
-    const json = html.match(/<script type="application\/ld\+json">([^<]*)<\/script>/)?.[1];
-    const data = JSON.parse(json!);
-    expect(data).toMatchObject({
-      '@context': 'https://schema.org',
-      '@type': 'Organization',
-      name: site.brand,
-      legalName: site.company.legalName,
-      url: `${SITE}/`,
-      email: site.email,
-      sameAs: expect.arrayContaining([site.social.linkedin, site.social.telegram]),
-    });
-    expect(pngSize(read(local(data.logo))).width).toBeGreaterThanOrEqual(112);
-    for (const other of others) expect(read(fileForPath(other.path)).toString()).not.toContain('application/ld+json');
+  it.each(LANGUAGES)('the %s pages describe the company, with a logo search engines can show', (lang) => {
+    for (const route of allRoutes([lang]).filter((r) => r.page === 'home' || r.page === 'about')) {
+      const html = read(fileForPath(route.path)).toString();
+      const json = html.match(/<script type="application\/ld\+json">([^<]*)<\/script>/)?.[1];
+      const { '@context': context, '@graph': graph } = JSON.parse(json!);
+      expect(context).toBe('https://schema.org');
+      const organization = graph.find((node: { '@type': string }) => node['@type'] === 'Organization');
+      expect(organization).toMatchObject({
+        '@id': `${SITE}/#organization`,
+        name: site.brand,
+        legalName: site.company.legalName,
+        url: `${SITE}/`,
+        email: site.email,
+        sameAs: expect.arrayContaining([site.social.linkedin, site.social.telegram]),
+      });
+      expect(pngSize(read(local(organization.logo))).width).toBeGreaterThanOrEqual(112);
+    }
   });
 });
 
