@@ -11,7 +11,7 @@ const text = z
   .refine((s) => !/\{\{|\}\}/.test(s), 'holds an unfilled {{placeholder}}');
 
 /** The schemas of the node types a page's JSON-LD uses, for a site at `siteUrl`. */
-function schemasFor(siteUrl: string) {
+function makeSchemas(siteUrl: string) {
   const siteUrlOf = z.url().refine((u) => u === siteUrl || u.startsWith(`${siteUrl}/`) || u.startsWith(`${siteUrl}#`), `must be an absolute URL of ${siteUrl}`);
   const id = siteUrlOf;
   const ref = z.object({ '@id': id }).strict();
@@ -70,6 +70,18 @@ function schemasFor(siteUrl: string) {
     .refine((list) => list.itemListElement.slice(0, -1).every((item) => item.item !== undefined), 'every step but the last needs its URL (item)');
   const node = z.discriminatedUnion('@type', [organization, website, webPage, softwareApplication, breadcrumbList]);
   return z.object({ '@context': z.literal('https://schema.org'), '@graph': z.array(node).min(1) }).strict();
+}
+
+const schemasBySite = new Map<string, ReturnType<typeof makeSchemas>>();
+
+/** The schemas for `siteUrl`, made once per build rather than once per page. */
+function schemasFor(siteUrl: string): ReturnType<typeof makeSchemas> {
+  let schemas = schemasBySite.get(siteUrl);
+  if (schemas === undefined) {
+    schemas = makeSchemas(siteUrl);
+    schemasBySite.set(siteUrl, schemas);
+  }
+  return schemas;
 }
 
 /** What a page's JSON-LD must describe: its language, and whether it is a home page. */
