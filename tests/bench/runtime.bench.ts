@@ -14,19 +14,26 @@
  *   build/ingest/, better-sqlite3, the writer thread, bin.js, compile.js and content/. The whole
  *   images' sizes come from the container proof (`npm run test:docker` prints them).
  *
+ * - one replica on a throw-away PostgreSQL cluster (when PostgreSQL is installed) under autocannon's
+ *   50 connections posting unique signups for 10 s (2 s with --smoke): its RSS at rest and its
+ *   peak (sampled every 50 ms) against the target of ≤ 120 MB, with the rate it served.
+ *
  * Then where the after service's memory goes: the file-backed part of its RSS (the node binary's
  * and better-sqlite3's pages, shared with every other node process) and the anonymous part, with
  * the V8 heap's figures, beside a bare node HTTP server at rest. Targets: idle RSS ≤ 80 MB,
- * `ingest --help` ≤ 150 ms, `sitegen --help` ≤ 200 ms.
+ * `ingest --help` ≤ 150 ms, `sitegen --help` ≤ 200 ms, a replica under load ≤ 120 MB.
  *
  * Usage: npx tsx tests/bench/runtime.bench.ts [--smoke] [--runs 10] [--before REF]
  * (`--smoke`: 2 runs, the figures judged against no target; `--before`: another commit to compare.)
  */
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { postgresBin, startPostgresCluster } from '../helpers/postgres-cluster.ts';
+import { smtpSink } from './smtp-sink.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SMOKE = process.argv.includes('--smoke');
@@ -35,7 +42,11 @@ const option = (flag: string) => {
   return index < 0 ? undefined : process.argv[index + 1];
 };
 const RUNS = SMOKE ? 2 : Number(option('--runs') ?? 10);
-const TARGETS = { idleRssMb: 80, ingestHelpMs: 150, sitegenHelpMs: 200 };
+const TARGETS = { idleRssMb: 80, ingestHelpMs: 150, sitegenHelpMs: 200, loadedRssMb: 120 };
+const LOAD_SECONDS = SMOKE ? 2 : 10;
+
+// autocannon is CommonJS without types of its own; only its result's counts are read here.
+const autocannon = createRequire(import.meta.url)('autocannon') as (options: object) => Promise<{ requests: { average: number }; '2xx': number; non2xx: number; errors: number }>;
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const mb = (bytes: number) => Math.round(bytes / 1048576);
@@ -163,6 +174,59 @@ console.log(JSON.stringify({ heap: process.memoryUsage().heapUsed, anon }));`;
   return JSON.parse(run.stdout) as { heap: number; anon: number };
 }
 
+/**
+ * One `ingest serve` replica of `root` (its own bin.js: tsx before, the bundle after) on a
+ * throw-away PostgreSQL cluster, mail to an SMTP sink, under autocannon's 50 connections posting
+ * unique signups for LOAD_SECONDS: its RSS at rest before the load and its peak during it
+ * (sampled every 50 ms), and the load's rate and failures.
+ */
+async function replicaUnderLoad(root: string): Promise<{ idleRss: number; peakRss: number; rate: number; failed: number }> {
+  const cluster = await startPostgresCluster();
+  const sink = await smtpSink();
+  const data = mkdtempSync(join(tmpdir(), 'bench-runtime-pg-'));
+  const port = nextPort++;
+  const env = {
+    DATA_DIR: data,
+    DATABASE_URL: cluster.url,
+    SMTP_URL: sink.url,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_MAX: '1000000000',
+    RATE_LIMIT_NEWSLETTER_DAILY_MAX: '1000000000',
+  };
+  const child = spawn(process.execPath, [join(root, 'ingest/bin.js'), 'serve'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  try {
+    const started = performance.now();
+    while (!(await healthy(port)())) {
+      if (child.exitCode !== null || performance.now() - started > 60_000) throw new Error(`ingest serve on PostgreSQL did not start: ${stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    const idleRss = memoryOf(child.pid!).rss;
+    let peakRss = idleRss;
+    const sampler = setInterval(() => (peakRss = Math.max(peakRss, memoryOf(child.pid!).rss)), 50);
+    let sequence = 0;
+    // autocannon's answer is a thenable, not a Promise: no .finally().
+    const result = await Promise.resolve(autocannon({
+      url: `http://127.0.0.1:${port}/api/newsletter`,
+      connections: 50,
+      duration: LOAD_SECONDS,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      requests: [{ setupRequest: (request: object) => ({ ...request, body: JSON.stringify({ name: 'Bench Mark', email: `runtime-${sequence++}@example.com`, privacyConsent: true, marketingConsent: false, lang: 'en' }) }) }],
+    })).finally(() => clearInterval(sampler));
+    return { idleRss, peakRss, rate: result.requests.average, failed: result.non2xx + result.errors };
+  } finally {
+    child.kill('SIGKILL');
+    cluster.stop();
+    await sink.close();
+    rmSync(data, { recursive: true, force: true });
+  }
+}
+
 /** Bytes under `path` (files and folders; links not followed). */
 function sizeOf(path: string): number {
   const stat = statSync(path, { throwIfNoEntry: false });
@@ -241,6 +305,26 @@ try {
       'sitegen --help': `≤ ${TARGETS.sitegenHelpMs} ms — ${after.sitegenHelp.median <= TARGETS.sitegenHelpMs ? 'met' : 'NOT met'}`,
       'image adds to its base': '',
     });
+  }
+  if (postgresBin() === null) {
+    console.log('\none replica on PostgreSQL under load: left out, PostgreSQL is not installed (Debian: apt-get install -y postgresql)');
+  } else {
+    const loaded = [];
+    for (const { name, root } of variants) loaded.push({ name, ...(await replicaUnderLoad(root)) });
+    console.log(`\none replica on PostgreSQL, autocannon -c 50 -d ${LOAD_SECONDS} posting unique signups (mail to an SMTP sink)`);
+    console.table(
+      Object.fromEntries(
+        loaded.map(({ name, idleRss, peakRss, rate, failed }) => [
+          name,
+          {
+            'RSS at rest': `${mb(idleRss)} MB`,
+            'peak RSS under load': `${mb(peakRss)} MB${SMOKE || name.startsWith('before') ? '' : ` (target ≤ ${TARGETS.loadedRssMb} MB — ${mb(peakRss) <= TARGETS.loadedRssMb ? 'met' : 'NOT met'})`}`,
+            'req/s': Math.round(rate),
+            'not 2xx': failed,
+          },
+        ]),
+      ),
+    );
   }
   console.log(`\nnode ${process.version}, ${RUNS} runs per --help, load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}`);
   console.table(rows);
