@@ -15,6 +15,7 @@ import { mailScaffold } from './scaffold.ts';
 import { configFor, contact, eventually, postJson, signup, solvedCaptcha } from '../fixtures.ts';
 
 const { later, peer, folder } = mailScaffold();
+const BIN = new URL('../../../ingest/bin.js', import.meta.url).pathname;
 
 // The system's Python, where apt installs python3-dkim (`python3` on PATH may be another one).
 const PYTHON = '/usr/bin/python3';
@@ -85,6 +86,9 @@ describe('DKIM signing', () => {
       expect(tag(raw, 'd')).toBe('mail.example.org');
       expect(tag(raw, 's')).toBe('s2026');
       expect(dkimpy(raw, record, DNS_NAME)).toBe('pass');
+      // The signature is folded at its spaces; only its header list and its base64 lines, which have none, may pass 78 characters.
+      const long = raw.slice(0, raw.indexOf('\r\n\r\n')).split('\r\n').filter((line) => line.length > 78);
+      expect(long.filter((line) => /\S\s+\S/.test(line.trim()))).toEqual([]);
     }
     // RFC 8058 §4: one-click unsubscribe counts only when both headers are signed.
     expect(tag(confirmation, 'h')!.split(':')).toEqual(expect.arrayContaining(['from', 'subject', 'date', 'message-id', 'to', 'list-unsubscribe', 'list-unsubscribe-post', 'list-id', 'auto-submitted']));
@@ -138,4 +142,17 @@ describe('a DKIM key that cannot be used', () => {
       expect(error?.detail).not.toContain('secret-bytes');
     }
   });
+
+  it('stops `ingest serve` before it listens, with the line and exit code 2', () => {
+    const dir = folder();
+    const notAKey = join(dir, 'dkim.pem');
+    writeFileSync(notAKey, 'secret-bytes-that-must-not-be-echoed\n');
+    const env = { PATH: process.env.PATH ?? '', DATA_DIR: dir, PORT: '0', MAIL_FROM: 'forms@example.org', DKIM_DOMAIN: 'example.org', DKIM_SELECTOR: 'mail', DKIM_PRIVATE_KEY_FILE: notAKey };
+    const result = spawnSync(process.execPath, [BIN, 'serve'], { env, encoding: 'utf8', timeout: 60_000 });
+    expect(result.status).toBe(2);
+    const lines = result.stderr.trimEnd().split('\n');
+    expect(lines[0]).toBe(`ingest: DKIM_PRIVATE_KEY_FILE ${notAKey} holds no private key in PEM form (-----BEGIN PRIVATE KEY----- or -----BEGIN RSA PRIVATE KEY-----)`);
+    expect(lines.slice(1)).toEqual([expect.stringMatching(/^ingest: The DKIM signing key \(DKIM_PRIVATE_KEY_FILE\) cannot be used\./)]);
+    expect(result.stderr).not.toContain('secret-bytes');
+  }, 60_000);
 });
