@@ -33,6 +33,8 @@ const mainTexts = (page: ServicePageId, lang: Lang) =>
     .split(/<[^>]+>/)
     .map((part) => normalizeSpace(visibleText(part)))
     .filter((text) => /\p{L}/u.test(text) && text !== site.privacyEmail && text !== site.email);
+/** A translator whose texts have their spaces as the page's texts are compared (French no-break spaces read as spaces). */
+const spacesAsShown = (t: ReturnType<typeof createTranslator>) => ((key: string, options?: Record<string, unknown>) => normalizeSpace(t(key, options))) as ReturnType<typeof createTranslator>;
 /** The `meta.*` key of a page's title: the "not accepted" pages share one. */
 const metaKey = (page: ServicePageId) => (page.startsWith('formNotAccepted') ? 'formNotAccepted' : page);
 const links = (page: ServicePage, lang: Lang) => scanTags(main(page, lang)).filter((tag) => tag.name === 'a').map((tag) => tag.attrs.href);
@@ -71,7 +73,7 @@ describe('the service pages', () => {
       expect(forms[0]!.attrs).not.toHaveProperty('action');
       const inputs = tags.filter((tag) => tag.name === 'input');
       expect(inputs.map((tag) => tag.attrs)).toEqual([{ type: 'hidden', name: 'lang', value: lang }]);
-      const t = createTranslator(lang, messages, placeholderValues(site));
+      const t = spacesAsShown(createTranslator(lang, messages, placeholderValues(site)));
       const texts = { newsletterConfirm: 'servicePages.confirm', newsletterUnsubscribe: 'servicePages.unsubscribe', contactConfirm: 'servicePages.contact.confirm' }[page];
       const button = /<button type="submit"[^>]*>(.*?)<\/button>/.exec(main(page, lang));
       expect(decodeEntities(button?.[1] ?? '')).toBe(t(`${texts}.button`));
@@ -115,7 +117,7 @@ describe('the pages of a contact message sent without JavaScript', () => {
   const shown = (text: string) => normalizeSpace(text.replace(/<\/?mail>/g, ''));
 
   it.each(LANGUAGES)('in %s say to check the inbox (confirmation link, valid 7 days, unconfirmed messages deleted), then lead home and to the form', (lang) => {
-    const t = createTranslator(lang, messages, placeholderValues(site));
+    const t = spacesAsShown(createTranslator(lang, messages, placeholderValues(site)));
     expect(mainTexts('contactCheckInbox', lang).slice(0, 3)).toEqual(['title', 'text', 'expiry'].map((key) => t(`servicePages.contact.checkInbox.${key}`)));
     expect(sentences('contactCheckInbox', lang)).toContain(shown(t('servicePages.contact.checkInbox.notReceived')));
     expect(t('servicePages.contact.checkInbox.expiry')).toMatch(/\b7\b/);
@@ -123,7 +125,7 @@ describe('the pages of a contact message sent without JavaScript', () => {
   });
 
   it.each(LANGUAGES)('in %s ask to confirm with a button, and without a token point to the contact\'s "link not valid" page', (lang) => {
-    const t = createTranslator(lang, messages, placeholderValues(site));
+    const t = spacesAsShown(createTranslator(lang, messages, placeholderValues(site)));
     expect(mainTexts('contactConfirm', lang)).toEqual([
       ...['title', 'text', 'button', 'ignore'].map((key) => t(`servicePages.contact.confirm.${key}`)),
       t('servicePages.contact.linkInvalid.text'),
@@ -133,13 +135,13 @@ describe('the pages of a contact message sent without JavaScript', () => {
   });
 
   it.each(LANGUAGES)('in %s say the confirmed message has gone to the team, with the answer time, and lead home', (lang) => {
-    const t = createTranslator(lang, messages, placeholderValues(site));
+    const t = spacesAsShown(createTranslator(lang, messages, placeholderValues(site)));
     expect(mainTexts('contactConfirmed', lang)).toEqual([...['title', 'text', 'reply'].map((key) => t(`servicePages.contact.confirmed.${key}`)), t('servicePages.backHome')]);
     expect(links('contactConfirmed', lang)).toEqual([pathFor('home', lang)]);
   });
 
   it.each(LANGUAGES)('in %s say an invalid link sent nothing, and lead to the form again, the contact address and home', (lang) => {
-    const t = createTranslator(lang, messages, placeholderValues(site));
+    const t = spacesAsShown(createTranslator(lang, messages, placeholderValues(site)));
     expect(mainTexts('contactLinkInvalid', lang).slice(0, 3)).toEqual(['title', 'text', 'whatToDo'].map((key) => t(`servicePages.contact.linkInvalid.${key}`)));
     expect(sentences('contactLinkInvalid', lang)).toContain(shown(t('servicePages.contact.linkInvalid.help')));
     expect(links('contactLinkInvalid', lang)).toEqual([`mailto:${site.email}`, contactForm(lang), pathFor('home', lang)]);
@@ -150,7 +152,7 @@ describe('the results of a form sent without JavaScript', () => {
   const FORM_PAGES = [...ISSUE_CODES.map((code) => NOT_ACCEPTED_PAGES[code]), 'tooManyAttempts', 'formNotStored'] as const;
 
   it.each(LANGUAGES)('in %s, each "not accepted" page gives the reason the form itself shows for that issue, and what to do', (lang) => {
-    const t = createTranslator(lang, messages, placeholderValues(site));
+    const t = spacesAsShown(createTranslator(lang, messages, placeholderValues(site)));
     for (const code of ISSUE_CODES) {
       const page = NOT_ACCEPTED_PAGES[code];
       expect(normalizeSpace(visibleText(/<h1[^>]*>(.*?)<\/h1>/.exec(main(page, lang))?.[1] ?? '')), page).toBe(t('servicePages.notAccepted.title'));
@@ -161,7 +163,7 @@ describe('the results of a form sent without JavaScript', () => {
   });
 
   it.each(LANGUAGES)('in %s say to wait a minute after too many attempts, and to try again or write when nothing was stored', (lang) => {
-    const t = createTranslator(lang, messages, placeholderValues(site));
+    const t = spacesAsShown(createTranslator(lang, messages, placeholderValues(site)));
     expect(mainTexts('tooManyAttempts', lang).slice(0, 3)).toEqual(['title', 'text', 'wait'].map((key) => t(`servicePages.tooManyAttempts.${key}`)));
     // The contact address is a link inside the sentence.
     expect(decodeEntities(main('formNotStored', lang).replace(/<[^>]+>/g, ''))).toContain(t('servicePages.notStored.tryAgain').replace(/<\/?mail>/g, ''));
@@ -179,7 +181,7 @@ describe('the newsletter form\'s next step', () => {
     const home = readBuilt(built.outDir, fileForPath(pathFor('home', lang)));
     const json = /<script type="application\/json" data-island-props="NewsletterForm">(.*?)<\/script>/.exec(home)?.[1] ?? '{}';
     const { strings } = JSON.parse(json) as { strings: Record<string, string> };
-    const t = createTranslator(lang, messages, placeholderValues(site));
+    const t = spacesAsShown(createTranslator(lang, messages, placeholderValues(site)));
     expect(strings.checkInboxTitle).toBe(t('newsletter.checkInboxTitle'));
     expect(strings.checkInboxMessage).toContain('{{email}}');
     expect(strings.checkInboxMessage).not.toContain(site.email);
