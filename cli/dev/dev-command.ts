@@ -77,6 +77,9 @@ export async function runDev(options: DevOptions): Promise<number> {
 
   let stop: (code: number) => void = () => {};
   const stopped = new Promise<number>((resolve) => (stop = resolve));
+  // From here on a signal ends the loop below cleanly, even one that comes before the address is printed.
+  process.once('SIGINT', () => stop(0));
+  process.once('SIGTERM', () => stop(0));
   const ingest = startIngestService({
     host: ingestHost,
     port: ingestPort,
@@ -128,8 +131,6 @@ export async function runDev(options: DevOptions): Promise<number> {
   });
   if (ingestReady) log(`${PROGRAM}: ${browserUrl(host, port)}  (forms → ingest on ${apiTarget}; watching ${contentDir} and ${templatesDir}; Ctrl-C stops)`);
 
-  process.once('SIGINT', () => stop(0));
-  process.once('SIGTERM', () => stop(0));
   const code = await stopped;
   await watcher.close();
   channel.close();
