@@ -27,8 +27,11 @@ export interface PostgresBackendOptions {
   log?: StorageLog;
   /** How newsletter signups are batched into shared commits (default `DEFAULT_GROUP_COMMIT`). */
   groupCommit?: GroupCommitOptions;
+  /** How often expired captcha nonces and ended rate-limit counters are deleted (ms, default 60 s). */
+  expirySweepMs?: number;
 }
 
+/** The default period of the clean-up of expired nonces and counters: "within a minute" (privacy policy). */
 const CLEANUP_EVERY_MS = 60_000;
 
 /** Migrates the database at `config.database.url` (under the advisory lock) and opens the backend on it. */
@@ -48,7 +51,7 @@ export async function openPostgresBackend(
   let lastCleanup = 0;
   const maintain = async () => {
     await health.probe(kysely);
-    if (Date.now() - lastCleanup < CLEANUP_EVERY_MS || !health.ready()) return;
+    if (Date.now() - lastCleanup < (options.expirySweepMs ?? CLEANUP_EVERY_MS) || !health.ready()) return;
     lastCleanup = Date.now();
     await health
       .guard(async () => {

@@ -17,6 +17,8 @@ export const RATE_LIMIT_FILE = 'rate-limits.sqlite';
 export interface SqliteBackendOptions {
   groupCommit?: GroupCommitOptions;
   synchronous?: Synchronous;
+  /** How often expired captcha nonces are swept when no request deletes them (ms, default 60 s). */
+  expirySweepMs?: number;
 }
 
 /** Opens and migrates `config.database`'s file and starts its writer. */
@@ -28,6 +30,7 @@ export async function openSqliteBackend(
   const store = await openSubmissionStore(db, {
     ...(options.groupCommit === undefined ? {} : { groupCommit: options.groupCommit }),
     ...(options.synchronous === undefined ? {} : { synchronous: options.synchronous }),
+    ...(options.expirySweepMs === undefined ? {} : { nonceSweepMs: options.expirySweepMs }),
   });
   // On the main connection, beside the outbox's statements. Not a connection of its own: its
   // transaction would hold the write lock across awaits, and a statement of the outbox worker run

@@ -15,6 +15,18 @@ afterEach(async () => {
 });
 
 describe.each(BACKENDS)('submissions on %s', (kind) => {
+  it("deletes a used captcha nonce within the sweep period after its question expired, with no later request (privacy policy: kept until the question expires)", async () => {
+    t = await testAppOn(kind, {}, { expirySweepMs: 100 });
+    const now = Date.now();
+    await t.backend.submissions.spendNonce({ value: 'nonce-sweep-short-00000001', expiresAt: now + 400 }, now);
+    await t.backend.submissions.spendNonce({ value: 'nonce-sweep-long-000000002', expiresAt: now + 600_000 }, now);
+    const nonces = async () => (await t!.rows('SELECT nonce FROM captcha_nonces ORDER BY nonce')).map((row) => row.nonce);
+    // Until its question expires, the nonce is what refuses the same answer twice.
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(await nonces()).toEqual(['nonce-sweep-long-000000002', 'nonce-sweep-short-00000001']);
+    await expect.poll(nonces, { timeout: 5000, interval: 50 }).toEqual(['nonce-sweep-long-000000002']);
+  });
+
   it('stores a signup with its consent proof, and answers the same address in another case alike, storing it once (single opt-in)', async () => {
     t = await testAppOn(kind, { optIn: 'single' });
     expect((await postJson(t.app, '/api/newsletter', signup({ email: '  Ana@Example.COM ', marketingConsent: true }))).statusCode).toBe(201);
