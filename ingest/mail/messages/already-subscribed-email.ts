@@ -8,13 +8,13 @@
  * POST (RFC 8058). It counts against the per-recipient cap like every mail to the address.
  */
 import type { Selectable } from 'kysely';
-import { oneClickUrl, pageUrl } from '../../consent/links.ts';
+import { pageUrl } from '../../consent/links.ts';
 import type { NewsletterTable } from '../../store/tables.ts';
 import type { ConfirmationMailDeps } from './confirmation-email.ts';
-import { type MailLayout, mailHtml, mailText } from './mail-layout.ts';
+import { mailHtml, mailText } from './mail-layout.ts';
 import type { OutgoingMail } from '../mailer.ts';
-import { newsletterListId, outboxMessageId, type OutboxRef } from './message-id.ts';
-import { companyLine, filledTexts, mailLang } from './visitor-mail-texts.ts';
+import { outboxMessageId, type OutboxRef } from './message-id.ts';
+import { filledTexts, mailLang, newsletterListHeaders, visitorMailLayout } from './visitor-mail-texts.ts';
 
 /** What the mail needs besides the subscription: the confirmation mail's parts, less the link's lifetime. */
 export type AlreadySubscribedMailDeps = Omit<ConfirmationMailDeps, 'linkDays'>;
@@ -29,16 +29,8 @@ export function alreadySubscribedEmail(
   const t = filledTexts(lang, deps.content.texts[lang].mail.alreadySubscribed, { brand: deps.content.brand });
   const unsubscribeToken = deps.links.sign('unsubscribe', subscription, null);
   const unsubscribeUrl = pageUrl(deps.urls, 'newsletterUnsubscribe', lang, unsubscribeToken);
-  const footer = companyLine(deps.content);
-  const layout: MailLayout = {
-    lang,
-    brand: { name: deps.content.brand, siteUrl: deps.urls.siteUrl },
-    title: t.subject,
-    preheader: t.preheader,
-    heading: t.heading,
-    blocks: [t.intro, t.nothingToDo, t.leave, t.signature].map((text) => ({ kind: 'paragraph' as const, text })),
-    footer: [{ text: t.unsubscribe, href: unsubscribeUrl }, footer],
-  };
+  const blocks = [t.intro, t.nothingToDo, t.leave, t.signature].map((text) => ({ kind: 'paragraph' as const, text }));
+  const layout = visitorMailLayout(lang, deps.content, deps.urls.siteUrl, t, blocks, [{ text: t.unsubscribe, href: unsubscribeUrl }]);
   return {
     from: deps.from,
     to: subscription.email,
@@ -47,10 +39,6 @@ export function alreadySubscribedEmail(
     html: mailHtml(layout),
     messageId: outboxMessageId(`newsletter-${subscription.id}`, outbox, deps.from),
     date: new Date(outbox.queuedAt),
-    headers: {
-      'List-Unsubscribe': `<${oneClickUrl(deps.urls, unsubscribeToken)}>`,
-      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
-      'List-Id': newsletterListId(deps.content.brand, deps.from),
-    },
+    headers: newsletterListHeaders(deps.urls, unsubscribeToken, deps.content.brand, deps.from),
   };
 }

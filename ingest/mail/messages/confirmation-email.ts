@@ -10,13 +10,13 @@
  * their own unsubscribe button.
  */
 import type { Selectable } from 'kysely';
-import { type ConsentLinks, oneClickUrl, pageUrl, type PublicUrls, requestBinding } from '../../consent/links.ts';
+import { type ConsentLinks, pageUrl, type PublicUrls, requestBinding } from '../../consent/links.ts';
 import type { SiteContent } from '../../site-content.ts';
 import type { NewsletterTable } from '../../store/tables.ts';
-import { type MailLayout, mailHtml, mailText } from './mail-layout.ts';
+import { mailHtml, mailText } from './mail-layout.ts';
 import type { OutgoingMail } from '../mailer.ts';
-import { newsletterListId, outboxMessageId, type OutboxRef } from './message-id.ts';
-import { companyLine, filledTexts, mailLang } from './visitor-mail-texts.ts';
+import { outboxMessageId, type OutboxRef } from './message-id.ts';
+import { confirmationBlocks, filledTexts, mailLang, newsletterListHeaders, visitorMailLayout } from './visitor-mail-texts.ts';
 
 /** What the confirmation mail needs besides the subscription. */
 export interface ConfirmationMailDeps {
@@ -36,21 +36,7 @@ export function confirmationEmail(subscription: Selectable<NewsletterTable>, out
   const confirmUrl = pageUrl(deps.urls, 'newsletterConfirm', lang, deps.links.sign('confirm', requestBinding(subscription), expiresAt));
   const unsubscribeToken = deps.links.sign('unsubscribe', subscription, null);
   const unsubscribeUrl = pageUrl(deps.urls, 'newsletterUnsubscribe', lang, unsubscribeToken);
-  const footer = companyLine(deps.content);
-
-  const layout: MailLayout = {
-    lang,
-    brand: { name: deps.content.brand, siteUrl: deps.urls.siteUrl },
-    title: t.subject,
-    preheader: t.preheader,
-    heading: t.heading,
-    blocks: [
-      { kind: 'paragraph', text: t.intro },
-      { kind: 'action', label: t.button, href: confirmUrl, hint: t.linkHint },
-      ...[t.expiry, t.ignore, t.signature].map((text) => ({ kind: 'paragraph' as const, text })),
-    ],
-    footer: [{ text: t.unsubscribe, href: unsubscribeUrl }, footer],
-  };
+  const layout = visitorMailLayout(lang, deps.content, deps.urls.siteUrl, t, confirmationBlocks(t, confirmUrl), [{ text: t.unsubscribe, href: unsubscribeUrl }]);
   const text = mailText(layout);
   const html = mailHtml(layout);
   return {
@@ -61,10 +47,6 @@ export function confirmationEmail(subscription: Selectable<NewsletterTable>, out
     html,
     messageId: outboxMessageId(`newsletter-${subscription.id}`, outbox, deps.from),
     date: new Date(subscription.last_confirm_mail_at ?? subscription.created_at),
-    headers: {
-      'List-Unsubscribe': `<${oneClickUrl(deps.urls, unsubscribeToken)}>`,
-      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
-      'List-Id': newsletterListId(deps.content.brand, deps.from),
-    },
+    headers: newsletterListHeaders(deps.urls, unsubscribeToken, deps.content.brand, deps.from),
   };
 }

@@ -9,10 +9,10 @@ import type { Selectable } from 'kysely';
 import { pageUrl } from '../../consent/links.ts';
 import type { ContactsTable } from '../../store/tables.ts';
 import type { ConfirmationMailDeps } from './confirmation-email.ts';
-import { type MailLayout, mailHtml, mailText } from './mail-layout.ts';
+import { mailHtml, mailText } from './mail-layout.ts';
 import type { OutgoingMail } from '../mailer.ts';
 import { outboxMessageId, type OutboxRef } from './message-id.ts';
-import { companyLine, filledTexts, mailLang } from './visitor-mail-texts.ts';
+import { confirmationBlocks, filledTexts, mailLang, visitorMailLayout } from './visitor-mail-texts.ts';
 
 /** What the mail needs besides the contact: the same as the newsletter's confirmation mail. */
 export type ContactConfirmationMailDeps = ConfirmationMailDeps;
@@ -23,20 +23,7 @@ export function contactConfirmationEmail(contact: Selectable<ContactsTable>, out
   const t = filledTexts(lang, deps.content.texts[lang].mail.contactConfirm, { brand: deps.content.brand, days: String(deps.linkDays) });
   const expiresAt = contact.expires_at === null ? null : Date.parse(contact.expires_at);
   const confirmUrl = pageUrl(deps.urls, 'contactConfirm', lang, deps.links.sign('contact', contact, expiresAt));
-  const footer = companyLine(deps.content);
-  const layout: MailLayout = {
-    lang,
-    brand: { name: deps.content.brand, siteUrl: deps.urls.siteUrl },
-    title: t.subject,
-    preheader: t.preheader,
-    heading: t.heading,
-    blocks: [
-      { kind: 'paragraph', text: t.intro },
-      { kind: 'action', label: t.button, href: confirmUrl, hint: t.linkHint },
-      ...[t.expiry, t.ignore, t.signature].map((text) => ({ kind: 'paragraph' as const, text })),
-    ],
-    footer: [footer],
-  };
+  const layout = visitorMailLayout(lang, deps.content, deps.urls.siteUrl, t, confirmationBlocks(t, confirmUrl));
   const text = mailText(layout);
   const html = mailHtml(layout);
   return {
