@@ -10,8 +10,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { DATA_FACT_NAMES, DATA_FACTS, type DataFact, unitOf } from '../../ingest/contract/data-facts.ts';
 import type { Problem } from '../site/errors.ts';
-import { jsonKeyLines } from '../site/json-lines.ts';
 import { DEFAULT_LANG, LANGUAGES, type Lang } from '../site/languages.ts';
+import { readLocaleFile } from '../site/translations/translation-files.ts';
 
 type Unit = 'days' | 'hours' | 'minutes' | 'years';
 
@@ -85,13 +85,6 @@ export function factsStated(text: string): Set<DataFact> {
   return new Set([...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((m) => m[1]!).filter((name): name is DataFact => names.has(name)));
 }
 
-/** Every string of a locale file with its key, depth first. */
-function strings(value: unknown, key = ''): Array<[string, string]> {
-  if (typeof value === 'string') return [[key, value]];
-  if (value === null || typeof value !== 'object') return [];
-  return Object.entries(value).flatMap(([k, v]) => strings(v, key === '' ? k : `${key}.${k}`));
-}
-
 /** The problems of the facts rules over `contentDir` (paths relative to `root`). */
 export function checkDataFacts(contentDir: string, root: string): Problem[] {
   const problems: Problem[] = [];
@@ -105,18 +98,9 @@ export function checkDataFacts(contentDir: string, root: string): Problem[] {
   const pagesDir = join(contentDir, 'pages');
   const englishPages = existsSync(join(pagesDir, DEFAULT_LANG)) ? readdirSync(join(pagesDir, DEFAULT_LANG)).filter((name) => name.endsWith('.md')) : [];
   for (const lang of LANGUAGES) {
-    const localePath = join(contentDir, 'locales', `${lang}.json`);
-    if (existsSync(localePath)) {
-      const text = readFileSync(localePath, 'utf8');
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        parsed = null; // reported by the translations check
-      }
-      const lines = jsonKeyLines(text);
-      for (const [key, value] of strings(parsed)) byHand(relative(root, localePath), lines.get(key) ?? 1, lang, value);
-    }
+    // A missing or unreadable locale file is the translations check's problem.
+    const locale = readLocaleFile(contentDir, root, lang);
+    if (!('code' in locale)) for (const [key, value] of Object.entries(locale.flat)) byHand(locale.file, locale.lines.get(key) ?? 1, lang, value);
     for (const name of englishPages) {
       const path = join(pagesDir, lang, name);
       if (!existsSync(path)) continue; // a missing page is the pages check's warning

@@ -9,8 +9,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { Problem } from '../site/errors.ts';
-import { jsonKeyLines } from '../site/json-lines.ts';
 import { LANGUAGES, type Lang } from '../site/languages.ts';
+import { readLocaleFile } from '../site/translations/translation-files.ts';
 
 /** One rule: what it finds in prose, and what to write instead. */
 interface Rule {
@@ -55,13 +55,6 @@ export function typographyFindings(lang: Lang, text: string): Array<{ found: str
   });
 }
 
-/** Every string of a locale file with its key, depth first. */
-function strings(value: unknown, key = ''): Array<[string, string]> {
-  if (typeof value === 'string') return [[key, value]];
-  if (value === null || typeof value !== 'object') return [];
-  return Object.entries(value).flatMap(([k, v]) => strings(v, key === '' ? k : `${key}.${k}`));
-}
-
 /** The typography problems of every string and Markdown page under `contentDir` (paths relative to `root`). */
 export function checkTypography(contentDir: string, root: string): Problem[] {
   const problems: Problem[] = [];
@@ -69,18 +62,9 @@ export function checkTypography(contentDir: string, root: string): Problem[] {
     for (const { found, advice } of typographyFindings(lang, text)) problems.push({ code: 'typography', file, line, message: `"${found}": ${advice}` });
   };
   for (const lang of LANGUAGES) {
-    const localePath = join(contentDir, 'locales', `${lang}.json`);
-    if (existsSync(localePath)) {
-      const text = readFileSync(localePath, 'utf8');
-      let parsed: unknown = null;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        // reported by the translations check
-      }
-      const lines = jsonKeyLines(text);
-      for (const [key, value] of strings(parsed)) report(relative(root, localePath), lines.get(key) ?? 1, lang, value);
-    }
+    // A missing or unreadable locale file is the translations check's problem.
+    const locale = readLocaleFile(contentDir, root, lang);
+    if (!('code' in locale)) for (const [key, value] of Object.entries(locale.flat)) report(locale.file, locale.lines.get(key) ?? 1, lang, value);
     const pagesDir = join(contentDir, 'pages', lang);
     if (!existsSync(pagesDir)) continue;
     for (const name of readdirSync(pagesDir).filter((n) => n.endsWith('.md'))) {
