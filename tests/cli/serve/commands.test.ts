@@ -100,23 +100,45 @@ describe('where the local servers listen', () => {
   });
 });
 
+/**
+ * `npm start` on two free ports with its own data folder and `env`, in a process group of its own
+ * with `group` (as a terminal's foreground job); resolves once it has printed the site's address.
+ * `output` is what it wrote (both streams), `exited` its exit code; `remove` deletes the folder.
+ */
+async function startNpm(name: string, env: Record<string, string> = {}, { group = false, timeout = 60_000 } = {}) {
+  const [port, ingestPort] = [await freePort(), await freePort()];
+  const dataDir = mkdtempSync(join(tmpdir(), `${name}-`));
+  const npm = spawn('npm', ['start'], {
+    cwd: PROJECT_ROOT,
+    env: { ...process.env, PORT: String(port), INGEST_PORT: String(ingestPort), DATA_DIR: dataDir, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: group,
+  });
+  const exited = new Promise<number | null>((resolve) => npm.on('exit', (code) => resolve(code)));
+  let output = '';
+  for (const stream of [npm.stdout, npm.stderr]) stream.on('data', (chunk: Buffer) => (output += chunk));
+  const remove = () => rmSync(dataDir, { recursive: true, force: true });
+  try {
+    await expect.poll(() => output, { timeout }).toMatch(/site: http/);
+  } catch (error) {
+    try {
+      if (group) process.kill(-npm.pid!, 'SIGKILL');
+      else npm.kill('SIGKILL');
+    } catch {
+      // gone already
+    }
+    remove();
+    throw error;
+  }
+  return { npm, port, ingestPort, exited, output: () => output, remove };
+}
+
 describe('stopping npm start', () => {
   it.each(['SIGTERM', 'SIGINT'] as const)(
     'regression: %s to npm stops the site server and the ingest service, on 127.0.0.1 only while they ran',
     async (signal) => {
-      const [port, ingestPort] = [await freePort(), await freePort()];
-      const dataDir = mkdtempSync(join(tmpdir(), 'npm-start-'));
-      const npm = spawn('npm', ['start'], {
-        cwd: PROJECT_ROOT,
-        env: { ...process.env, PORT: String(port), INGEST_PORT: String(ingestPort), DATA_DIR: dataDir },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      npm.stderr.resume();
-      const exited = new Promise((resolve) => npm.on('exit', resolve));
-      let output = '';
-      npm.stdout.on('data', (chunk: Buffer) => (output += chunk));
+      const { npm, port, ingestPort, exited, remove } = await startNpm('npm-start');
       try {
-        await expect.poll(() => output, { timeout: 60_000 }).toMatch(/site: http/);
         expect(await listening(port)).toBe(true);
         expect(await listening(ingestPort)).toBe(true);
         if (outsideAddress) expect(await listening(port, outsideAddress)).toBe(false);
@@ -126,7 +148,7 @@ describe('stopping npm start', () => {
         await expect.poll(async () => [await listening(port), await listening(ingestPort)], { timeout: 20_000 }).toEqual([false, false]);
       } finally {
         if (npm.exitCode === null) npm.kill('SIGKILL');
-        rmSync(dataDir, { recursive: true, force: true });
+        remove();
       }
     },
     120_000,
@@ -135,33 +157,21 @@ describe('stopping npm start', () => {
   it(
     'regression: Ctrl-C in a terminal (SIGINT to the whole process group) stops the service with one graceful drain, not "second signal, exiting now"',
     async () => {
-      const [port, ingestPort] = [await freePort(), await freePort()];
-      const dataDir = mkdtempSync(join(tmpdir(), 'npm-start-ctrl-c-'));
       // A process group of its own, as a terminal's foreground job: Ctrl-C signals every process in it.
-      const npm = spawn('npm', ['start'], {
-        cwd: PROJECT_ROOT,
-        env: { ...process.env, PORT: String(port), INGEST_PORT: String(ingestPort), DATA_DIR: dataDir, LOG_LEVEL: 'info' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-        detached: true,
-      });
-      const exited = new Promise<number | null>((resolve) => npm.on('exit', (code) => resolve(code)));
-      let output = '';
-      npm.stdout.on('data', (chunk: Buffer) => (output += chunk));
-      npm.stderr.on('data', (chunk: Buffer) => (output += chunk));
+      const { npm, port, ingestPort, exited, output, remove } = await startNpm('npm-start-ctrl-c', { LOG_LEVEL: 'info' }, { group: true });
       try {
-        await expect.poll(() => output, { timeout: 60_000 }).toMatch(/site: http/);
         process.kill(-npm.pid!, 'SIGINT');
         await exited;
         await expect.poll(async () => [await listening(port), await listening(ingestPort)], { timeout: 20_000 }).toEqual([false, false]);
-        expect(output).toMatch(/"msg":"stopped"/);
-        expect(output).not.toMatch(/second signal/);
+        expect(output()).toMatch(/"msg":"stopped"/);
+        expect(output()).not.toMatch(/second signal/);
       } finally {
         try {
           process.kill(-npm.pid!, 'SIGKILL');
         } catch {
           // the group is gone already
         }
-        rmSync(dataDir, { recursive: true, force: true });
+        remove();
       }
     },
     120_000,
@@ -172,20 +182,9 @@ describe('npm start at either loopback spelling', () => {
   it(
     'regression: a no-JS form opened at 127.0.0.1 (npm start announces localhost) is accepted, and the visitor stays on the spelling they used',
     async () => {
-      const [port, ingestPort] = [await freePort(), await freePort()];
-      const dataDir = mkdtempSync(join(tmpdir(), 'npm-start-origins-'));
-      const npm = spawn('npm', ['start'], {
-        cwd: PROJECT_ROOT,
-        env: { ...process.env, PORT: String(port), INGEST_PORT: String(ingestPort), DATA_DIR: dataDir, SITE_URL: '', ALLOWED_ORIGINS: '' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      npm.stderr.resume();
-      const exited = new Promise((resolve) => npm.on('exit', resolve));
-      let output = '';
-      npm.stdout.on('data', (chunk: Buffer) => (output += chunk));
+      const { npm, port, exited, output, remove } = await startNpm('npm-start-origins', { SITE_URL: '', ALLOWED_ORIGINS: '' }, { timeout: 90_000 });
       try {
-        await expect.poll(() => output, { timeout: 90_000 }).toMatch(/site: http/);
-        expect(output).toContain(`site: http://localhost:${port}`);
+        expect(output()).toContain(`site: http://localhost:${port}`);
         const base = `http://127.0.0.1:${port}`;
         // Printed only once the service answers: the captcha works at once (it answered 502 for a second).
         expect((await send(base, '/api/captcha', { method: 'GET', headers: { host: `127.0.0.1:${port}` } })).status).toBe(200);
@@ -204,7 +203,7 @@ describe('npm start at either loopback spelling', () => {
         npm.kill('SIGTERM');
         await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 20_000))]);
         if (npm.exitCode === null) npm.kill('SIGKILL');
-        rmSync(dataDir, { recursive: true, force: true });
+        remove();
       }
     },
     150_000,
