@@ -37,6 +37,17 @@ async function linkNow(): Promise<string> {
 const hashOf = (lang: string) => testNewsletter(t.backend.consentDb).wordings.find((w) => w.lang === lang)!.hash;
 
 describe.each(BACKENDS)('replaced signup requests on %s', (kind) => {
+  /** On a fresh app whose clock the test moves: the owner signs up, a stranger signs up the same address 11 minutes later; each request's link. */
+  async function ownerThenStranger() {
+    const clock = manualClock(START);
+    t = await testAppOn(kind, { clock });
+    await postJson(t.app, '/api/newsletter', signup(OWNER));
+    const ownerLink = await linkNow();
+    clock.advance(11 * MINUTE);
+    await postJson(t.app, '/api/newsletter', signup(STRANGER));
+    return { clock, ownerLink, strangerLink: await linkNow() };
+  }
+
   it("records the owner's choices when the owner signs up after a stranger and confirms the newest link", async () => {
     const clock = manualClock(START);
     t = await testAppOn(kind, { clock });
@@ -71,12 +82,7 @@ describe.each(BACKENDS)('replaced signup requests on %s', (kind) => {
   });
 
   it("keeps the owner's link working after a stranger's signup, and records the owner's choices, not the stranger's", async () => {
-    const clock = manualClock(START);
-    t = await testAppOn(kind, { clock });
-    await postJson(t.app, '/api/newsletter', signup(OWNER));
-    const ownerLink = await linkNow();
-    clock.advance(11 * MINUTE);
-    await postJson(t.app, '/api/newsletter', signup(STRANGER));
+    const { clock, ownerLink } = await ownerThenStranger();
     expect(await current()).toMatchObject({ name: 'Mallory', lang: 'de', marketing_consent: 1 });
     expect(Number((await t.rows("SELECT count(*) AS n FROM outbox WHERE kind = 'newsletter_confirm'"))[0]!.n)).toBe(2);
     clock.advance(MINUTE);
@@ -86,13 +92,7 @@ describe.each(BACKENDS)('replaced signup requests on %s', (kind) => {
   });
 
   it('regression: the newest link answered "link invalid" after an earlier request\'s link had confirmed; it answers "already confirmed"', async () => {
-    const clock = manualClock(START);
-    t = await testAppOn(kind, { clock });
-    await postJson(t.app, '/api/newsletter', signup(OWNER));
-    const ownerLink = await linkNow();
-    clock.advance(11 * MINUTE);
-    await postJson(t.app, '/api/newsletter', signup(STRANGER));
-    const strangerLink = await linkNow();
+    const { clock, ownerLink, strangerLink } = await ownerThenStranger();
     clock.advance(MINUTE);
     expect((await postJson(t.app, '/api/newsletter/confirm', { token: ownerLink })).json().status).toBe('confirmed');
     const newest = await postJson(t.app, '/api/newsletter/confirm', { token: strangerLink });
@@ -107,13 +107,7 @@ describe.each(BACKENDS)('replaced signup requests on %s', (kind) => {
   });
 
   it('confirms with the choices of the request whose link was used, and with one request only', async () => {
-    const clock = manualClock(START);
-    t = await testAppOn(kind, { clock });
-    await postJson(t.app, '/api/newsletter', signup(OWNER));
-    const ownerLink = await linkNow();
-    clock.advance(11 * MINUTE);
-    await postJson(t.app, '/api/newsletter', signup(STRANGER));
-    const strangerLink = await linkNow();
+    const { clock, ownerLink, strangerLink } = await ownerThenStranger();
     const [first, second] = await Promise.all([
       postJson(t.app, '/api/newsletter/confirm', { token: strangerLink }),
       postJson(t.app, '/api/newsletter/confirm', { token: ownerLink }),
