@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import { CompiledQuery } from 'kysely';
 import pg from 'pg';
@@ -115,6 +116,19 @@ export async function migratedDb(dir: string, file = 'ingest.sqlite'): Promise<S
 export function snapshot(db: SqliteDatabase): Record<string, unknown[]> {
   const tables = ['newsletter', 'contacts', 'outbox', 'captcha_nonces'];
   return Object.fromEntries(tables.map((table) => [table, db.raw.prepare(`SELECT * FROM ${table} ORDER BY 1`).all()]));
+}
+
+/**
+ * The rows `query` reads from the SQLite file at `path`, through a connection of its own, read-only
+ * and closed at once: what another process (a backup, the next start) would find in the file.
+ */
+export function rowsInFile<Row>(path: string, query: string): Row[] {
+  const db = new Database(path, { readonly: true });
+  try {
+    return db.prepare(query).all() as Row[];
+  } finally {
+    db.close();
+  }
 }
 
 /** Counts rows of one table. */

@@ -3,7 +3,6 @@
  * quotes the recipient in its rejection (as Postfix does) must not put a visitor's address into the
  * service's log or into `outbox.last_error`.
  */
-import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { manualClock } from '../../../ingest/clock.ts';
@@ -14,7 +13,7 @@ import { DEFAULT_RETRY_POLICY } from '../../../ingest/mail/retry-policy.ts';
 import { sqliteOutbox } from '../../../ingest/store/sqlite/sqlite-outbox-store.ts';
 import { openSubmissionStore } from '../../../ingest/store/sqlite/sqlite-submission-store.ts';
 import { mailScaffold } from './scaffold.ts';
-import { migratedDb, SITE_CONTENT } from '../fixtures.ts';
+import { migratedDb, rowsInFile, SITE_CONTENT } from '../fixtures.ts';
 
 const { later, peer, folder } = mailScaffold();
 const T0 = Date.parse('2025-06-01T00:00:00Z');
@@ -45,9 +44,7 @@ describe('a failed send', () => {
     });
     expect(await worker.runPass()).toMatchObject({ failed: 1 });
 
-    const reader = new Database(join(dir, 'ingest.sqlite'), { readonly: true });
-    const [row] = reader.prepare('SELECT last_error FROM outbox').all() as Array<{ last_error: string }>;
-    reader.close();
+    const [row] = rowsInFile<{ last_error: string }>(join(dir, 'ingest.sqlite'), 'SELECT last_error FROM outbox');
     // The reason is kept, so an operator still reads why the mail failed.
     expect(row!.last_error).toMatch(/550|Recipient address rejected/);
     expect(row!.last_error).toContain('<address>');

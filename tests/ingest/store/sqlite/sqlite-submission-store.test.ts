@@ -4,24 +4,16 @@
  * identifier "until the question expires").
  */
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openSubmissionStore } from '../../../../ingest/store/sqlite/sqlite-submission-store.ts';
-import { eventually, migratedDb, tempDir } from '../../fixtures.ts';
+import { eventually, migratedDb, rowsInFile, tempDir } from '../../fixtures.ts';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
 });
 
-const nonces = (path: string) => {
-  const db = new Database(path, { readonly: true });
-  try {
-    return (db.prepare('SELECT nonce FROM captcha_nonces').all() as Array<{ nonce: string }>).map((row) => row.nonce);
-  } finally {
-    db.close();
-  }
-};
+const nonces = (path: string) => rowsInFile<{ nonce: string }>(path, 'SELECT nonce FROM captcha_nonces').map((row) => row.nonce);
 
 describe('the SQLite submission store', () => {
   it('regression: deletes a used captcha nonce once its question has expired, without waiting for the next request or the daily clean-up', async () => {

@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../../ingest/http/app.ts';
 import { openSqlite } from '../../../../ingest/store/sqlite/connection.ts';
 import { openSubmissionStore } from '../../../../ingest/store/sqlite/sqlite-submission-store.ts';
-import { eventually, migratedDb, postJson, SECRET, signup, tempDir, testNewsletter } from '../../fixtures.ts';
+import { eventually, migratedDb, postJson, rowsInFile, SECRET, signup, tempDir, testNewsletter } from '../../fixtures.ts';
 import { sqliteOps } from '../../../../ingest/store/sqlite/sqlite-ops-database.ts';
 
 const cleanups: Array<() => unknown> = [];
@@ -60,14 +60,7 @@ function fillDisk(dir: string): string {
 
 const readyz = async (app: FastifyInstance) => (await app.inject({ method: 'GET', url: '/readyz' })).statusCode;
 
-const signupRows = (path: string) => {
-  const db = new Database(path, { readonly: true });
-  try {
-    return (db.prepare('SELECT email FROM newsletter ORDER BY id').all() as Array<{ email: string }>).map((row) => row.email);
-  } finally {
-    db.close();
-  }
-};
+const signupRows = (path: string) => rowsInFile<{ email: string }>(path, 'SELECT email FROM newsletter ORDER BY id').map((row) => row.email);
 
 describe('storage failures', () => {
   it('regression: deleting the database file while running answers 503 and /readyz is not ready', async () => {
