@@ -41,14 +41,23 @@ const NUMBER_WORDS: Record<Lang, string[]> = {
 };
 
 /** The durations of the table by unit: value → the fact's name. */
-function factsByUnit(): Record<Unit, Map<number, DataFact>> {
+const FACTS_BY_UNIT: Record<Unit, Map<number, DataFact>> = (() => {
   const byUnit: Record<Unit, Map<number, DataFact>> = { days: new Map(), hours: new Map(), minutes: new Map(), years: new Map() };
   for (const name of DATA_FACT_NAMES) {
     const unit = unitOf(name);
     if (unit !== 'count' && !byUnit[unit].has(DATA_FACTS[name])) byUnit[unit].set(DATA_FACTS[name], name);
   }
   return byUnit;
-}
+})();
+
+/** Per language and unit, the pattern of a number (digits or a word) followed by the unit's word. */
+const DURATION_PATTERNS = new Map(
+  Object.entries(UNIT_WORDS).map(([lang, words]) => {
+    const numbers = `\\d+|${NUMBER_WORDS[lang as Lang].filter(Boolean).join('|')}`;
+    const pattern = (unit: Unit) => new RegExp(`(?<![\\p{L}\\p{N}{])(${numbers})[\\s\\u00a0\\u202f-]+(?:${words[unit]})(?![\\p{L}])`, 'giu');
+    return [lang as Lang, (Object.keys(FACTS_BY_UNIT) as Unit[]).map((unit) => [unit, pattern(unit)] as const)];
+  }),
+);
 
 /** The value a number written as digits or as a word has in `lang`, or null. */
 function numberValue(lang: Lang, written: string): number | null {
@@ -65,14 +74,11 @@ function numberValue(lang: Lang, written: string): number | null {
  * @example handWrittenFacts('en', 'a link valid for 7 days') // → [{ written: '7 days', fact: 'linkDays' }]
  */
 export function handWrittenFacts(lang: Lang, text: string): Array<{ written: string; fact: DataFact }> {
-  const byUnit = factsByUnit();
-  const numbers = `\\d+|${NUMBER_WORDS[lang].filter(Boolean).join('|')}`;
   const found: Array<{ written: string; fact: DataFact }> = [];
-  for (const unit of Object.keys(byUnit) as Unit[]) {
-    const pattern = new RegExp(`(?<![\\p{L}\\p{N}{])(${numbers})[\\s\\u00a0\\u202f-]+(?:${UNIT_WORDS[lang][unit]})(?![\\p{L}])`, 'giu');
+  for (const [unit, pattern] of DURATION_PATTERNS.get(lang)!) {
     for (const match of text.matchAll(pattern)) {
       const value = numberValue(lang, match[1]!);
-      const fact = value === null ? undefined : byUnit[unit].get(value);
+      const fact = value === null ? undefined : FACTS_BY_UNIT[unit].get(value);
       if (fact !== undefined) found.push({ written: match[0], fact });
     }
   }
