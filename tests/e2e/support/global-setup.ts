@@ -46,7 +46,8 @@ export default async function globalSetup() {
   let delivered = 0;
   // The specs run in other processes, so each accepted message is handed over as a file `N.eml`.
   const smtp = await smtpPeer({ onMessage: (raw) => writeFileSync(join(mailDir, `${++delivered}.eml`), raw) });
-  const ingestPort = 20_000 + Math.floor(Math.random() * 20_000);
+  // A port nothing listens on now (a random one once met a process left listening on it: EADDRINUSE).
+  const ingestPort = await freePort();
   // The static server only needs the ingest port, so it listens first: its origin is the
   // service's SITE_URL, and the links in the mails lead to the site under test.
   const server = createStaticServer({ root: outDir, apiTarget: `http://127.0.0.1:${ingestPort}` });
