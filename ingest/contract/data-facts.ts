@@ -26,10 +26,18 @@ export const DATA_FACTS = {
   rateWindowMinutes: 1,
   /** Hours a per-client daily counter counts, from the first request it counts. */
   dailyCounterHours: 24,
-  /** Years a contact message is kept after it was received, by the service and in the sales mailbox (docs/leads.md). */
+  /**
+   * Years a contact message is kept after it was received, by the service and in the sales mailbox
+   * (docs/leads.md); also the record that a webhook endpoint received a person's data (address,
+   * endpoint, event, time; no content), so an erasure can be passed on to it.
+   */
   contactYears: 2,
   /** Years the anonymous record of consent events is kept. */
   consentEventYears: 3,
+  /** Days a webhook delivery to a CRM or newsletter tool is retried before it is set aside as failed. */
+  webhookRetryDays: 3,
+  /** Days a failed webhook delivery keeps its content for the operator to send again; then it is deleted. */
+  webhookFailedDays: 14,
   /** Days within which backups are overwritten (the operators' backup rotation, docs/operators.md). */
   backupDays: 30,
   /** Days a line of the web server's access log is kept at most (Debian's logrotate for nginx: daily, 14 old files). */

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { checkContent } from '../../../cli/check/check-content.ts';
 import { formatProblem, SITEGEN_ERRORS } from '../../../cli/site/errors.ts';
 import { PROJECT_ROOT } from '../../../cli/paths.ts';
+import { DATA_FACT_NAMES } from '../../../ingest/contract/data-facts.ts';
 
 /** A copy of the real content and templates in a temp folder, to break one thing at a time. */
 function fixture() {
@@ -48,7 +49,7 @@ describe('sitegen check', () => {
     const file = 'content/locales/it.json';
     expect(f.check()).toEqual([
       `${file}:${f.lineOf(file, '"blog"')}: key "nav.blog" is empty [key_empty]`,
-      `${file}:${f.lineOf(file, '"copyright"')}: key "footer.copyright" uses {{anno}}, which has no value here; valid placeholders: {{company}}, {{year}} (as en uses) and the site values {{brand}}, {{company}}, {{taxId}}, {{address}}, {{registry}}, {{email}}, {{privacyEmail}}, {{phone}}, {{location}}, {{siteUrl}}, {{linkDays}}, {{resendMinutes}}, {{mailsPerDay}}, {{mailCountHours}}, {{captchaMinutes}}, {{rateWindowMinutes}}, {{dailyCounterHours}}, {{contactYears}}, {{consentEventYears}}, {{backupDays}}, {{accessLogDays}} [placeholder_unknown]`,
+      `${file}:${f.lineOf(file, '"copyright"')}: key "footer.copyright" uses {{anno}}, which has no value here; valid placeholders: {{company}}, {{year}} (as en uses) and the site values {{brand}}, {{company}}, {{taxId}}, {{address}}, {{registry}}, {{email}}, {{privacyEmail}}, {{phone}}, {{location}}, {{siteUrl}}, ${DATA_FACT_NAMES.map((fact) => `{{${fact}}}`).join(', ')} [placeholder_unknown]`,
       `${file}:${f.lineOf(file, '"copyright"')}: key "footer.copyright" leaves out {{year}}, which en uses [placeholders_differ]`,
     ]);
   });
