@@ -51,7 +51,7 @@ program
   .option('--out <dir>', 'output folder', DEFAULT_PATHS.outDir)
   .option('--content <dir>', 'content folder (site.json, locales/, pages/)', DEFAULT_PATHS.contentDir)
   .option('--site-url <url>', 'absolute site URL for canonical links and the sitemap (default: content/site.json)')
-  .option('--no-cache', 'rebuild the island scripts and CSS even when their sources are unchanged')
+  .option('--no-cache', 'build from scratch: render and write every page, rebuild the island scripts and CSS even when their inputs are unchanged')
   .option('--allow-missing', 'publish even when a language lacks keys: English shows in their place, one warning per key')
   .option('--timings', 'also print how long each stage took, the render time per page and the peak memory')
   .action(async (opts: { lang: string; out: string; content: string; siteUrl?: string; cache: boolean; allowMissing?: boolean; timings?: boolean }) => {
@@ -81,8 +81,10 @@ program
       process.exitCode = EXIT.failed;
       return;
     }
+    const rendered = result.pages.filter((page) => page.rendered).length;
+    const cached = rendered < result.pages.length ? ` (${rendered} rendered, ${result.pages.length - rendered} unchanged${result.filesWritten === 0 ? ', nothing written' : ''})` : '';
     process.stdout.write(
-      `sitegen: built ${result.pages.length} pages in ${parsed.langs.length} language(s) into ${resolve(opts.out)} in ${Math.round(result.durationMs)} ms\n`,
+      `sitegen: built ${result.pages.length} pages in ${parsed.langs.length} language(s) into ${resolve(opts.out)} in ${Math.round(result.durationMs)} ms${cached}\n`,
     );
     if (opts.timings) process.stdout.write(stageTimings(result));
   });

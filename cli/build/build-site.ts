@@ -1,3 +1,5 @@
+import { readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { precompress } from '../assets/precompress.ts';
 import { hostConfigs } from '../host/host-configs.ts';
 import type { Problem } from '../site/errors.ts';
@@ -6,9 +8,27 @@ import type { RoutePageId } from '../site/routes.ts';
 import { validateOutput } from '../verify/verify-output.ts';
 import { buildAssets } from './build-assets.ts';
 import { type LoadedContent, loadContent, translationGaps, unknownKeyProblems } from './load-content.ts';
-import { createStaging, discardStaging, droppedLanguages, foreignOutDir, listFiles, publishOutput, writeOutFile } from './output-dir.ts';
+import { OutputPlan } from './cache/output-plan.ts';
+import {
+  cacheDirOf,
+  cachedStaging,
+  forgetPreviousBuild,
+  keepRecord,
+  type Manifest,
+  outputHolds,
+  type PreviousBuild,
+  noPreviousBuild,
+  readPreviousBuild,
+  recordFolder,
+  spareDirOf,
+  swapWithSpare,
+  writeManifest,
+} from './cache/output-store.ts';
+import { pageCache } from './cache/page-cache.ts';
+import { digest, renderCodeHash, sharedInputsHash, skeletonHash } from './cache/page-inputs.ts';
+import { createStaging, discardStaging, droppedLanguages, foreignOutDir, listFiles, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, publishOutput } from './output-dir.ts';
 import { startPageWriter } from './page-writer.ts';
-import { type RenderedDocument, renderPages } from './render-pages.ts';
+import { type RenderedDocument, renderPages, type UnchangedDocument } from './render-pages.ts';
 import { robotsTxt, sitemapXml } from './sitemap.ts';
 
 export interface BuildOptions {
@@ -22,7 +42,11 @@ export interface BuildOptions {
   siteUrl?: string;
   /** The clock, for the copyright year. */
   now?: Date;
-  /** Reuse the island bundle and CSS built from identical sources (default true). */
+  /**
+   * Use the build cache (default true): the island bundle and CSS built from identical sources,
+   * and the pages whose inputs did not change, which are neither rendered nor written again
+   * (`cache/output-store.ts`). False builds everything from scratch.
+   */
   cache?: boolean;
   /** Publish even when a language lacks keys (English shows in their place), with a warning per key. */
   allowMissing?: boolean;
@@ -35,12 +59,16 @@ interface BuiltPage {
   lang: Lang;
   page: RoutePageId | 'notFound';
   bytes: number;
+  /** False for a page the build cache kept as the previous build wrote it. */
+  rendered: boolean;
 }
 
 /**
  * The build's stages, in the order they run; `sitegen build --timings` prints how long each took.
  * Pages are written and compressed in other threads during render and verify: `write` is this
- * thread's share (handing them over), `flush` the wait for the rest after `host`.
+ * thread's share (handing them over), `flush` the wait for the rest after `host` and putting
+ * the new output in place; `load` includes reading what the build cache knows. A stage the cache
+ * made unnecessary (`verify`, `host`) is left out.
  */
 export type BuildStage = 'load' | 'assets' | 'render' | 'write' | 'verify' | 'host' | 'flush';
 
@@ -51,6 +79,8 @@ export interface BuildResult {
   errors: Problem[];
   warnings: Problem[];
   durationMs: number;
+  /** How many files the build wrote into the folder it published; 0 when the output already held this build, which then publishes nothing. */
+  filesWritten: number;
   /** Milliseconds spent in each stage that ran (a build that fails early has fewer). */
   stageMs: Partial<Record<BuildStage, number>>;
 }
@@ -70,8 +100,12 @@ function timed<T>(stageMs: BuildResult['stageMs'], stage: BuildStage, step: () =
  * islands, images, icons, manifest) → render every page of the routes table in every requested
  * language and a 404 page per language → write them, the sitemap and robots.txt → verify the
  * output → host configurations (`_deploy/nginx.conf`, `_headers`, `_redirects`) → precompress.
- * Everything is written into a staging folder that replaces `outDir` only when no stage found an
+ * Everything is written into another folder that replaces `outDir` only when no stage found an
  * error: a failed build leaves the previous site in place.
+ *
+ * With the cache (the default), a page whose inputs did not change since the previous build is
+ * neither rendered nor written, the output checks run again only when what they read changed,
+ * and a build that changes nothing publishes nothing (see `cache/output-store.ts`).
  */
 export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const started = performance.now();
@@ -81,12 +115,14 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     assets: { css: '', cssBytes: 0, islands: [] },
     errors: [],
     warnings: [],
+    filesWritten: 0,
     ...fields,
     durationMs: performance.now() - started,
     stageMs,
   });
   const langs = options.langs ?? LANGUAGES;
   const { outDir, contentDir } = options;
+  const useCache = options.cache ?? true;
 
   const loaded = timed(stageMs, 'load', () => loadContent(contentDir, langs, options.siteUrl));
   if (!loaded.ok) return result({ errors: [...loaded.problems] });
@@ -94,77 +130,152 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const foreign = foreignOutDir(outDir) ?? droppedLanguages(outDir, langs);
   if (gaps.errors.length > 0 || foreign) return result({ errors: [...(foreign ? [foreign] : []), ...gaps.errors], warnings: gaps.warnings });
   const { content } = loaded;
-  const staging = createStaging(outDir);
+  if (!useCache) forgetPreviousBuild(outDir);
+  const previous = useCache ? timed(stageMs, 'load', () => readPreviousBuild(outDir)) : noPreviousBuild(outDir);
+  // With the cache, the build writes into the spare (the output before last: cache/output-store.ts);
+  // a failed build leaves it there, its changed files no longer matching the manifest's record.
+  const staging = useCache ? cachedStaging(outDir) : createStaging(outDir);
+  const assetsDir = useCache ? join(cacheDirOf(outDir), `assets-${process.pid}`) : staging;
+  const plan = new OutputPlan(staging, previous.spareFiles);
   try {
-    const built = await buildInto(staging, options, content, langs, stageMs);
+    const built = await buildInto(plan, assetsDir, options, content, langs, stageMs, previous, useCache);
     const errors = [...unknownKeyProblems(content, contentDir), ...built.errors];
     if (errors.length > 0) {
-      discardStaging(staging);
+      if (!useCache) discardStaging(staging);
       return result({ errors, warnings: gaps.warnings });
     }
-    publishOutput(staging, outDir);
-    return result({ ...built, errors, warnings: gaps.warnings });
+    const filesWritten = timed(stageMs, 'flush', () => (useCache ? publishCached(plan, outDir, previous, built.cacheRecords) : publishFresh(plan, outDir)));
+    return result({ pages: built.pages, assets: built.assets, errors, warnings: gaps.warnings, filesWritten });
   } catch (error) {
-    discardStaging(staging);
+    if (!useCache) discardStaging(staging);
     throw error;
+  } finally {
+    if (assetsDir !== staging) rmSync(assetsDir, { recursive: true, force: true });
   }
 }
 
+/** Publishes a build without the cache: the new folder replaces the output, which is deleted. */
+function publishFresh(plan: OutputPlan, outDir: string): number {
+  const written = plan.finish();
+  publishOutput(plan.dir, outDir);
+  return written;
+}
+
 /**
- * The stages after loading, writing into `dir`; returns what was built and the problems found.
- * Each language's pages are handed to other threads to write and compress as soon as they are
- * rendered, while this one renders the next language and verifies the whole.
+ * Publishes a build with the cache: nothing when the output already holds exactly its files;
+ * otherwise the spare, completed, is swapped in and the old output kept as the next spare. Then
+ * records both folders and the pages in the manifest. Returns how many files were written.
+ */
+function publishCached(plan: OutputPlan, outDir: string, previous: PreviousBuild, records: Omit<Manifest, 'version' | 'out' | 'spare'>): number {
+  const spareDir = spareDirOf(outDir);
+  if (outputHolds(outDir, previous.outFiles, plan.files)) {
+    // Nothing to publish. The spare may have been written into (a page rendered again because a
+    // string it reads changed, with the same HTML): its record then says what it holds now.
+    const spareFiles = previous.spareFiles.all();
+    for (const file of plan.written) spareFiles.set(file, plan.files.get(file)!);
+    const spare = plan.written.size === 0 ? previous.spareFiles.record : recordFolder(spareDir, spareFiles);
+    writeManifest(outDir, { version: 1, out: keepRecord(outDir, previous.outFiles), spare, ...records });
+    return 0;
+  }
+  const written = plan.finish();
+  swapWithSpare(outDir);
+  writeManifest(outDir, { version: 1, out: recordFolder(outDir, plan.files), spare: keepRecord(spareDir, previous.outFiles), ...records });
+  return written;
+}
+
+/** A page of the output: rendered by this build, or kept as the previous one wrote it. */
+type OutputPage = RenderedDocument | UnchangedDocument;
+
+/**
+ * The stages after loading, writing into `plan.dir`; returns what was built, the problems found
+ * and what the cache records. Each language's pages are handed to other threads to write and
+ * compress as soon as they are rendered, while this one renders the next language and verifies
+ * the whole.
  */
 async function buildInto(
-  dir: string,
+  plan: OutputPlan,
+  assetsDir: string,
   options: BuildOptions,
   content: LoadedContent,
   langs: readonly Lang[],
   stageMs: BuildResult['stageMs'],
-): Promise<Pick<BuildResult, 'pages' | 'assets' | 'errors'>> {
+  previous: PreviousBuild,
+  useCache: boolean,
+): Promise<Pick<BuildResult, 'pages' | 'assets' | 'errors'> & { cacheRecords: Omit<Manifest, 'version' | 'out' | 'spare'> }> {
+  const { outDir, contentDir } = options;
   const assetsStarted = performance.now();
-  const assets = await buildAssets(dir, options.cssEntry, content, langs, options.cache ?? true);
+  const assets = await buildAssets(assetsDir, options.cssEntry, content, langs, useCache);
+  const assetFiles = listFiles(assetsDir);
+  precompress(assetsDir, assetFiles);
+  for (const file of listFiles(assetsDir)) {
+    if (assetsDir === plan.dir) plan.present(file);
+    else plan.copy(file, digest(readFileSync(join(assetsDir, file))), join(assetsDir, file));
+  }
+  if (useCache) plan.text(OUTPUT_MARKER, OUTPUT_MARKER_TEXT);
   stageMs.assets = performance.now() - assetsStarted;
-  const assetFiles = listFiles(dir);
   const routes = content.routes.allRoutes(langs);
   const year = (options.now ?? new Date()).getUTCFullYear();
-  const writer = startPageWriter(dir);
+  const shared = useCache ? sharedInputsHash(renderCodeHash(), content, assets, routes, langs, year) : '';
+  const cache = pageCache(previous, shared, content, contentDir);
+  const position = new Map(routes.map((route, i) => [route.path, i]));
+  const writer = startPageWriter(plan.dir);
   try {
-    const documents: RenderedDocument[] = [];
+    const outputPages: OutputPage[] = [];
+    const skeletons = new Map<string, string>();
     const problems: Problem[] = [];
     const pages: BuiltPage[] = [];
     for (const lang of langs) {
-      const rendered = timed(stageMs, 'render', () => renderPages(content, assets, { contentDir: options.contentDir, langs: [lang], routes, year }));
+      const rendered = timed(stageMs, 'render', () => renderPages(content, assets, { contentDir, langs: [lang], routes, year, ...(useCache ? { reuse: cache.reuse } : {}) }));
       timed(stageMs, 'write', () => {
-        const sizes = writer.write(rendered.documents.map((d) => ({ file: d.file, text: d.html })));
-        rendered.documents.forEach(({ path, file, lang, page }, i) => pages.push({ path, file, lang, page, bytes: sizes[i]! }));
+        const sizes = plan.documents(writer, rendered.documents.map((d) => ({ file: d.file, text: d.html })));
+        rendered.documents.forEach((document, i) => {
+          const { hash, bytes } = sizes[i]!;
+          const skeleton = useCache ? skeletonHash(document.html) : '';
+          cache.rendered({ ...document, canonical: document.aliasOf ?? document.path }, document, { hash, bytes, skeleton });
+          skeletons.set(document.file, skeleton);
+        });
+        for (const document of rendered.unchanged) {
+          const record = cache.kept(document.file);
+          plan.keptPage(outDir, document.file, record.html, record.bytes);
+          skeletons.set(document.file, record.skeleton);
+        }
       });
-      documents.push(...rendered.documents);
+      const inOrder = [...rendered.documents, ...rendered.unchanged].sort((a, b) => (position.get(a.path) ?? Infinity) - (position.get(b.path) ?? Infinity));
+      for (const page of inOrder) {
+        const bytes = page.html === undefined ? cache.previous(page.file).bytes : Buffer.byteLength(page.html);
+        pages.push({ path: page.path, file: page.file, lang: page.lang, page: page.page, bytes, rendered: page.html !== undefined });
+      }
+      outputPages.push(...inOrder);
       problems.push(...rendered.problems);
     }
     const sitemap = sitemapXml(routes, content.routes, content.site.siteUrl);
     const robots = robotsTxt(content.site.siteUrl);
-    timed(stageMs, 'write', () => writer.write([{ file: 'sitemap.xml', text: sitemap }, { file: 'robots.txt', text: robots }]));
+    timed(stageMs, 'write', () => plan.documents(writer, [{ file: 'sitemap.xml', text: sitemap }, { file: 'robots.txt', text: robots }]));
 
-    const written = new Set([...assetFiles, ...documents.map((d) => d.file), 'sitemap.xml', 'robots.txt']);
-    // Pages not built (other languages, or pages whose content failed and is reported at its cause)
-    // count as present, so each problem is reported once, not again at every link to the page.
-    const builtPaths = new Set(documents.map((d) => d.path));
-    const unbuiltPages = new Set(content.routes.allRoutes().map((r) => r.path).filter((p) => !builtPaths.has(p)));
-    const verified = timed(stageMs, 'verify', () => validateOutput({ siteUrl: content.site.siteUrl, documents, sitemap, exists: (file) => written.has(file), unbuiltPages }));
-
-    timed(stageMs, 'host', () => {
-      const configs = hostConfigs({ siteUrl: content.site.siteUrl, ingestUrl: content.site.ingestUrl, routes, langs, html: documents.map((d) => d.html), manifest: true });
-      for (const [file, text] of Object.entries(configs)) writeOutFile(dir, file, text);
-    });
+    const written = new Set([...assetFiles, ...outputPages.map((d) => d.file), 'sitemap.xml', 'robots.txt']);
+    // The checks and the host configurations read the pages' tags, scripts and styles, the
+    // sitemap and the list of files: when none of these changed, they come out as last time.
+    const checksKey = useCache ? digest(shared, sitemap, robots, [...written].sort().join('\n'), ...outputPages.map((d) => `${d.file} ${d.path} ${d.aliasOf ?? ''} ${skeletons.get(d.file)}`)) : '';
+    let verified: Problem[] = [];
+    let host = previous.manifest?.host ?? {};
+    if (!useCache || previous.manifest?.checksKey !== checksKey) {
+      const documents = outputPages.map((d) => ({ ...d, html: d.html ?? readFileSync(join(outDir, d.file), 'utf8') }));
+      // Pages not built (other languages, or pages whose content failed and is reported at its cause)
+      // count as present, so each problem is reported once, not again at every link to the page.
+      const builtPaths = new Set(documents.map((d) => d.path));
+      const unbuiltPages = new Set(content.routes.allRoutes().map((r) => r.path).filter((p) => !builtPaths.has(p)));
+      verified = timed(stageMs, 'verify', () => validateOutput({ siteUrl: content.site.siteUrl, documents, sitemap, exists: (file) => written.has(file), unbuiltPages }));
+      host = timed(stageMs, 'host', () => hostConfigs({ siteUrl: content.site.siteUrl, ingestUrl: content.site.ingestUrl, routes, langs, html: documents.map((d) => d.html), manifest: true }));
+    }
+    for (const [file, text] of Object.entries(host)) plan.text(file, text);
     const flushStarted = performance.now();
-    precompress(dir, assetFiles);
     await writer.finish();
     stageMs.flush = performance.now() - flushStarted;
     return {
       pages,
       assets: { css: assets.stylesheet, cssBytes: assets.cssBytes, islands: assets.islands.files },
       errors: [...problems, ...verified],
+      cacheRecords: { ...cache.records(), checksKey, host },
     };
   } catch (error) {
     await writer.stop();

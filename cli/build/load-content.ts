@@ -3,7 +3,7 @@ import { fillPlaceholders } from '../site/markdown/markdown.ts';
 import { ContentError, type Problem } from '../site/errors.ts';
 import { createTranslator, type Translate } from '../site/i18n.ts';
 import { DEFAULT_LANG, type Lang } from '../site/languages.ts';
-import { loadAllMessages, localeFile } from '../site/locales.ts';
+import { loadAllMessages, localeFile, type Messages } from '../site/locales.ts';
 import { siteRoutes, type SiteRoutes } from '../site/routes.ts';
 import { loadSiteConfig, placeholderValues, type SiteConfig } from '../site/site-config.ts';
 import { type LocaleFile, missingKeys, readLocaleFile, translationProblems } from '../site/translations/translation-files.ts';
@@ -14,6 +14,8 @@ export interface LoadedContent {
   /** The values of `{{placeholders}}` (brand, company, email, …). */
   values: Record<string, string>;
   translators: ReadonlyMap<Lang, Translate>;
+  /** The language files the translators answer from (English always), which the build cache compares. */
+  messages: ReadonlyMap<Lang, Messages>;
   /** Keys a template asked for that no language has, collected while pages render. */
   unknownKeys: ReadonlySet<string>;
   /** The pages added as Markdown files, every language's text (whatever languages are built: links and hreflang need them all). */
@@ -39,7 +41,7 @@ export function loadContent(contentDir: string, langs: readonly Lang[], siteUrl?
     if (contentPages.problems.length > 0) throw new ContentError(contentPages.problems);
     // The solutions page shows each industry page's description, so it is filled in as the page's own is.
     const routes = siteRoutes(contentPages.pages.map((page) => ({ ...page, description: fillPlaceholders(page.description, values, page.file, page.fieldLines.description) })));
-    return { ok: true, content: { site, values, translators, unknownKeys, contentPages: contentPages.pages, routes } };
+    return { ok: true, content: { site, values, translators, messages, unknownKeys, contentPages: contentPages.pages, routes } };
   } catch (error) {
     if (error instanceof ContentError) return { ok: false, problems: error.problems };
     throw error;

@@ -4,7 +4,9 @@ import type { Problem } from '../site/errors.ts';
 import { DEFAULT_LANG, LANGUAGES, type Lang } from '../site/languages.ts';
 
 /** The file that marks a folder as sitegen output, so it may be replaced by the next build. */
-const OUTPUT_MARKER = '.sitegen-output';
+export const OUTPUT_MARKER = '.sitegen-output';
+/** What the marker file says. */
+export const OUTPUT_MARKER_TEXT = 'This folder is written by `sitegen build` and replaced by every successful build.\n';
 
 /** The problem when `outDir` exists, is not empty and was not made by sitegen (it is never replaced). */
 export function foreignOutDir(outDir: string): Problem | null {
@@ -37,7 +39,7 @@ export function createStaging(outDir: string): string {
   const staging = `${outDir}.building-${process.pid}`;
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
-  writeFileSync(join(staging, OUTPUT_MARKER), 'This folder is written by `sitegen build` and replaced by every successful build.\n');
+  writeFileSync(join(staging, OUTPUT_MARKER), OUTPUT_MARKER_TEXT);
   return staging;
 }
 

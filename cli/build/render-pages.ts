@@ -7,11 +7,25 @@ import { contentPageId, fileForPath, isIndexed, notFoundPath, type RenderedRoute
 import type { OutputDocument } from '../verify/built-output.ts';
 import type { SiteAssets } from './build-assets.ts';
 import type { LoadedContent } from './load-content.ts';
+import { recordingTranslator } from './cache/page-inputs.ts';
 import { renderPage } from './render-page.tsx';
 
 /** One rendered HTML document, with the page and language it is. */
 export interface RenderedDocument extends OutputDocument {
   lang: Lang;
+  page: RoutePageId | 'notFound';
+  /** The string keys the page read (its translator was asked for), which the build cache keys it by. */
+  strings: readonly string[];
+}
+
+/** A page the build cache found unchanged: not rendered, its previous HTML stays. */
+export type UnchangedDocument = Omit<RenderedDocument, 'html' | 'strings'> & { html?: undefined };
+
+/** Whether a page may be left as the previous build wrote it (all it reads is unchanged); absent, every page is rendered. */
+export type ReusePage = (route: PageRoute, file: string) => boolean;
+
+/** A route of the table, or a language's 404 page. */
+export interface PageRoute extends Omit<RenderedRoute, 'page'> {
   page: RoutePageId | 'notFound';
 }
 
@@ -22,6 +36,7 @@ export interface RenderInput {
   routes: readonly RenderedRoute[];
   /** The build year, for the copyright line. */
   year: number;
+  reuse?: ReusePage;
 }
 
 /** The pages added as Markdown, by language and page id, e.g. `de content:healthcare`. */
@@ -40,8 +55,13 @@ function markdownOf(route: RenderedRoute, content: LoadedContent, contentDir: st
  * documents in memory. A page whose content fails is left out and its problems returned, so one
  * build reports them all.
  */
-export function renderPages(content: LoadedContent, assets: SiteAssets, { contentDir, langs, routes, year }: RenderInput): { documents: RenderedDocument[]; problems: Problem[] } {
+export function renderPages(
+  content: LoadedContent,
+  assets: SiteAssets,
+  { contentDir, langs, routes, year, reuse = () => false }: RenderInput,
+): { documents: RenderedDocument[]; unchanged: UnchangedDocument[]; problems: Problem[] } {
   const documents: RenderedDocument[] = [];
+  const unchanged: UnchangedDocument[] = [];
   const problems: Problem[] = [];
   const caseRedirect = caseRedirectScript(routes.map((r) => r.path));
   const contentPages: ContentPageIndex = new Map(content.contentPages.map((p) => [`${p.lang} ${contentPageId(p.name)}`, p]));
@@ -52,8 +72,15 @@ export function renderPages(content: LoadedContent, assets: SiteAssets, { conten
       loader: assets.loader,
       socialImage: assets.socialImages[lang]!,
     };
-    const context = { lang, t: content.translators.get(lang)!, site: content.site, routes: content.routes, year, islands: assets.islands.assets };
+    const translate = content.translators.get(lang)!;
+    const context = { lang, site: content.site, routes: content.routes, year, islands: assets.islands.assets };
     for (const route of routes.filter((r) => r.lang === lang)) {
+      const file = fileForPath(route.path);
+      const alias = route.path !== route.canonical ? { aliasOf: route.canonical } : {};
+      if (reuse(route, file)) {
+        unchanged.push({ path: route.path, file, lang, page: route.page, ...alias });
+        continue;
+      }
       let markdown;
       try {
         markdown = markdownOf(route, content, contentDir, contentPages);
@@ -63,16 +90,22 @@ export function renderPages(content: LoadedContent, assets: SiteAssets, { conten
         continue;
       }
       const canonicalPath = isIndexed(route.page) ? route.canonical : null;
-      const file = fileForPath(route.path);
-      const { html, problems: pageProblems } = renderPage({ ...shared, context: { ...context, page: route.page }, path: route.path, file, canonicalPath, markdown: markdown.legal, contentPage: markdown.page });
+      const { t, keys } = recordingTranslator(translate);
+      const { html, problems: pageProblems } = renderPage({ ...shared, context: { ...context, t, page: route.page }, path: route.path, file, canonicalPath, markdown: markdown.legal, contentPage: markdown.page });
       problems.push(...pageProblems);
-      documents.push({ path: route.path, file, html, lang, page: route.page, ...(route.path !== route.canonical ? { aliasOf: route.canonical } : {}) });
+      documents.push({ path: route.path, file, html, lang, page: route.page, strings: [...keys], ...alias });
     }
     const path = notFoundPath(lang);
     const file = fileForPath(path);
-    const notFound = renderPage({ ...shared, context: { ...context, page: 'notFound' }, path, file, canonicalPath: null, headScript: caseRedirect });
+    const route = { page: 'notFound', lang, path, canonical: path } as const;
+    if (reuse(route, file)) {
+      unchanged.push({ path, file, lang, page: 'notFound' });
+      continue;
+    }
+    const { t, keys } = recordingTranslator(translate);
+    const notFound = renderPage({ ...shared, context: { ...context, t, page: 'notFound' }, path, file, canonicalPath: null, headScript: caseRedirect });
     problems.push(...notFound.problems);
-    documents.push({ path, file, html: notFound.html, lang, page: 'notFound' });
+    documents.push({ path, file, html: notFound.html, lang, page: 'notFound', strings: [...keys] });
   }
-  return { documents, problems };
+  return { documents, unchanged, problems };
 }

@@ -1,0 +1,91 @@
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { listFiles, writeOutFile } from '../output-dir.ts';
+import type { PageWriter } from '../page-writer.ts';
+import type { SpareFiles } from './output-store.ts';
+import { digest } from './page-inputs.ts';
+import { pageFiles } from './page-cache.ts';
+
+/**
+ * The files a build publishes, with their content hashes, and the writes that put them into the
+ * folder the build writes into (`dir`): a file that folder already holds with the same content
+ * (`held`, the spare's trusted files; none for a new folder) is not written again.
+ */
+export class OutputPlan {
+  /** Every file of the output: path → content hash. */
+  readonly files = new Map<string, string>();
+  /** Files already written into `dir` by this build. */
+  readonly written = new Set<string>();
+  /** Files to copy into `dir` at the end when it lacks them: path → the file to copy. */
+  readonly #copies = new Map<string, string>();
+
+  constructor(
+    readonly dir: string,
+    readonly held: Pick<SpareFiles, 'hash'>,
+  ) {}
+
+  /** Whether `dir` lacks `file` with content `hash` (and notes the file as part of the output). */
+  #needs(file: string, hash: string): boolean {
+    this.files.set(file, hash);
+    return this.held.hash(file) !== hash;
+  }
+
+  /** A file made in this build from `text`, written into `dir` now unless it already holds it. */
+  text(file: string, text: string): void {
+    if (this.#needs(file, digest(text))) {
+      writeOutFile(this.dir, file, text);
+      this.written.add(file);
+    }
+  }
+
+  /** A file already written into `dir` by another stage (a build without the cache, into a new folder). */
+  present(file: string): void {
+    this.files.set(file, '');
+    this.written.add(file);
+  }
+
+  /** A file of the output that is a copy of `source`, whose content hash is `hash`; copied at `finish` unless `dir` holds it. */
+  copy(file: string, hash: string, source: string): void {
+    if (this.#needs(file, hash)) this.#copies.set(file, source);
+  }
+
+  /**
+   * Documents with their precompressed copies, handed to the page writer when `dir` lacks one
+   * of their files; returns each one's size in bytes.
+   */
+  documents(writer: PageWriter, documents: readonly { file: string; text: string }[]): { hash: string; bytes: number }[] {
+    const toWrite: { file: string; text: string }[] = [];
+    const sizes = documents.map((document) => {
+      const hash = digest(document.text);
+      const bytes = Buffer.byteLength(document.text);
+      const needed = pageFiles(document.file, hash, bytes).map(([file, fileHash]) => this.#needs(file, fileHash));
+      if (needed.some(Boolean)) {
+        toWrite.push(document);
+        for (const [file] of pageFiles(document.file, hash, bytes)) this.written.add(file);
+      }
+      return { hash, bytes };
+    });
+    if (toWrite.length > 0) writer.write(toWrite);
+    return sizes;
+  }
+
+  /** A page kept from the previous output: its files are copied from `outDir` when `dir` lacks them. */
+  keptPage(outDir: string, file: string, htmlHash: string, bytes: number): void {
+    for (const [path, hash] of pageFiles(file, htmlHash, bytes)) this.copy(path, hash, join(outDir, path));
+  }
+
+  /**
+   * Completes `dir` as the output: copies the files it lacks and deletes the files the output no
+   * longer has. Returns how many files were written into it in all.
+   */
+  finish(): number {
+    for (const [file, source] of this.#copies) {
+      const target = join(this.dir, file);
+      mkdirSync(dirname(target), { recursive: true });
+      copyFileSync(source, target);
+      this.written.add(file);
+    }
+    for (const file of listFiles(this.dir)) if (!this.files.has(file)) rmSync(join(this.dir, file), { force: true });
+    return this.written.size;
+  }
+}

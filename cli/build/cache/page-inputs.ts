@@ -1,0 +1,106 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { inputsHash } from '../../assets/build-cache.ts';
+import { moduleGraph } from '../../assets/module-graph.ts';
+import type { Translate } from '../../site/i18n.ts';
+import { DEFAULT_LANG, type Lang } from '../../site/languages.ts';
+import type { Messages } from '../../site/locales.ts';
+import type { ContentPage } from '../../site/markdown/content-pages.ts';
+import { isMarkdownPage, markdownFile } from '../../site/markdown/markdown.ts';
+import type { RenderedRoute, RoutePageId } from '../../site/routes.ts';
+import type { SiteAssets } from '../build-assets.ts';
+import type { LoadedContent } from '../load-content.ts';
+
+/** A short hex digest of `parts`, each ended by a NUL so `['ab', 'c']` and `['a', 'bc']` differ. */
+export function digest(...parts: readonly (string | Uint8Array)[]): string {
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(part).update('\0');
+  return hash.digest('hex').slice(0, 32);
+}
+
+/**
+ * The hash of the code that renders pages: every project module the render stage reaches (the
+ * templates among them) and the locked npm packages. Any edit to them renders every page again.
+ */
+export function renderCodeHash(): string {
+  return inputsHash([...moduleGraph([new URL('../render-pages.ts', import.meta.url), new URL('./page-inputs.ts', import.meta.url)]), 'package-lock.json']);
+}
+
+/**
+ * What every page reads besides its own strings and Markdown, as one hash: the render code,
+ * `site.json` (the `--site-url` override included), the placeholder values, the routes table
+ * and the front matter of every page added as Markdown (links, menus and the solutions page
+ * show them), the assets the pages link to or inline, the languages built and the year.
+ */
+export function sharedInputsHash(codeHash: string, content: LoadedContent, assets: SiteAssets, routes: readonly RenderedRoute[], langs: readonly Lang[], year: number): string {
+  const frontMatter = content.contentPages.map(({ body: _body, ...rest }) => rest);
+  const linked = { stylesheet: assets.stylesheet, islands: assets.islands.assets, loader: assets.loader, socialImages: assets.socialImages };
+  return digest(codeHash, JSON.stringify(content.site), JSON.stringify(content.values), JSON.stringify(routes), JSON.stringify(frontMatter), JSON.stringify(linked), langs.join(','), String(year));
+}
+
+/** The value at a dotted key of nested messages (a string, a subtree, or undefined). */
+function messageAt(messages: Messages | undefined, key: string): unknown {
+  let node: unknown = messages;
+  for (const part of key.split('.')) {
+    if (typeof node !== 'object' || node === null) return undefined;
+    node = (node as Record<string, unknown>)[part];
+  }
+  return node;
+}
+
+/**
+ * A hash of what the strings `keys` say in `lang`, English included (the fallback): equal
+ * hashes mean a page that read these keys would read the same texts again.
+ */
+export function stringsHash(keys: readonly string[], lang: Lang, messages: ReadonlyMap<Lang, Messages>): string {
+  const own = messages.get(lang);
+  const english = messages.get(DEFAULT_LANG);
+  return digest(...keys.map((key) => `${key}=${JSON.stringify(messageAt(own, key)) ?? ''}|${JSON.stringify(messageAt(english, key)) ?? ''}`));
+}
+
+/**
+ * The hash of the Markdown a route's page reads: the legal text's file, or the page added as
+ * Markdown (front matter and body); empty for a page made by its template alone.
+ */
+export function markdownHash(route: { page: RoutePageId | 'notFound'; lang: Lang }, contentPage: ContentPage | undefined, contentDir: string): string {
+  if (route.page === 'notFound') return '';
+  if (isMarkdownPage(route.page)) {
+    const file = markdownFile(contentDir, route.lang, route.page);
+    return existsSync(file) ? digest(readFileSync(file)) : 'missing';
+  }
+  return contentPage ? digest(JSON.stringify(contentPage)) : '';
+}
+
+/**
+ * Wraps a translator so that it notes every key asked for: the strings a page reads, which
+ * the cache keys the page by.
+ *
+ * @example const { t, keys } = recordingTranslator(translate); t('nav.about'); [...keys] // ['nav.about']
+ */
+export function recordingTranslator(translate: Translate): { t: Translate; keys: Set<string> } {
+  const keys = new Set<string>();
+  const base = translate as unknown as (...args: unknown[]) => unknown;
+  const t = (...args: unknown[]) => {
+    const [key] = args;
+    if (typeof key === 'string') keys.add(key);
+    else if (Array.isArray(key)) for (const k of key) if (typeof k === 'string') keys.add(k);
+    return base(...args);
+  };
+  return { t: t as unknown as Translate, keys };
+}
+
+/** The tags, scripts and styles of a page, as the output checks scan them (html-scan.ts): the text between them left out. */
+const SCANNED = /<!--[\s\S]*?-->|<(script|style)\b([^>]*)>[\s\S]*?<\/\1\s*>|<([a-zA-Z][\w:-]*)(\s[^>]*)?>/gi;
+
+/**
+ * The hash of what the output checks and the host configurations read in a page: every tag
+ * (links, ids, head metadata) and every inline script and style, in order, without comments
+ * and text. Two pages with the same skeleton pass or fail the same checks and need the same
+ * Content-Security-Policy hashes: a page whose text changed but whose skeleton did not does
+ * not make the build check the whole site again.
+ */
+export function skeletonHash(html: string): string {
+  const hash = createHash('sha256');
+  for (const match of html.matchAll(SCANNED)) if (!match[0].startsWith('<!--')) hash.update(match[0]).update('\0');
+  return hash.digest('hex').slice(0, 32);
+}

@@ -1,0 +1,88 @@
+import { cpSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { buildSite, type BuildOptions, type BuildResult } from '../../../cli/build/build-site.ts';
+import { DEFAULT_PATHS } from '../../../cli/paths.ts';
+
+const NOW = new Date('2026-03-01T00:00:00Z');
+const LANGS = ['en', 'de'] as const;
+
+/** Every file under `dir` with its bytes, by path relative to it. */
+function filesOf(dir: string): Map<string, Buffer> {
+  const files = (readdirSync(dir, { recursive: true }) as string[]).filter((f) => statSync(join(dir, f)).isFile()).sort();
+  return new Map(files.map((f) => [f, readFileSync(join(dir, f))]));
+}
+
+/** Every file under `dir` with its inode and modification time, which a write would change. */
+function identities(dir: string): Map<string, string> {
+  const files = (readdirSync(dir, { recursive: true }) as string[]).filter((f) => statSync(join(dir, f)).isFile()).sort();
+  return new Map(files.map((f) => [f, `${statSync(join(dir, f)).ino} ${statSync(join(dir, f)).mtimeMs}`]));
+}
+
+/** Expects two output folders to hold the same files, byte for byte (compared file by file, so a failure names the file). */
+function expectSameOutput(actual: string, expected: string): void {
+  const a = filesOf(actual);
+  const b = filesOf(expected);
+  expect([...a.keys()]).toEqual([...b.keys()]);
+  for (const [file, bytes] of b) expect(a.get(file)?.equals(bytes), file).toBe(true);
+}
+
+const renderedFiles = (result: BuildResult) => result.pages.filter((p) => p.rendered).map((p) => p.file);
+
+describe('the build cache', () => {
+  const contentDir = mkdtempSync(join(tmpdir(), 'cache-content-'));
+  const outDir = join(mkdtempSync(join(tmpdir(), 'cache-served-')), 'dist');
+  const build = (options: Partial<BuildOptions> = {}) => buildSite({ ...DEFAULT_PATHS, contentDir, outDir, langs: LANGS, now: NOW, ...options });
+  let first: BuildResult;
+
+  beforeAll(async () => {
+    cpSync(DEFAULT_PATHS.contentDir, contentDir, { recursive: true });
+    first = await build();
+    expect(first.errors).toEqual([]);
+  }, 120_000);
+
+  it('renders every page the first time, and a build with nothing changed writes nothing', async () => {
+    expect(renderedFiles(first)).toHaveLength(first.pages.length);
+    const before = identities(outDir);
+    const again = await build();
+    expect(again.errors).toEqual([]);
+    expect(again.pages.map((p) => p.file)).toEqual(first.pages.map((p) => p.file));
+    expect(renderedFiles(again)).toEqual([]);
+    expect(again.filesWritten).toBe(0);
+    expect(identities(outDir)).toEqual(before);
+  }, 120_000);
+
+  it('renders again only the page that reads a changed string, and its output is a clean build\'s, byte for byte', async () => {
+    const file = join(contentDir, 'locales', 'de.json');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"title": "Unsere Mission"', '"title": "Unsere Mission heute"'));
+    const changed = await build();
+    expect(changed.errors).toEqual([]);
+    expect(renderedFiles(changed)).toEqual(['de/about.html']);
+    expect(readFileSync(join(outDir, 'de', 'about.html'), 'utf8')).toContain('Unsere Mission heute');
+
+    const cleanDir = join(mkdtempSync(join(tmpdir(), 'cache-clean-')), 'dist');
+    const clean = await build({ outDir: cleanDir, cache: false });
+    expect(renderedFiles(clean)).toHaveLength(clean.pages.length);
+    expectSameOutput(outDir, cleanDir);
+  }, 180_000);
+
+  it('rewrites a page changed by hand in the output, even though its inputs did not change', async () => {
+    const page = join(outDir, 'about.html');
+    const built = readFileSync(page);
+    writeFileSync(page, 'edited by hand');
+    const result = await build();
+    expect(result.errors).toEqual([]);
+    expect(renderedFiles(result)).toEqual(['about.html']);
+    expect(readFileSync(page).equals(built)).toBe(true);
+  }, 120_000);
+
+  it('builds from scratch with the cache turned off (--no-cache): every page rendered and written', async () => {
+    const result = await build({ cache: false });
+    expect(result.errors).toEqual([]);
+    expect(renderedFiles(result)).toHaveLength(result.pages.length);
+    expect(result.filesWritten).toBeGreaterThan(result.pages.length);
+    // and the next cached build starts from nothing again
+    expect(renderedFiles(await build())).toHaveLength(result.pages.length);
+  }, 180_000);
+});
