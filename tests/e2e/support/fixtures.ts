@@ -63,10 +63,15 @@ export async function animationsSettled(page: Page): Promise<void> {
   await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'));
 }
 
-/** Runs axe-core with the WCAG 2.x A/AA rule sets once the page has settled, and returns the violations. */
+/**
+ * Runs axe-core with the WCAG 2.x A/AA rule sets once the page has settled, and returns the violations.
+ * Legacy mode runs `axe.run` in the page itself instead of opening a blank page for every analysis
+ * to combine the frames' results: it leaves out cross-origin frames, of which the site has none.
+ * The same rules pass and fail on every page, in about half the time.
+ */
 export async function axeViolations(page: Page) {
   await animationsSettled(page);
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).setLegacyMode().analyze();
   return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
 }
 
