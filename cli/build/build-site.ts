@@ -15,6 +15,7 @@ import {
   forgetPreviousBuild,
   keepRecord,
   type Manifest,
+  type PageRecord,
   outputHolds,
   type PreviousBuild,
   noPreviousBuild,
@@ -222,6 +223,7 @@ async function buildInto(
   try {
     const outputPages: OutputPage[] = [];
     const skeletons = new Map<string, string>();
+    const renderedRecords = new Map<string, PageRecord>();
     const problems: Problem[] = [];
     const pages: BuiltPage[] = [];
     for (const lang of langs) {
@@ -230,9 +232,7 @@ async function buildInto(
         const sizes = plan.documents(writer, rendered.documents.map((d) => ({ file: d.file, text: d.html })));
         rendered.documents.forEach((document, i) => {
           const { hash, bytes } = sizes[i]!;
-          const skeleton = useCache ? skeletonHash(document.html) : '';
-          cache.rendered({ ...document, canonical: document.aliasOf ?? document.path }, document, { hash, bytes, skeleton });
-          skeletons.set(document.file, skeleton);
+          renderedRecords.set(document.file, cache.rendered({ ...document, canonical: document.aliasOf ?? document.path }, document, { hash, bytes, skeleton: '' }));
         });
         for (const document of rendered.unchanged) {
           const record = cache.kept(document.file);
@@ -255,10 +255,16 @@ async function buildInto(
     const written = new Set([...assetFiles, ...outputPages.map((d) => d.file), 'sitemap.xml', 'robots.txt']);
     // The checks and the host configurations read the pages' tags, scripts and styles, the
     // sitemap and the list of files: when none of these changed, they come out as last time.
-    const checksKey = useCache ? digest(shared, sitemap, robots, [...written].sort().join('\n'), ...outputPages.map((d) => `${d.file} ${d.path} ${d.aliasOf ?? ''} ${skeletons.get(d.file)}`)) : '';
+    // Reading a page's skeleton costs about a third of rendering it, so it is read only when few
+    // pages were rendered; otherwise the checks run, and those pages' skeletons are recorded as
+    // unknown (''), which makes the next build that renders any of them run the checks again.
+    const checksKey = useCache && renderedRecords.size <= Math.max(50, outputPages.length / 10) ? timed(stageMs, 'write', () => {
+      for (const document of outputPages) if (document.html !== undefined) skeletons.set(document.file, (renderedRecords.get(document.file)!.skeleton = skeletonHash(document.html)));
+      return digest(shared, sitemap, robots, [...written].sort().join('\n'), ...outputPages.map((d) => `${d.file} ${d.path} ${d.aliasOf ?? ''} ${skeletons.get(d.file)}`));
+    }) : '';
     let verified: Problem[] = [];
     let host = previous.manifest?.host ?? {};
-    if (!useCache || previous.manifest?.checksKey !== checksKey) {
+    if (checksKey === '' || previous.manifest?.checksKey !== checksKey) {
       const documents = outputPages.map((d) => ({ ...d, html: d.html ?? readFileSync(join(outDir, d.file), 'utf8') }));
       // Pages not built (other languages, or pages whose content failed and is reported at its cause)
       // count as present, so each problem is reported once, not again at every link to the page.

@@ -77,6 +77,19 @@ describe('the build cache', () => {
     expect(readFileSync(page).equals(built)).toBe(true);
   }, 120_000);
 
+  it('checks the pages it renders again against the whole site: a broken link added to one page fails the build', async () => {
+    await build(); // the checks' inputs recorded, so that only a change to them runs the checks
+    const file = join(contentDir, 'pages', 'de', 'cookies.md');
+    const text = readFileSync(file, 'utf8');
+    writeFileSync(file, `${text}\nSiehe [Preise](/de/preise).\n`);
+    const before = identities(outDir);
+    const broken = await build();
+    expect(broken.errors.map((e) => `${e.file}: ${e.code}`)).toEqual(['de/cookies.html: output_link_broken']);
+    expect(identities(outDir)).toEqual(before);
+    writeFileSync(file, text);
+    expect((await build()).errors).toEqual([]);
+  }, 120_000);
+
   it('builds from scratch with the cache turned off (--no-cache): every page rendered and written', async () => {
     const result = await build({ cache: false });
     expect(result.errors).toEqual([]);
