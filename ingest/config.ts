@@ -41,12 +41,17 @@
  * | SHUTDOWN_DRAIN_MS | 5000: on SIGTERM, how long answers keep coming (with `Connection: close`) before the service closes |
  * | HSTS_MAX_AGE | unset: no Strict-Transport-Security header. Seconds (such as 31536000) once the service's host is served over HTTPS only; the site's host sets HSTS at its edge (the nginx config's commented line) |
  * | OUTBOX_LEASE_MS | 60000: how long a replica's claim on an outbox row lasts unless renewed; a row whose replica died is sent by another after this long |
+ * | WEBHOOK_URL, WEBHOOK_SECRET | unset: no webhook. Both: one endpoint (`default`) receives every event, signed with the `whsec_…` secret |
+ * | WEBHOOKS_FILE | unset; a JSON file of several endpoints, each with its own secret(s) and event types (`config/webhook-endpoints.ts`) |
+ * | WEBHOOK_ALLOW_PRIVATE | 0: an endpoint on a private or loopback address is refused; 1: allowed (plain http too) |
+ * | WEBHOOK_TIMEOUT_MS | 10000: how long one delivery may take, connection to answer, before it is retried |
  */
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Lang } from './contract/languages.ts';
 import { conflicts, envSchema, LOG_LEVELS, SECRET_VARIABLES, VARIABLES } from './config/env-schema.ts';
 import type { ServerTimeouts } from './http/client-timeouts.ts';
+import { resolveWebhooks, type WebhooksConfig } from './config/webhook-endpoints.ts';
 
 /** The resolved configuration. */
 export interface IngestConfig {
@@ -91,6 +96,8 @@ export interface IngestConfig {
   outboxLeaseMs: number;
   /** Null: the API sends no Strict-Transport-Security; else its max-age in seconds (0 tells browsers to forget it). */
   hstsMaxAge: number | null;
+  /** The webhook endpoints (none by default) and how they are reached. */
+  webhooks: WebhooksConfig;
 }
 
 /** DKIM signing as configured: the key file is read (and checked) when the mailer is made, `mail/dkim-key.ts`. */
@@ -125,6 +132,8 @@ export function resolveConfig(env: Readonly<Record<string, string | undefined>>,
   const e = parsed.data;
   const conflicting = conflicts(e);
   if (conflicting.length > 0) return { ok: false, errors: conflicting };
+  const webhooks = resolveWebhooks(e, e.WEBHOOKS_FILE === undefined ? null : resolve(cwd, e.WEBHOOKS_FILE));
+  if (!webhooks.ok) return { ok: false, errors: webhooks.errors };
   const dataDir = resolve(cwd, e.DATA_DIR);
   const postgres = e.DATABASE_URL !== undefined && /^postgres(ql)?:/i.test(e.DATABASE_URL);
   const databasePath = e.DATABASE_URL?.replace(/^sqlite:(\/\/)?/, '') ?? resolve(dataDir, 'ingest.sqlite');
@@ -166,6 +175,7 @@ export function resolveConfig(env: Readonly<Record<string, string | undefined>>,
     shutdownDrainMs: e.SHUTDOWN_DRAIN_MS,
     outboxLeaseMs: e.OUTBOX_LEASE_MS,
     hstsMaxAge: e.HSTS_MAX_AGE ?? null,
+    webhooks: webhooks.webhooks,
   };
   return { ok: true, config: Object.freeze(config) };
 }

@@ -15,6 +15,7 @@ import type { OutboxRef } from './mail/messages/message-id.ts';
 import type { SiteContent } from './site-content.ts';
 import type { OpsDatabase } from './store/ops-database.ts';
 import type { SignupTerms } from './store/submission-store.ts';
+import type { WebhookRouting } from './store/webhooks/webhook-row.ts';
 import type { ContactsTable, NewsletterTable } from './store/tables.ts';
 import { type ConsentWording, consentWordings } from './consent/consent-wording.ts';
 import { type ConsentLinks, consentLinks, type PublicUrls } from './consent/links.ts';
@@ -36,6 +37,8 @@ export interface ConsentSetupOptions {
   apiUrl: string | null;
   /** The mails' sender address. */
   from: string;
+  /** Which webhook endpoints hear of confirmations, unsubscriptions and verified contacts (default: none). */
+  webhooks?: WebhookRouting;
 }
 
 /** The assembled parts. */
@@ -67,8 +70,8 @@ export function consentSetup(options: ConsentSetupOptions): ConsentSetup {
     content: options.content,
     links,
     urls,
-    lifecycle: subscriptionLifecycle(options.consentDb, links, options.linkDays),
-    verification: contactVerification(options.consentDb, links),
+    lifecycle: subscriptionLifecycle(options.consentDb, links, options.linkDays, options.webhooks),
+    verification: contactVerification(options.consentDb, links, options.webhooks),
     linkDays: options.linkDays,
     wordings: Object.values(byLang),
     termsFor(signup, now) {

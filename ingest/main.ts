@@ -1,6 +1,6 @@
 /**
  * The `ingest` command line (started by `ingest/bin.js`): `serve`, `migrate`, `export`, `erase`,
- * `purge` and `preview-mail`. A thin adapter: it reads the configuration, calls one function per
+ * `webhooks`, `purge` and `preview-mail`. A thin adapter: it reads the configuration, calls one function per
  * command, and maps results and `OperatorError`s to output and exit codes (0 done, 1 failed, 2 bad
  * usage or configuration). Data goes to standard output, reports to standard error.
  */
@@ -11,6 +11,7 @@ import type { IngestConfig } from './config.ts';
 import { OPERATOR_ERRORS, OperatorError } from './operator-errors.ts';
 import { EXPORT_FORMATS, EXPORT_TABLES, type ExportRequest } from './ops/export-rows.ts';
 import type { OpsDatabase } from './store/ops-database.ts';
+import { addWebhookCommands } from './webhooks/webhook-commands.ts';
 
 // Each command imports what it runs when it runs (`await import(…)` below), so `ingest --help`
 // or `ingest export` on SQLite never loads Fastify, the PostgreSQL driver or the mailer: a
@@ -126,14 +127,25 @@ program
     const [{ erasePerson }, { mailFolderOf }] = await Promise.all([import('./ops/erase.ts'), import('./ops/erase-mail-files.ts')]);
     const db = await openOpsDatabase(config);
     try {
-      const { rows: removed, leftover, mailFiles } = await erasePerson(db, email, mailFolderOf(config));
-      process.stdout.write(`erased ${email}: newsletter ${removed.newsletter}, contacts ${removed.contacts}, outbox ${removed.outbox}\n`);
+      const endpoints = config.webhooks.endpoints.map((endpoint) => endpoint.name);
+      const { rows: removed, webhooks, leftover, mailFiles } = await erasePerson(db, email, mailFolderOf(config), endpoints);
+      process.stdout.write(`erased ${email}: newsletter ${removed.newsletter}, contacts ${removed.contacts}, outbox ${removed.outbox}, webhook records ${webhooks.removed}\n`);
       report(`removed ${mailFiles.length} mail file(s) about the address${mailFiles.map((name) => `\n  ${name}`).join('')}`);
+      if (webhooks.notices.length > 0) {
+        const { sendErasureNotices } = await import('./webhooks/erasure-notices.ts');
+        for (const notice of await sendErasureNotices(db, config, webhooks.notices)) process.stdout.write(`erasure passed on to ${notice.endpoint}: ${notice.detail}\n`);
+        // A delivered notice dropped the address: its old row versions go the way of the others.
+        const left = await db.scrubDeleted();
+        if (left !== null) report(`warning: ${left}`);
+      }
+      for (const endpoint of webhooks.unconfigured) report(`warning: webhook endpoint ${endpoint} received data about the address but is no longer configured: ask its owner to erase it`);
       if (leftover !== null) report(`warning: ${leftover}`);
     } finally {
       await db.close();
     }
   });
+
+addWebhookCommands(program, { config: configOrExit, open: openOpsDatabase, out: (line) => process.stdout.write(`${line}\n`) });
 
 program
   .command('purge')

@@ -36,6 +36,11 @@ export const OPERATOR_ERRORS = {
     message:
       'The DKIM signing key (DKIM_PRIVATE_KEY_FILE) cannot be used. Point it at a readable RSA private key in PEM form (openssl genpkey -algorithm RSA -pkeyopt rsa_keygen_bits:2048), or unset the three DKIM_ variables to send unsigned.',
   },
+  webhook_test_failed: {
+    exit: 1,
+    message:
+      'The webhook endpoint did not accept the signed ping. Check its URL, that it is reachable from this host, and that it verifies with the same whsec_ secret; the line above has its answer.',
+  },
 } as const satisfies Record<string, { exit: number; message: string }>;
 
 /** A permanent operator error code such as `'config_invalid'`. */

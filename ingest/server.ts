@@ -1,6 +1,6 @@
 /**
  * `ingest serve`: wires the real parts together (database, migrations, captcha secret, mailer,
- * outbox worker, app), listens, and shuts down gracefully.
+ * outbox worker, webhook worker, app), listens, and shuts down gracefully.
  *
  * Shutdown order matters: first drain — `/readyz` answers 503 so load balancers move away, and
  * every answer (to requests in flight and to new ones on open connections) says
@@ -28,6 +28,10 @@ import { consentSetup } from './consent-setup.ts';
 import { applyRetention } from './ops/retention.ts';
 import { serviceMetrics } from './http/metrics.ts';
 import { loadSiteContent } from './site-content.ts';
+import { routingOf } from './store/webhooks/webhook-row.ts';
+import { webhookStore } from './store/webhooks/webhook-store.ts';
+import { webhookMetrics } from './webhooks/webhook-metrics.ts';
+import { type WebhookWorker, type WebhookWorkerDeps, webhookWorker } from './webhooks/webhook-worker.ts';
 
 /** Knobs tests and the bench turn; production passes none. */
 export interface ServiceOverrides {
@@ -39,6 +43,8 @@ export interface ServiceOverrides {
   /** How long an outbox claim lasts unless renewed (see `outbox-worker.ts`). */
   leaseMs?: number;
   backend?: BackendOptions;
+  /** The webhook worker's schedule (see `webhooks/webhook-worker.ts`). */
+  webhooks?: Partial<Pick<WebhookWorkerDeps, 'policy' | 'pollMs' | 'leaseMs' | 'random'>>;
 }
 
 /** A started service. */
@@ -47,6 +53,8 @@ export interface RunningService {
   /** The storage (SQLite or PostgreSQL, as `DATABASE_URL` says). */
   backend: StoreBackend;
   worker: OutboxWorker;
+  /** Delivers the webhook events (idle when no endpoint is configured). */
+  webhooks: WebhookWorker;
   /** The address it listens on, e.g. `http://127.0.0.1:8787`. */
   url: string;
   /** Graceful shutdown (drain, then close); safe to call twice. */
@@ -75,17 +83,26 @@ export async function startService(config: IngestConfig, overrides: ServiceOverr
     siteUrl: config.siteUrl,
     apiUrl: config.publicApiUrl,
     from: config.mailFrom,
+    webhooks: routingOf(config.webhooks.endpoints),
   });
   await newsletter.lifecycle.recordWordings(newsletter.wordings, clock.now());
   const metrics = serviceMetrics(backend.outbox, () => clock.now());
+  const webhookRows = webhookStore(backend.consentDb, backend.kind === 'postgres');
+  const recordDelivery = webhookMetrics(metrics.registry, webhookRows, () => clock.now());
+  let webhooks: WebhookWorker | undefined;
+  // A change that may have queued an event or a mail wakes both workers.
+  const queued = () => {
+    worker?.notify();
+    webhooks?.notify();
+  };
   const app = await buildApp({
     metrics,
     store,
-    consent: { ...newsletter, onMailQueued: () => worker?.notify() },
+    consent: { ...newsletter, onMailQueued: queued },
     captchaSecret: secret,
     captchaMinFillMs: config.captchaMinFillMs,
     clock,
-    onContactStored: () => worker?.notify(),
+    onContactStored: queued,
     allowedOrigins: config.allowedOrigins,
     rateLimit: config.rateLimit,
     rateLimitStore: backend.rateLimitStore,
@@ -126,6 +143,16 @@ export async function startService(config: IngestConfig, overrides: ServiceOverr
     leaseMs: overrides.leaseMs ?? config.outboxLeaseMs,
     concurrency: config.mail.kind === 'smtp' ? config.mail.maxConnections * SENDS_PER_CONNECTION : 1,
   });
+  webhooks = webhookWorker({
+    store: webhookRows,
+    endpoints: config.webhooks.endpoints,
+    timeoutMs: config.webhooks.timeoutMs,
+    allowPrivate: config.webhooks.allowPrivate,
+    clock,
+    log: app.log,
+    onOutcome: recordDelivery,
+    ...overrides.webhooks,
+  });
   let url: string;
   try {
     url = await app.listen({ port: config.port, host: config.host });
@@ -134,6 +161,7 @@ export async function startService(config: IngestConfig, overrides: ServiceOverr
     throw new OperatorError('listen_failed', `${config.host}:${config.port}: ${(error as Error).message}`);
   }
   worker.start();
+  webhooks.start();
   const retention = dailyRetention(() =>
     applyRetention(backend.consentDb, { now: clock.now(), linkDays: config.confirmLinkDays, mailDir: config.mail.kind === 'file' ? config.mail.dir : null }).then(
       (report) => app.log.info({ retention: report }, 'retention applied'),
@@ -150,13 +178,13 @@ export async function startService(config: IngestConfig, overrides: ServiceOverr
       await drained(app.server, config.shutdownDrainMs);
       await app.close();
       await retention.stop();
-      await worker.stop();
+      await Promise.all([worker.stop(), webhooks.stop()]);
       await backend.close();
       mailer.close();
     })();
     return closed;
   };
-  return { app, backend, worker, url, close };
+  return { app, backend, worker, webhooks: webhooks, url, close };
 }
 
 /** The retention purge at start-up and then every day; `stop` waits for a run in progress. */

@@ -7,6 +7,7 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { DATA_FACTS } from '../contract/data-facts.ts';
 import { LANGS } from '../contract/languages.ts';
+import { webhookSecret } from './webhook-endpoints.ts';
 import { DEFAULT_CONTACT_DAILY_MAX, DEFAULT_MIN_FILL_MS, DEFAULT_NEWSLETTER_DAILY_MAX, DEFAULT_TIMEOUTS } from './defaults.ts';
 
 /** The log levels pino accepts. */
@@ -20,10 +21,11 @@ export const VARIABLES = [
   'CONTENT_DIR', 'SITE_URL', 'PUBLIC_API_URL', 'NEWSLETTER_OPT_IN', 'CONFIRM_LINK_DAYS',
   'CAPTCHA_MIN_FILL_MS', 'RATE_LIMIT_CONTACT_DAILY_MAX', 'RATE_LIMIT_NEWSLETTER_DAILY_MAX',
   'SMTP_MAX_CONNECTIONS', 'DKIM_DOMAIN', 'DKIM_SELECTOR', 'DKIM_PRIVATE_KEY_FILE',
+  'WEBHOOK_URL', 'WEBHOOK_SECRET', 'WEBHOOKS_FILE', 'WEBHOOK_ALLOW_PRIVATE', 'WEBHOOK_TIMEOUT_MS',
 ] as const;
 
 // Values never echoed back in an error line.
-export const SECRET_VARIABLES = new Set(['CAPTCHA_SECRET', 'SMTP_URL', 'DATABASE_URL']);
+export const SECRET_VARIABLES = new Set(['CAPTCHA_SECRET', 'SMTP_URL', 'DATABASE_URL', 'WEBHOOK_SECRET']);
 
 const ADDRESS = /^[^\s@<>",;]+@[^\s@<>",;]+$/;
 // `Name <address>` or `"Name, Inc." <address>`: a display name of printable characters without quotes, brackets or backslashes.
@@ -130,6 +132,11 @@ export const envSchema = z.object({
   SHUTDOWN_DRAIN_MS: wholeNumber(0, 60_000, 'must be a whole number of milliseconds from 0 to 60000').default(5000),
   PG_POOL_MAX: wholeNumber(1, 1000, 'must be a whole number of connections from 1 to 1000').default(10),
   OUTBOX_LEASE_MS: wholeNumber(1000, 3_600_000, 'must be a whole number of milliseconds from 1000 to 3600000').default(60_000),
+  WEBHOOK_URL: z.string().refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), 'must be an https:// URL such as https://crm.example.com/hooks/forms').optional(),
+  WEBHOOK_SECRET: webhookSecret.optional(),
+  WEBHOOKS_FILE: z.string().optional(),
+  WEBHOOK_ALLOW_PRIVATE: z.enum(['0', '1'], 'must be 1 (allow endpoints on private or loopback addresses) or 0').transform((value) => value === '1').default(false),
+  WEBHOOK_TIMEOUT_MS: wholeNumber(1000, 60_000, 'must be a whole number of milliseconds from 1000 to 60000').default(10_000),
   HSTS_MAX_AGE: wholeNumber(0, 63_072_000, 'must be a whole number of seconds from 0 to 63072000 (two years), such as 31536000 for a year').optional(),
 });
 

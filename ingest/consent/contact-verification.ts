@@ -4,19 +4,20 @@
  * Written once on `OpsDatabase`, one transaction, for SQLite and PostgreSQL alike.
  *
  * The verification is one conditional write (`UPDATE … WHERE verified_at IS NULL RETURNING`), and
- * only the request that got the row back queues the sales mail: ten concurrent posts of one link,
- * on one replica or several, make one sales mail.
+ * only the request that got the row back queues the sales mail and the `contact.received` webhook
+ * event: ten concurrent posts of one link, on one replica or several, make one sales mail and one event.
  */
 import { isoAt } from '../clock.ts';
 import type { OpsDatabase } from '../store/ops-database.ts';
 import { outboxRow } from '../store/outbox/outbox-row.ts';
+import { contactReceived, NO_WEBHOOKS, type WebhookRouting, webhookRows } from '../store/webhooks/webhook-row.ts';
 import type { ConsentLinks } from './links.ts';
 
 /** What a contact's confirmation link did. */
 export type ContactConfirmOutcome = 'confirmed' | 'already_confirmed' | 'expired' | 'invalid';
 
 /** The verification of unverified contacts on `db`. */
-export function contactVerification(db: OpsDatabase, links: ConsentLinks) {
+export function contactVerification(db: OpsDatabase, links: ConsentLinks, webhooks: WebhookRouting = NO_WEBHOOKS) {
   const { kysely } = db;
   return {
     /** Verifies the contact the token names and queues its sales mail, once; nothing changes unless the token is valid and unexpired. */
@@ -37,6 +38,9 @@ export function contactVerification(db: OpsDatabase, links: ConsentLinks) {
         if (won === undefined) return 'already_confirmed';
         await tx.run(kysely.deleteFrom('outbox').where('contact_id', '=', row.id).where('kind', '=', 'contact_confirm').where('status', '=', 'pending'));
         await tx.run(kysely.insertInto('outbox').values({ ...outboxRow('sales', now), contact_id: row.id }));
+        // The lead is ready for sales now: its endpoints hear of it with the sales mail.
+        const hooks = webhookRows(webhooks, contactReceived(row), row.email_lower, now);
+        if (hooks.length > 0) await tx.run(kysely.insertInto('webhook_deliveries').values(hooks));
         return 'confirmed';
       });
     },

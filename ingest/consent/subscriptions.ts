@@ -11,8 +11,9 @@
  * the per-recipient cap (`store/mail-caps.ts`, a conditional upsert whose row lock makes
  * concurrent signups of one mailbox wait for each other) and then changes the row it has locked
  * (`FOR UPDATE` on PostgreSQL; SQLite's transaction holds the only write lock). Side effects —
- * outbox rows, consent events — are queued only by the request that got a row back, in the same
- * transaction: ten concurrent confirmations of one link record one `confirmed` event.
+ * outbox rows, consent events, webhook deliveries (`newsletter.confirmed`, `.unsubscribed`) — are
+ * queued only by the request that got a row back, in the same transaction: ten concurrent
+ * confirmations of one link record one `confirmed` event and queue one webhook event.
  *
  * No answer tells whether an address is subscribed: a signup of a confirmed address is answered
  * like any other, and the address's owner gets a short "you are already subscribed" mail instead
@@ -42,6 +43,7 @@ import type { OpsDatabase, OpsQueries } from '../store/ops-database.ts';
 import { outboxRow } from '../store/outbox/outbox-row.ts';
 import type { SignupTerms } from '../store/submission-store.ts';
 import type { ConsentEventKind, NewsletterRequestsTable, NewsletterTable } from '../store/tables.ts';
+import { NO_WEBHOOKS, newsletterConfirmed, type WebhookRouting, webhookRows } from '../store/webhooks/webhook-row.ts';
 import type { ConsentWording } from './consent-wording.ts';
 import { type ConsentLinks, type ParsedToken, requestBinding } from './links.ts';
 
@@ -69,7 +71,7 @@ type Subscription = Selectable<NewsletterTable>;
 type Request = Pick<NewsletterRequestsTable, 'name' | 'lang' | 'marketing_consent' | 'consent_hash' | 'privacy_version' | 'consent_at'>;
 
 /** The lifecycle operations on `db`; `linkDays` is how long a confirmation link works. */
-export function subscriptionLifecycle(db: OpsDatabase, links: ConsentLinks, linkDays: number) {
+export function subscriptionLifecycle(db: OpsDatabase, links: ConsentLinks, linkDays: number, webhooks: WebhookRouting = NO_WEBHOOKS) {
   const { kysely } = db;
   const postgres = kysely.getExecutor().adapter instanceof PostgresAdapter;
   // The row, locked until the transaction ends on PostgreSQL; SQLite's transaction already excludes every other writer.
@@ -88,6 +90,10 @@ export function subscriptionLifecycle(db: OpsDatabase, links: ConsentLinks, link
         at: isoAt(now),
       }),
     );
+
+  const queueWebhooks = async (tx: OpsQueries, rows: ReturnType<typeof webhookRows>) => {
+    if (rows.length > 0) await tx.run(kysely.insertInto('webhook_deliveries').values(rows));
+  };
 
   /** The request a confirmation token was mailed for: the row's current one or a kept earlier one; null when none matches. */
   async function requestOf(tx: OpsQueries, parsed: ParsedToken, row: Subscription, now: number) {
@@ -236,6 +242,7 @@ export function subscriptionLifecycle(db: OpsDatabase, links: ConsentLinks, link
         // Confirmation mails still waiting would only confuse: drop them.
         await tx.run(kysely.deleteFrom('outbox').where('newsletter_id', '=', row.id).where('status', '=', 'pending'));
         await recordEvent(tx, row.id, request, 'confirmed', now);
+        await queueWebhooks(tx, webhookRows(webhooks, newsletterConfirmed({ ...request, email: row.email }, now), row.email_lower, now));
         return 'confirmed';
       });
     },
@@ -261,7 +268,11 @@ export function subscriptionLifecycle(db: OpsDatabase, links: ConsentLinks, link
             .where('created_at', '=', row.created_at)
             .returning(['lang', 'consent_hash', 'privacy_version']),
         );
-        if (gone !== undefined) await recordEvent(tx, null, gone, 'unsubscribed', now);
+        if (gone !== undefined) {
+          await recordEvent(tx, null, gone, 'unsubscribed', now);
+          const event = { type: 'newsletter.unsubscribed' as const, data: { version: 1 as const, email: row.email, unsubscribedAt: isoAt(now) } };
+          await queueWebhooks(tx, webhookRows(webhooks, event, row.email_lower, now));
+        }
         return 'unsubscribed';
       });
     },

@@ -3,7 +3,8 @@
  * transaction, and from the data at rest; an `erased` consent event without personal data
  * records that it happened. The address matches whatever its case (`email_lower`);
  * the outbox rows go with their contacts (the foreign key cascades) and are counted first so the
- * report is complete.
+ * report is complete. The webhook endpoints that received the person's data are sent a
+ * `person.erased` notice, queued in the same transaction (`pass-on-erasure.ts`).
  *
  * Deleted rows leave no copy behind in the database (`OpsDatabase.scrubDeleted`): on SQLite every
  * connection runs with `secure_delete` (freed space is zeroed, `connection.ts`), and a
@@ -21,13 +22,24 @@ import { normaliseEmail } from '../contract/schemas.ts';
 import type { OpsDatabase } from '../store/ops-database.ts';
 import { deletePersonalRows, type PersonalRowsReport } from './delete-personal-rows.ts';
 import { eraseMailFiles } from './erase-mail-files.ts';
+import { type ErasurePassedOn, passOnErasure } from './pass-on-erasure.ts';
 import type { PersonAddress } from './person-address.ts';
 
-/** How many rows were removed, per table. */
-export type EraseReport = PersonalRowsReport;
+/** What erasing the rows did: the rows per table, and the erasure passed on to the webhook endpoints. */
+export interface RowsErasure {
+  rows: PersonalRowsReport;
+  webhooks: ErasurePassedOn;
+}
 
-/** Removes every row about `email`; e.g. `await eraseEmail(db, 'Ana@example.com')` → `{ newsletter: 1, contacts: 2, outbox: 2 }`. */
-export function eraseEmail(db: OpsDatabase, email: PersonAddress, now = Date.now()): Promise<EraseReport> {
+/**
+ * Removes every row about `email`, and queues a `person.erased` notice to each of the `endpoints`
+ * (the configured webhook endpoints' names) that had the person's data.
+ *
+ * @example await eraseEmail(db, 'Ana@example.com', { endpoints: ['crm'] })
+ * // → { rows: { newsletter: 1, contacts: 2, outbox: 2 }, webhooks: { removed: 2, notices: [{ endpoint: 'crm', eventId: 'msg_…' }], unconfigured: [] } }
+ */
+export function eraseEmail(db: OpsDatabase, email: PersonAddress, options: { now?: number; endpoints?: readonly string[] } = {}): Promise<RowsErasure> {
+  const now = options.now ?? Date.now();
   const key = normaliseEmail(email).toLowerCase();
   const { kysely } = db;
   return db.transaction(async (tx) => {
@@ -43,13 +55,13 @@ export function eraseEmail(db: OpsDatabase, email: PersonAddress, now = Date.now
             .where('email_lower', '=', key),
         ),
     );
-    return deletePersonalRows(kysely, tx, { column: 'email_lower', op: '=', value: key });
+    const rows = await deletePersonalRows(kysely, tx, { column: 'email_lower', op: '=', value: key });
+    return { rows, webhooks: await passOnErasure(kysely, tx, key, options.endpoints ?? [], now) };
   });
 }
 
-/** What `erasePerson` did: the rows per table, what old copies are left, and the mail files removed. */
-export interface PersonErasure {
-  rows: EraseReport;
+/** What `erasePerson` did: the rows per table, the erasure passed on, what old copies are left, and the mail files removed. */
+export interface PersonErasure extends RowsErasure {
   /** Null when the database kept no old copy; else a line for the operator (a reader kept SQLite's WAL from being emptied). */
   leftover: string | null;
   mailFiles: string[];
@@ -62,9 +74,9 @@ export interface PersonErasure {
  * @example await erasePerson(db, 'Ana@Example.com', '/data/mail')
  * // → { rows: { newsletter: 1, contacts: 2, outbox: 2 }, leftover: null, mailFiles: ['2025-…-abc.eml', …] }
  */
-export async function erasePerson(db: OpsDatabase, email: PersonAddress, mailDir: string): Promise<PersonErasure> {
-  const rows = await eraseEmail(db, email);
+export async function erasePerson(db: OpsDatabase, email: PersonAddress, mailDir: string, endpoints: readonly string[] = []): Promise<PersonErasure> {
+  const erased = await eraseEmail(db, email, { endpoints });
   const leftover = await db.scrubDeleted();
   const mailFiles = eraseMailFiles(mailDir, email);
-  return { rows, leftover, mailFiles };
+  return { ...erased, leftover, mailFiles };
 }

@@ -4,7 +4,8 @@
  * exact wording agreed to, the policy version, when it was given and confirmed, and the events
  * since), the earlier requests of a pending signup whose links are still out, the contact
  * messages, the outbox rows of mails about them, the per-mailbox mail counts (stored under the
- * address's mailbox key, `mailboxKey`), and the mail files of the
+ * address's mailbox key, `mailboxKey`), the webhook deliveries about the address (what each
+ * endpoint was sent, and when), and the mail files of the
  * file mail sink whose visitor is the address (`erase-mail-files.ts`). The address matches
  * whatever its case; it is a `PersonAddress`, one address that passed the forms' email rule.
  */
@@ -27,6 +28,8 @@ export interface PersonExport {
   outbox: Array<Record<string, unknown>>;
   /** How many mails went to the address's mailbox today, per stream (the per-recipient cap). */
   mailCounts: Array<Record<string, unknown>>;
+  /** What was sent, or is queued, to the webhook endpoints about the address (the body until delivered). */
+  webhooks: Array<Record<string, unknown>>;
   mailFiles: string[];
 }
 
@@ -44,6 +47,7 @@ export async function exportPerson(db: OpsDatabase, email: PersonAddress, mailDi
   const requests =
     subscriptionIds.length === 0 ? [] : await db.all(kysely.selectFrom('newsletter_requests').selectAll().where('newsletter_id', 'in', subscriptionIds).orderBy('id'));
   const mailCounts = await db.all(kysely.selectFrom('mail_caps').selectAll().where('mailbox', '=', mailboxKey(email)).orderBy('stream'));
+  const webhooks = await db.all(kysely.selectFrom('webhook_deliveries').selectAll().where('email_lower', '=', key).orderBy('id'));
   const outbox =
     subscriptionIds.length + contactIds.length === 0
       ? []
@@ -69,6 +73,7 @@ export async function exportPerson(db: OpsDatabase, email: PersonAddress, mailDi
     contacts,
     outbox,
     mailCounts,
+    webhooks,
     mailFiles: mailFilesAbout(mailDir, email),
   };
 }

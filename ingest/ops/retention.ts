@@ -16,6 +16,9 @@
  * | consent events (no personal data) | 1095 days (3 years), as evidence of how consent was handled |
  * | used captcha challenges | until the challenge expires (minutes) |
  * | mail files of the file mail sink (`$DATA_DIR/mail`) | confirmation mails (newsletter and contact): the link's lifetime; sales mails: 730 days |
+ * | webhook deliveries' content | until delivered (the body is dropped then); retried for 3 days (`webhookRetryDays`) |
+ * | failed webhook deliveries (dead letters, with their content) | 14 days after they failed (`webhookFailedDays`), for `ingest webhooks retry` |
+ * | records of delivered webhook events (address, endpoint, event, time; no content) | 730 days after delivery, so an erasure can be passed on |
  */
 import { readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -52,6 +55,8 @@ type RetentionRuleId =
   | 'mail_caps'
   | 'consent_events'
   | 'captcha_nonces'
+  | 'webhook_records'
+  | 'webhook_failed'
   | 'mail_files';
 
 /** The retention table, in words; `linkDays` is CONFIRM_LINK_DAYS. */
@@ -65,6 +70,8 @@ export function retentionTable(linkDays: number): RetentionRule[] {
     { id: 'mail_caps', what: 'per-recipient mail counts (by normalized address)', kept: 'until their UTC day is over' },
     { id: 'consent_events', what: 'consent events (no personal data)', kept: `${CONSENT_EVENT_RETENTION_DAYS} days` },
     { id: 'captcha_nonces', what: 'used captcha challenges', kept: 'until they expire' },
+    { id: 'webhook_records', what: 'records of delivered webhook events (address, endpoint, event; no content)', kept: `${CONTACT_RETENTION_DAYS} days after delivery` },
+    { id: 'webhook_failed', what: 'failed webhook deliveries (with their content)', kept: `${DATA_FACTS.webhookFailedDays} days after they failed` },
     { id: 'mail_files', what: 'mail files of the file mail sink', kept: `confirmation mails ${linkDays} days, sales mails ${CONTACT_RETENTION_DAYS} days` },
   ];
 }
@@ -109,6 +116,8 @@ export async function applyRetention(db: OpsDatabase, options: RetentionOptions)
     .where('created_at', '<', linkCutoff);
   const oldEvents = kysely.selectFrom('consent_events').where('at', '<', eventCutoff);
   const usedNonces = kysely.selectFrom('captcha_nonces').where('expires_at', '<', at);
+  const oldWebhookRecords = kysely.selectFrom('webhook_deliveries').where('status', '=', 'delivered').where('finished_at', '<', contactCutoff);
+  const oldDeadLetters = kysely.selectFrom('webhook_deliveries').where('status', '=', 'failed').where('finished_at', '<', isoAt(now - DATA_FACTS.webhookFailedDays * DAY_MS));
 
   const first = (rows: ReadonlyArray<{ n: number | string | bigint }>) => Number(rows[0]?.n ?? 0);
   const rows = await db.transaction(async (tx) => {
@@ -121,6 +130,8 @@ export async function applyRetention(db: OpsDatabase, options: RetentionOptions)
       mail_caps: first(await tx.all(doneMailCaps.select((eb) => eb.fn.countAll<number>().as('n')))),
       consent_events: first(await tx.all(oldEvents.select((eb) => eb.fn.countAll<number>().as('n')))),
       captcha_nonces: first(await tx.all(usedNonces.select((eb) => eb.fn.countAll<number>().as('n')))),
+      webhook_records: first(await tx.all(oldWebhookRecords.select((eb) => eb.fn.countAll<number>().as('n')))),
+      webhook_failed: first(await tx.all(oldDeadLetters.select((eb) => eb.fn.countAll<number>().as('n')))),
     };
     if (options.dryRun) return counts;
     // What the expired signups consented to stays on record, without the person.
@@ -150,6 +161,8 @@ export async function applyRetention(db: OpsDatabase, options: RetentionOptions)
     );
     await tx.run(kysely.deleteFrom('consent_events').where('at', '<', eventCutoff));
     await tx.run(kysely.deleteFrom('captcha_nonces').where('expires_at', '<', at));
+    await tx.run(kysely.deleteFrom('webhook_deliveries').where('status', '=', 'delivered').where('finished_at', '<', contactCutoff));
+    await tx.run(kysely.deleteFrom('webhook_deliveries').where('status', '=', 'failed').where('finished_at', '<', isoAt(now - DATA_FACTS.webhookFailedDays * DAY_MS)));
     return counts;
   });
   const mailFiles = options.mailDir === null ? 0 : purgeMailFiles(options.mailDir, now, linkDays, options.dryRun ?? false);

@@ -274,6 +274,34 @@ const mailCapsAndSignupRequests: Migration = {
   },
 };
 
+// Webhook deliveries (issue 27), one row per event and endpoint; see `WebhookDeliveriesTable`.
+// Claimed by due time like the outbox; found by person for export and erasure; one row per event
+// and endpoint, whichever replica queues it.
+const webhookDeliveries: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('webhook_deliveries')
+      .addColumn('id', 'integer', idColumn(db, true))
+      .addColumn('event_id', 'text', (c) => c.notNull())
+      .addColumn('endpoint', 'text', (c) => c.notNull())
+      .addColumn('event_type', 'text', (c) => c.notNull())
+      .addColumn('email_lower', 'text')
+      .addColumn('body', 'text')
+      .addColumn('status', 'text', (c) => c.notNull())
+      .addColumn('attempts', 'integer', (c) => c.notNull())
+      .addColumn('next_attempt_at', 'text', (c) => c.notNull())
+      .addColumn('claimed_at', 'text')
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('finished_at', 'text')
+      .addColumn('last_status', 'integer')
+      .addColumn('last_error', 'text')
+      .execute();
+    await db.schema.createIndex('webhook_deliveries_event_endpoint').on('webhook_deliveries').columns(['event_id', 'endpoint']).unique().execute();
+    await db.schema.createIndex('webhook_deliveries_due').on('webhook_deliveries').columns(['status', 'next_attempt_at']).execute();
+    await db.schema.createIndex('webhook_deliveries_email_lower').on('webhook_deliveries').column('email_lower').execute();
+  },
+};
+
 /** Every migration by name; names sort in the order they apply. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '2025-01-12-001-initial': initial,
@@ -283,6 +311,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '2026-11-27-005-contact-verification': contactVerification,
   '2026-11-28-006-mail-caps-signup-requests': mailCapsAndSignupRequests,
   '2026-11-28-007-outbox-message-key': outboxMessageKey,
+  '2026-11-29-008-webhook-deliveries': webhookDeliveries,
 };
 
 /**

@@ -169,6 +169,37 @@ export interface NewsletterRequestsTable {
   expires_at: string;
 }
 
+/** Where a webhook delivery is: `pending` → `sending` → `delivered`, or back to `pending` for a retry, or `failed` (dead letter). */
+export type WebhookStatus = 'pending' | 'sending' | 'delivered' | 'failed';
+
+/**
+ * One event to one webhook endpoint (`webhooks/`): its signed body until it is delivered, then,
+ * without the body, the record that this endpoint received data about `email_lower` (so an
+ * erasure can be passed on). Queued in the transaction of the change it reports.
+ */
+export interface WebhookDeliveriesTable {
+  id: Generated<number>;
+  /** The Standard Webhooks `webhook-id` (`msg_…`): one per event, the same for every endpoint and every retry, so receivers drop copies. */
+  event_id: string;
+  /** The endpoint's name in the configuration. */
+  endpoint: string;
+  event_type: string;
+  /** The person the event is about (lower case), for export and erasure; null once an erasure notice is delivered. */
+  email_lower: string | null;
+  /** The JSON body; null once delivered (the receiver has it). */
+  body: string | null;
+  status: WebhookStatus;
+  attempts: number;
+  next_attempt_at: string;
+  claimed_at: string | null;
+  created_at: string;
+  /** When it was delivered, or set aside as failed. */
+  finished_at: string | null;
+  /** The receiver's last HTTP status, or null (no answer). */
+  last_status: number | null;
+  last_error: string | null;
+}
+
 /** All tables, for `Kysely<Tables>`. */
 export interface Tables {
   newsletter: NewsletterTable;
@@ -181,4 +212,5 @@ export interface Tables {
   consent_texts: ConsentTextsTable;
   mail_caps: MailCapsTable;
   newsletter_requests: NewsletterRequestsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }

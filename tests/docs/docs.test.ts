@@ -23,6 +23,9 @@ const DOCS: readonly Doc[] = ['README.md', ...GUIDE_PATHS].map((path) => parseDo
 const GUIDES = DOCS.filter((doc) => doc.path.startsWith('docs/'));
 const doc = (path: string) => DOCS.find((d) => d.path === path)!;
 
+/** A program's commander source: its main file and the modules that add commands to it (`addWebhookCommands`). */
+const programSource = (main: string) => (main === 'ingest/main.ts' ? `${read(main)}\n${read('ingest/webhooks/webhook-commands.ts')}` : read(main));
+
 /** Every line of code a reader may type: inline code, and each line of a fenced block. */
 const codeOf = (d: Doc) => [...d.codeSpans, ...d.fenceLines];
 
@@ -75,15 +78,16 @@ describe.each(DOCS.map((d) => [d.path, d] as const))('%s', (_path, d) => {
     ['sitegen', 'cli/bin.js', 'cli/main.ts'],
     ['ingest', 'ingest/bin.js', 'ingest/main.ts'],
   ] as const)('writes only %s commands and options that exist', (name, bin, main) => {
-    const commands = commandsOf(read(main));
+    const commands = commandsOf(programSource(main));
     const wrong: string[] = [];
     for (const line of codeOf(d)) {
       const written = writtenCommand(name, bin, line);
       // A placeholder (COMMAND, <command>) or commander's own `help` names no command to check.
       if (written === null || !/^[a-z][\w-]*$/.test(written.command) || written.command === 'help') continue;
-      const options = commands.get(written.command);
-      if (options === undefined) wrong.push(`${line} (no command "${written.command}")`);
-      else for (const option of written.options) if (!options.has(option)) wrong.push(`${line} (${written.command} has no ${option})`);
+      const command = commands.has(`${written.command} ${written.next}`) ? `${written.command} ${written.next}` : written.command;
+      const options = commands.get(command);
+      if (options === undefined) wrong.push(`${line} (no command "${command}")`);
+      else for (const option of written.options) if (!options.has(option)) wrong.push(`${line} (${command} has no ${option})`);
     }
     expect(wrong, `${d.path}: commands as ${main} defines them`).toEqual([]);
   });
@@ -204,7 +208,7 @@ describe.each([
   ['docs/ingest.md', 'ingest/main.ts'],
 ] as const)('%s', (path, main) => {
   it(`names only options that ${main} defines`, () => {
-    const known = new Set([...commandsOf(read(main)).values()].flatMap((options) => [...options]));
+    const known = new Set([...commandsOf(programSource(main)).values()].flatMap((options) => [...options]));
     const named = doc(path).codeSpans.filter((span) => span.startsWith('--')).map((span) => span.split(/[\s=]/)[0]!);
     expect(named.filter((option) => !known.has(option))).toEqual([]);
   });

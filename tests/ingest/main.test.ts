@@ -208,20 +208,20 @@ describe.each(BACKENDS)('export on %s', (kind) => {
 describe.each(BACKENDS)('erase on %s', (kind) => {
   it('removes every row about an address in any case, outbox included, and reports the counts', async () => {
     const { db, count } = await seeded(kind);
-    expect(await eraseEmail(db, address('  ANA@example.COM '))).toEqual({ newsletter: 1, contacts: 2, outbox: 2 });
+    expect((await eraseEmail(db, address('  ANA@example.COM '))).rows).toEqual({ newsletter: 1, contacts: 2, outbox: 2 });
     expect(await count('contacts')).toBe(1);
     expect(await count('outbox')).toBe(1);
     expect(await count('newsletter')).toBe(1);
     const text = JSON.stringify(await db.all(db.kysely.selectFrom('contacts').selectAll())) + JSON.stringify(await db.all(db.kysely.selectFrom('newsletter').selectAll()));
     expect(text.toLowerCase()).not.toContain('ana@example.com');
-    expect(await eraseEmail(db, address('ana@example.com'))).toEqual({ newsletter: 0, contacts: 0, outbox: 0 });
+    expect((await eraseEmail(db, address('ana@example.com'))).rows).toEqual({ newsletter: 0, contacts: 0, outbox: 0 });
   });
 
   it('runs through the real CLI', async () => {
     const { env, count } = await seeded(kind);
     const result = await ingest(['erase', '--email', 'Bo@Example.com'], env);
     expect(result.code).toBe(0);
-    expect(result.stdout).toBe('erased Bo@example.com: newsletter 0, contacts 1, outbox 1\n');
+    expect(result.stdout).toBe('erased Bo@example.com: newsletter 0, contacts 1, outbox 1, webhook records 0\n');
     expect(await count('contacts')).toBe(2);
   });
 });
@@ -231,7 +231,7 @@ describe.each(BACKENDS)('purge on %s', (kind) => {
     const { db, count } = await seeded(kind);
     const now = Date.parse('2025-06-02T00:00:00Z');
     // Nonces b and c expired on 2025-06-01; nonce a was already cleared when b was stored. The 2022 subscription's two events are over 3 years old.
-    const expected = { pending_subscriptions: 0, signup_requests: 0, unverified_contacts: 0, contacts: 1, confirmation_mail_rows: 0, mail_caps: 0, consent_events: 2, captcha_nonces: 2, mail_files: 0 };
+    const expected = { pending_subscriptions: 0, signup_requests: 0, unverified_contacts: 0, contacts: 1, confirmation_mail_rows: 0, mail_caps: 0, consent_events: 2, captcha_nonces: 2, webhook_records: 0, webhook_failed: 0, mail_files: 0 };
     expect(await applyRetention(db, { now, linkDays: 7, mailDir: null, dryRun: true })).toEqual(expected);
     expect(await count('contacts')).toBe(3);
     expect(await applyRetention(db, { now, linkDays: 7, mailDir: null })).toEqual(expected);

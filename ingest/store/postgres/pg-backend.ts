@@ -18,6 +18,7 @@ import { postgresOutbox } from './pg-outbox-store.ts';
 import { DELETE_EXPIRED_COUNTERS, postgresRateLimitStore } from './pg-rate-limit-store.ts';
 import { sharedSecret } from './pg-shared-secret.ts';
 import { postgresSubmissionStore } from './pg-submission-store.ts';
+import { routingOf } from '../webhooks/webhook-row.ts';
 
 /** Knobs the tests turn; production passes none. */
 export interface PostgresBackendOptions {
@@ -46,7 +47,7 @@ export async function openPostgresBackend(
   const health = new PostgresHealth(log);
   await health.probe(kysely);
 
-  const submissions = postgresSubmissionStore(kysely, health, options.groupCommit);
+  const submissions = postgresSubmissionStore(kysely, health, options.groupCommit, routingOf(config.webhooks.endpoints));
 
   let lastCleanup = 0;
   const maintain = async () => {

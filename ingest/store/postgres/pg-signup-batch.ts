@@ -21,6 +21,7 @@ import { outboxRow } from '../outbox/outbox-row.ts';
 import { capValues, chargeMailQuery } from '../mail-caps.ts';
 import { newsletterRow, type SignupTerms } from '../submission-store.ts';
 import type { Tables } from '../tables.ts';
+import { NO_WEBHOOKS, newsletterConfirmed, type WebhookRouting, webhookRows } from '../webhooks/webhook-row.ts';
 
 /** One `subscribe` call waiting for its batch. */
 export interface SignupJob {
@@ -30,7 +31,7 @@ export interface SignupJob {
 }
 
 /** What storing each signup of a batch did, in the batch's order; all of it commits at once, or none. */
-export async function subscribeBatch(kysely: Kysely<Tables>, jobs: SignupJob[]): Promise<Array<'created' | 'duplicate' | 'capped'>> {
+export async function subscribeBatch(kysely: Kysely<Tables>, jobs: SignupJob[], webhooks: WebhookRouting = NO_WEBHOOKS): Promise<Array<'created' | 'duplicate' | 'capped'>> {
   const rows = jobs.map((job) => newsletterRow(job.signup, job.now, job.terms));
   const tried = new Map<string, number>();
   rows.forEach((row, index) => {
@@ -68,6 +69,11 @@ export async function subscribeBatch(kysely: Kysely<Tables>, jobs: SignupJob[]):
       // The events and mails in one statement: one round trip.
       if (mails.length === 0) await trx.insertInto('consent_events').values(events).execute();
       else await trx.with('events', (db) => db.insertInto('consent_events').values(events)).insertInto('outbox').values(mails).execute();
+      // Single opt-in: a subscription active at once is reported to the endpoints now.
+      const hooks = kept
+        .filter((row) => row.status === 'confirmed')
+        .flatMap((row) => webhookRows(webhooks, newsletterConfirmed(rows[tried.get(row.email_lower)!]!, Date.parse(row.created_at)), row.email_lower, Date.parse(row.created_at)));
+      if (hooks.length > 0) await trx.insertInto('webhook_deliveries').values(hooks).execute();
     }
     const won = new Set(created.map((row) => tried.get(row.email_lower)!));
     const refused = new Set([...capped].map((email) => tried.get(email)!));

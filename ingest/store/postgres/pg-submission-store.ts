@@ -27,6 +27,7 @@ import type { Tables } from '../tables.ts';
 import { DatabaseUnavailableError } from './pg-connection.ts';
 import type { PostgresHealth } from './pg-health.ts';
 import { type SignupJob, subscribeBatch } from './pg-signup-batch.ts';
+import { contactReceived, NO_WEBHOOKS, type WebhookRouting, webhookRows } from '../webhooks/webhook-row.ts';
 
 type SubscribeOutcome = Awaited<ReturnType<SubmissionStore['subscribe']>>;
 
@@ -35,6 +36,7 @@ export function postgresSubmissionStore(
   kysely: Kysely<Tables>,
   health: PostgresHealth,
   options: GroupCommitOptions = DEFAULT_GROUP_COMMIT,
+  webhooks: WebhookRouting = NO_WEBHOOKS,
 ): SubmissionStore & { groupCommit: GroupCommit<SignupJob, SubscribeOutcome> } {
   const claimNonce = (db: Kysely<Tables>, nonce: { value: string; expiresAt: number }, now: number) =>
     db
@@ -47,10 +49,10 @@ export function postgresSubmissionStore(
   // Expired nonces can never verify again: each write that records one drops them, as on SQLite.
   const deleteExpiredNonces = (db: Kysely<Tables>, now: number) => db.deleteFrom('captcha_nonces').where('expires_at', '<', isoAt(now)).execute();
 
-  const storeAlone = (job: SignupJob) => health.guard(async () => (await subscribeBatch(kysely, [job]))[0]!);
+  const storeAlone = (job: SignupJob) => health.guard(async () => (await subscribeBatch(kysely, [job], webhooks))[0]!);
   const storeBatch = async (jobs: SignupJob[]): Promise<Array<JobResult<SubscribeOutcome>>> => {
     try {
-      const outcomes = await health.guard(() => subscribeBatch(kysely, jobs));
+      const outcomes = await health.guard(() => subscribeBatch(kysely, jobs, webhooks));
       return outcomes.map((value) => ({ ok: true, value }));
     } catch (error) {
       // An outage fails the whole batch (503 for each); anything else is retried one by one.
@@ -66,8 +68,11 @@ export function postgresSubmissionStore(
       health.guard(() =>
         kysely.transaction().execute(async (trx) => {
           if ((await claimNonce(trx, nonce, now)).length === 0) return 'captcha_reused' as const;
-          const { id } = await trx.insertInto('contacts').values(contactRow(contact, now)).returning('id').executeTakeFirstOrThrow();
+          const row = contactRow(contact, now);
+          const { id } = await trx.insertInto('contacts').values(row).returning('id').executeTakeFirstOrThrow();
           await trx.insertInto('outbox').values({ ...outboxRow('sales', now), contact_id: id }).execute();
+          const hooks = webhookRows(webhooks, contactReceived(row), row.email_lower, now);
+          if (hooks.length > 0) await trx.insertInto('webhook_deliveries').values(hooks).execute();
           await deleteExpiredNonces(trx, now);
           return 'created' as const;
         }),

@@ -9,6 +9,7 @@ import { sqliteOps } from './sqlite-ops-database.ts';
 import { sqliteOutbox } from './sqlite-outbox-store.ts';
 import { sqliteRateLimitCounters } from './sqlite-rate-limit-store.ts';
 import { openSubmissionStore } from './sqlite-submission-store.ts';
+import { routingOf } from '../webhooks/webhook-row.ts';
 
 /** The file beside the database that holds the daily rate-limit counters (see `sqlite-rate-limit-store.ts`). */
 export const RATE_LIMIT_FILE = 'rate-limits.sqlite';
@@ -31,6 +32,7 @@ export async function openSqliteBackend(
     ...(options.groupCommit === undefined ? {} : { groupCommit: options.groupCommit }),
     ...(options.synchronous === undefined ? {} : { synchronous: options.synchronous }),
     ...(options.expirySweepMs === undefined ? {} : { nonceSweepMs: options.expirySweepMs }),
+    webhooks: routingOf(config.webhooks.endpoints),
   });
   // On the main connection, beside the outbox's statements. Not a connection of its own: its
   // transaction would hold the write lock across awaits, and a statement of the outbox worker run

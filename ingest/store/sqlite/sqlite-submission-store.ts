@@ -29,6 +29,7 @@ import { outboxRow } from '../outbox/outbox-row.ts';
 import { capValues, chargeMailQuery } from '../mail-caps.ts';
 import { contactRow, newsletterRow, type SubmissionStore } from '../submission-store.ts';
 import type { Tables } from '../tables.ts';
+import { contactReceived, newsletterConfirmed, NO_WEBHOOKS, type WebhookRouting, webhookRows } from '../webhooks/webhook-row.ts';
 
 // Prepared statements, built once with kysely. Each value in the template is its own column
 // name, so the compiled parameter list says which value binds to each placeholder.
@@ -104,6 +105,17 @@ function statements(kysely: Kysely<Tables>) {
         .insertInto('outbox')
         .values({ ...nameTemplate('kind', 'status', 'attempts', 'next_attempt_at', 'created_at', 'message_key'), contact_id: sql<number>`last_insert_rowid()` }),
     ),
+    // A webhook event of the change in the same job (`webhooks/webhook-row.ts`).
+    insertWebhook: prepare(
+      kysely
+        .insertInto('webhook_deliveries')
+        .values(
+          nameTemplate(
+            'event_id', 'endpoint', 'event_type', 'email_lower', 'body', 'status', 'attempts', 'next_attempt_at', 'claimed_at', 'created_at', 'finished_at',
+            'last_status', 'last_error',
+          ),
+        ),
+    ),
     // Expired nonces can never verify again, so their rows have done their job.
     deleteExpiredNonces: prepare(kysely.deleteFrom('captcha_nonces').where('expires_at', '<', 'now')),
   };
@@ -119,6 +131,8 @@ interface SubmissionStoreOptions {
   log?: StorageLog;
   /** How often expired captcha nonces are looked for when no request deletes them (ms, default 60 s). */
   nonceSweepMs?: number;
+  /** Which webhook endpoints take which events (default: none). */
+  webhooks?: WebhookRouting;
 }
 
 /** How often, by default, the store deletes the captcha nonces that expired since the last request. */
@@ -171,6 +185,7 @@ export async function openSubmissionStore(
     health.set('write', failed === undefined ? null : `write failed: ${describe(failed)}`);
     return outcomes;
   };
+  const webhooks = options.webhooks ?? NO_WEBHOOKS;
   const step = (name: keyof typeof prepared, values: Record<string, unknown>, stopIfNoRow = false): WriteStep => [
     names.indexOf(name),
     prepared[name].bind.map((column) => {
@@ -209,7 +224,13 @@ export async function openSubmissionStore(
       const row = newsletterRow(signup, now, terms);
       const event = (kind: 'subscribed' | 'confirmed') => step('insertConsentEvent', { event: kind, lang: row.lang, consent_hash: row.consent_hash, privacy_version: row.privacy_version, at: row.created_at, email_lower: row.email_lower });
       if (terms.status === 'confirmed') {
-        const stoppedAt = await groupCommit.submit([step('insertSignup', row, true), event('subscribed'), event('confirmed')]);
+        const confirmed = webhookRows(webhooks, newsletterConfirmed(row, now), row.email_lower, now);
+        const stoppedAt = await groupCommit.submit([
+          step('insertSignup', row, true),
+          event('subscribed'),
+          event('confirmed'),
+          ...confirmed.map((hook) => step('insertWebhook', hook)),
+        ]);
         return stoppedAt === 0 ? 'duplicate' : 'created';
       }
       // One job in the single writer: the checks and the writes after them cannot interleave with another's.
@@ -225,10 +246,12 @@ export async function openSubmissionStore(
     async submitContact(contact, nonce, now) {
       const at = isoAt(now);
       noteNonce(nonce.expiresAt);
+      const row = contactRow(contact, now);
       const stoppedAt = await groupCommit.submit([
         step('claimNonce', { nonce: nonce.value, expires_at: isoAt(nonce.expiresAt), used_at: at }, true),
-        step('insertContact', contactRow(contact, now)),
+        step('insertContact', row),
         step('insertOutbox', outboxRow('sales', now)),
+        ...webhookRows(webhooks, contactReceived(row), row.email_lower, now).map((hook) => step('insertWebhook', hook)),
         step('deleteExpiredNonces', { now: at }),
       ]);
       return stoppedAt === 0 ? 'captcha_reused' : 'created';

@@ -110,7 +110,7 @@ describe('the --email of ingest erase and ingest export', () => {
     expect(JSON.parse(exported.stdout).mailFiles).toEqual(ana);
     const erased = await ingest(['erase', '--email', 'ANA@example.COM'], { DATA_DIR: folder.dataDir });
     expect(erased.code).toBe(0);
-    expect(erased.stdout).toBe('erased ANA@example.com: newsletter 0, contacts 0, outbox 0\n');
+    expect(erased.stdout).toBe('erased ANA@example.com: newsletter 0, contacts 0, outbox 0, webhook records 0\n');
     expect(erased.stderr).toBe(`removed 4 mail file(s) about the address\n${ana.map((name) => `  ${name}\n`).join('')}`);
     expect(folder.visitors().flat().sort()).toEqual(['ana@example.com.evil', 'banana@example.com', 'bo@example.com', 'x.ana@example.com']);
   }, 30_000);

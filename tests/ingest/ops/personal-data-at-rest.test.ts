@@ -87,7 +87,7 @@ describe('ingest erase, at rest', () => {
       env: { PATH: process.env.PATH ?? '', DATA_DIR: temp.dir },
     });
 
-    expect(result.stdout).toBe('erased zoltan.quixbyte@example.com: newsletter 0, contacts 2, outbox 2\n');
+    expect(result.stdout).toBe('erased zoltan.quixbyte@example.com: newsletter 0, contacts 2, outbox 2, webhook records 0\n');
     expect(result.stderr).toMatch(/^removed 2 mail file\(s\) about the address\n {2}\S+\.eml\n {2}\S+\.eml\n$/);
     const left = readdirSync(mailDir);
     expect(left).toHaveLength(1);

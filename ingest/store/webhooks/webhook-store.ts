@@ -1,0 +1,178 @@
+/**
+ * The webhook deliveries' table, for the workers that send them (one per replica) and for the
+ * operator's `ingest webhooks` commands; written once on `OpsDatabase` for SQLite and PostgreSQL.
+ *
+ * A row moves `pending` → `sending` (claimed) → `delivered`, or back to `pending` with a later
+ * `next_attempt_at`, or to `failed` (the receiver refused it, or the retry budget ran out: a dead
+ * letter, sent again by `ingest webhooks retry`). Claims and their fencing are the outbox's: a claim
+ * marks the oldest due row `sending` in one UPDATE and adds one to `attempts` (on PostgreSQL the
+ * candidate is locked `FOR UPDATE SKIP LOCKED`, so replicas never wait for each other nor take the
+ * same row), the worker renews it as a lease while the request runs, and every finish is fenced by
+ * the claim's attempt number, so a worker whose lease ran out records nothing. A row left `sending`
+ * by a process that died is handed out again once its lease has run out: the receiver may then get
+ * it twice, with the same `webhook-id`.
+ *
+ * A delivered row drops its body (the receiver has it) and keeps who received what about whom, so an
+ * erasure can be passed on; a delivered erasure notice drops the address too.
+ */
+import type { Kysely, Updateable } from 'kysely';
+import { isoAt } from '../../clock.ts';
+import type { OpsDatabase } from '../ops-database.ts';
+import type { Tables, WebhookStatus } from '../tables.ts';
+
+/** Which claim of a row a worker holds. */
+export interface WebhookClaim {
+  id: number;
+  attempts: number;
+}
+
+/** A claimed delivery: what to send, to which endpoint. */
+export interface WebhookJob extends WebhookClaim {
+  eventId: string;
+  endpoint: string;
+  eventType: string;
+  body: string;
+  queuedAt: number;
+}
+
+/** A row as the operator sees it (`ingest webhooks failed`). */
+export interface WebhookRowView {
+  id: number;
+  eventId: string;
+  endpoint: string;
+  eventType: string;
+  status: WebhookStatus;
+  attempts: number;
+  createdAt: string;
+  finishedAt: string | null;
+  lastStatus: number | null;
+  lastError: string | null;
+}
+
+/** The webhook table's operations on `db`; `skipLocked` on PostgreSQL. */
+export function webhookStore(db: OpsDatabase, skipLocked: boolean) {
+  const { kysely } = db;
+  const fenced = (claim: WebhookClaim, values: Updateable<Tables['webhook_deliveries']>) =>
+    kysely
+      .updateTable('webhook_deliveries')
+      .set(values)
+      .where('id', '=', claim.id)
+      .where('attempts', '=', claim.attempts)
+      .where('status', '=', 'sending');
+  const changed = async (query: ReturnType<typeof fenced>) => (await db.run(query)) === 1;
+
+  return {
+    /** Claims the oldest row due at `dueBy` (default `now`), its lease starting at `now`; null when none is due. */
+    async claimNext(now: number, dueBy = now): Promise<WebhookJob | null> {
+      return jobOf(await db.all(claimQuery(kysely, { now, dueBy }, skipLocked)));
+    },
+    /** Claims one event's pending row for `endpoint` now, due or not (`ingest erase` sends its notices at once); null when it is not pending. */
+    async claimEvent(eventId: string, endpoint: string, now: number): Promise<WebhookJob | null> {
+      return jobOf(await db.all(claimQuery(kysely, { now, dueBy: ANY_TIME, only: { eventId, endpoint } }, skipLocked)));
+    },
+    /** Extends a held claim's lease to start at `now`; false when the claim was lost. */
+    renewLease: (claim: WebhookClaim, now: number) => changed(fenced(claim, { claimed_at: isoAt(now) })),
+    /**
+     * Records a 2xx answer: the body is dropped; an erasure notice drops its address too, so the
+     * table keeps no trace of an erased person once the notice is through.
+     */
+    markDelivered: (claim: WebhookClaim & { eventType: string }, now: number, status: number) =>
+      changed(
+        fenced(claim, {
+          status: 'delivered',
+          body: null,
+          finished_at: isoAt(now),
+          claimed_at: null,
+          last_status: status,
+          last_error: null,
+          ...(claim.eventType === 'person.erased' ? { email_lower: null } : {}),
+        }),
+      ),
+    /** Returns a claimed row to `pending`, due at `at`, with what went wrong. */
+    reschedule: (claim: WebhookClaim, at: number, failure: { status: number | null; error: string }) =>
+      changed(fenced(claim, { status: 'pending', next_attempt_at: isoAt(at), claimed_at: null, last_status: failure.status, last_error: failure.error.slice(0, 500) })),
+    /** Sets a claimed row aside as failed (a dead letter), keeping its body for `retry`. */
+    markFailed: (claim: WebhookClaim, now: number, failure: { status: number | null; error: string }) =>
+      changed(fenced(claim, { status: 'failed', finished_at: isoAt(now), claimed_at: null, last_status: failure.status, last_error: failure.error.slice(0, 500) })),
+    /** Returns rows whose lease started before `claimedBefore` to `pending`; returns how many. */
+    releaseStale: (claimedBefore: number) =>
+      db.run(kysely.updateTable('webhook_deliveries').set({ status: 'pending', claimed_at: null }).where('status', '=', 'sending').where('claimed_at', '<', isoAt(claimedBefore))),
+    /** When the next pending row falls due, or null. */
+    async nextDueAt(): Promise<number | null> {
+      const [row] = await db.all(kysely.selectFrom('webhook_deliveries').select((eb) => eb.fn.min('next_attempt_at').as('at')).where('status', '=', 'pending'));
+      return row?.at ? Date.parse(row.at) : null;
+    },
+    /** Row counts by status (metrics, tests). */
+    async counts(): Promise<Record<WebhookStatus, number>> {
+      const rows = await db.all(kysely.selectFrom('webhook_deliveries').select((eb) => ['status', eb.fn.countAll<number>().as('n')]).groupBy('status'));
+      const counts: Record<WebhookStatus, number> = { pending: 0, sending: 0, delivered: 0, failed: 0 };
+      for (const row of rows) counts[row.status] = Number(row.n);
+      return counts;
+    },
+    /** The failed rows (dead letters), oldest first, or the rows of one event. */
+    async list(filter: { status: 'failed' } | { eventIds: readonly string[] }): Promise<WebhookRowView[]> {
+      let query = kysely.selectFrom('webhook_deliveries').select(['id', 'event_id', 'endpoint', 'event_type', 'status', 'attempts', 'created_at', 'finished_at', 'last_status', 'last_error']);
+      query = 'status' in filter ? query.where('status', '=', filter.status) : query.where('event_id', 'in', filter.eventIds.length > 0 ? [...filter.eventIds] : ['']);
+      const rows = await db.all(query.orderBy('id'));
+      return rows.map((row) => ({
+        id: row.id,
+        eventId: row.event_id,
+        endpoint: row.endpoint,
+        eventType: row.event_type,
+        status: row.status,
+        attempts: row.attempts,
+        createdAt: row.created_at,
+        finishedAt: row.finished_at,
+        lastStatus: row.last_status,
+        lastError: row.last_error,
+      }));
+    },
+    /** Makes failed rows (all, or those `ids` names) due again at `now` with a fresh retry budget; returns how many. */
+    retryFailed: (now: number, ids?: readonly number[]) => {
+      let query = kysely
+        .updateTable('webhook_deliveries')
+        .set({ status: 'pending', next_attempt_at: isoAt(now), created_at: isoAt(now), finished_at: null, claimed_at: null })
+        .where('status', '=', 'failed')
+        .where('body', 'is not', null);
+      if (ids !== undefined) query = query.where('id', 'in', ids.length > 0 ? [...ids] : [-1]);
+      return db.run(query);
+    },
+  };
+}
+
+/** The store a worker and the commands use. */
+export type WebhookStore = ReturnType<typeof webhookStore>;
+
+/** A due time later than any row's: 9999-12-31. */
+const ANY_TIME = Date.UTC(9999, 11, 31);
+
+/** The job of a claimed row (each is claimed with its body; a delivered row is never pending). */
+function jobOf(rows: ReadonlyArray<{ id: number; attempts: number; event_id: string; endpoint: string; event_type: string; body: string | null; created_at: string }>): WebhookJob | null {
+  const row = rows[0];
+  if (row === undefined || row.body === null) return null;
+  return { id: row.id, attempts: row.attempts, eventId: row.event_id, endpoint: row.endpoint, eventType: row.event_type, body: row.body, queuedAt: Date.parse(row.created_at) };
+}
+
+/**
+ * Claims the oldest pending row due at `dueBy` (of one event and endpoint, with `only`): one
+ * UPDATE marks it `sending`, starts its lease at `now` and adds one to `attempts`.
+ */
+function claimQuery(kysely: Kysely<Tables>, claim: { now: number; dueBy: number; only?: { eventId: string; endpoint: string } }, skipLocked: boolean) {
+  const { now, dueBy, only } = claim;
+  let due = kysely
+    .selectFrom('webhook_deliveries')
+    .select('id')
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', isoAt(dueBy))
+    .orderBy('next_attempt_at')
+    .orderBy('id')
+    .limit(1);
+  if (only !== undefined) due = due.where('event_id', '=', only.eventId).where('endpoint', '=', only.endpoint);
+  if (skipLocked) due = due.forUpdate().skipLocked();
+  return kysely
+    .updateTable('webhook_deliveries')
+    .set((eb) => ({ status: 'sending', claimed_at: isoAt(now), attempts: eb('attempts', '+', 1) }))
+    .where('id', '=', due)
+    .where('status', '=', 'pending')
+    .returning(['id', 'attempts', 'event_id', 'endpoint', 'event_type', 'body', 'created_at']);
+}

@@ -1,0 +1,204 @@
+/**
+ * The webhook worker: runs in every replica beside the mail worker, claims each due delivery
+ * (`store/webhooks/webhook-store.ts`: the same lease and fencing as the outbox), POSTs it signed
+ * (`deliver.ts`), and records the outcome:
+ *
+ * | answer | what happens |
+ * |---|---|
+ * | 2xx | delivered; the body is dropped |
+ * | 5xx, 408, 429, timeout, no connection | tried again: 10 s doubling to 6 h, with jitter, for `webhookRetryDays` (3 days) after it was queued; then failed |
+ * | any other 4xx, a redirect, a private address refused | failed at once (a dead letter: `ingest webhooks failed`, `retry`) |
+ *
+ * Deliveries run `concurrency` at a time (one slow receiver does not hold the others up); the
+ * worker wakes when a change queues an event (`notify`), when the next retry falls due, and every
+ * `pollMs` (rows other replicas queued). `stop()` abandons requests still running after a few
+ * seconds; their rows are due again at once.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../clock.ts';
+import { DATA_FACTS } from '../contract/data-facts.ts';
+import type { WebhookEndpoint } from '../config/webhook-endpoints.ts';
+import { keepLease } from '../mail/outbox-lease.ts';
+import { DEFAULT_PASS_BACKOFF, nextRetry, passRetryDelay, type RetryPolicy } from '../mail/retry-policy.ts';
+import type { WebhookJob, WebhookStore } from '../store/webhooks/webhook-store.ts';
+import { deliver, type DeliveryResult } from './deliver.ts';
+
+/** What became of one delivery. */
+export type DeliveryOutcome = 'delivered' | 'retried' | 'failed' | 'abandoned';
+
+/** The production schedule: 10 s doubling to 6 h, given up `webhookRetryDays` after the event was queued. */
+const WEBHOOK_RETRY_POLICY: RetryPolicy = {
+  firstDelayMs: 10_000,
+  maxDelayMs: 6 * 60 * 60_000,
+  giveUpAfterMs: DATA_FACTS.webhookRetryDays * 24 * 60 * 60_000,
+  jitter: 0.2,
+};
+
+/** What the worker works with; tests pass short delays and their own clock. */
+export interface WebhookWorkerDeps {
+  store: WebhookStore;
+  endpoints: readonly WebhookEndpoint[];
+  timeoutMs: number;
+  allowPrivate: boolean;
+  clock: Clock;
+  log: Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
+  policy?: RetryPolicy;
+  random?: () => number;
+  /** The longest idle wait between looks at the table (default 1 s; 60 s with no endpoint, for rows left by one removed). */
+  pollMs?: number;
+  /** How long a claim lasts unless renewed (default 60 s, renewed every third of it). */
+  leaseMs?: number;
+  /** Deliveries at once (default 4). */
+  concurrency?: number;
+  /** Told each delivery's outcome (the service's metrics). */
+  onOutcome?: (eventType: string, outcome: DeliveryOutcome) => void;
+}
+
+/** A running worker. */
+export interface WebhookWorker {
+  start(): void;
+  /** A change queued an event: look now rather than at the next poll. */
+  notify(): void;
+  /** One pass over the due rows (tests); resolves when it is done. */
+  runPass(): Promise<void>;
+  /** Delivers one claimed row now and records the outcome (`ingest erase` sends its notices this way). */
+  deliver(job: WebhookJob): Promise<DeliveryOutcome>;
+  stop(options?: { abandonAfterMs?: number }): Promise<void>;
+}
+
+/** Makes the worker; nothing runs until `start()`. */
+export function webhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
+  const policy = deps.policy ?? WEBHOOK_RETRY_POLICY;
+  const random = deps.random ?? Math.random;
+  const pollMs = deps.pollMs ?? (deps.endpoints.length > 0 ? 1_000 : 60_000);
+  const leaseMs = deps.leaseMs ?? 60_000;
+  const concurrency = deps.concurrency ?? 4;
+  const byName = new Map(deps.endpoints.map((endpoint) => [endpoint.name, endpoint]));
+  const inFlight = new Set<AbortController>();
+  let running = false;
+  let stopping = false;
+  let loop: Promise<void> | undefined;
+  let pass: Promise<void> | undefined;
+  let wake: (() => void) | undefined;
+
+  /** Delivers `job` and records what happened. */
+  async function deliverOne(job: WebhookJob): Promise<DeliveryOutcome> {
+    const endpoint = byName.get(job.endpoint);
+    const controller = new AbortController();
+    inFlight.add(controller);
+    const lease = keepLease(job, { outbox: deps.store, clock: deps.clock, log: deps.log, leaseMs });
+    let result: DeliveryResult;
+    try {
+      result =
+        endpoint === undefined
+          ? { ok: false, status: null, retry: false, error: `endpoint ${job.endpoint} is no longer configured` }
+          : await deliver(endpoint, job.eventId, job.body, { timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate, now: deps.clock.now(), signal: controller.signal });
+    } finally {
+      inFlight.delete(controller);
+      await lease.stop();
+    }
+    const now = deps.clock.now();
+    const about = { webhookId: job.eventId, endpoint: job.endpoint, event: job.eventType, attempts: job.attempts };
+    let outcome: DeliveryOutcome;
+    let recorded: boolean;
+    if (result.ok) {
+      outcome = 'delivered';
+      recorded = await deps.store.markDelivered(job, now, result.status);
+      deps.log.info({ ...about, status: result.status }, 'webhook delivered');
+    } else if (controller.signal.aborted) {
+      outcome = 'abandoned';
+      recorded = await deps.store.reschedule(job, now, result);
+      deps.log.warn({ ...about, reason: result.error }, 'webhook delivery abandoned at shutdown; due again');
+    } else {
+      const decision = result.retry ? nextRetry(policy, { attempts: job.attempts, queuedAt: job.queuedAt, now, random: random() }) : ({ action: 'give_up' } as const);
+      if (decision.action === 'retry') {
+        outcome = 'retried';
+        recorded = await deps.store.reschedule(job, decision.at, result);
+        deps.log.warn({ ...about, status: result.status, reason: result.error, retryInMs: decision.at - now }, 'webhook delivery failed; will retry');
+      } else {
+        outcome = 'failed';
+        recorded = await deps.store.markFailed(job, now, result);
+        deps.log.error({ ...about, status: result.status, reason: result.error }, result.retry ? 'webhook delivery given up after its retry budget' : 'webhook delivery refused; not retried');
+      }
+    }
+    if (!recorded) deps.log.warn(about, 'webhook outcome not recorded: the claim was lost to another worker (its lease ran out)');
+    deps.onOutcome?.(job.eventType, outcome);
+    return outcome;
+  }
+
+  async function passOnce(): Promise<void> {
+    const startedAt = deps.clock.now();
+    const released = await deps.store.releaseStale(startedAt - leaseMs);
+    if (released > 0) deps.log.warn({ released }, 'webhook deliveries left sending by a stopped process are due again');
+    let failure: { error: unknown } | undefined;
+    const lane = async () => {
+      while (!stopping) {
+        const job = await deps.store.claimNext(deps.clock.now(), startedAt);
+        if (job === null) return;
+        await deliverOne(job);
+      }
+    };
+    const lanes = Array.from({ length: concurrency }, () => lane().catch((error: unknown) => void (failure ??= { error })));
+    await Promise.all(lanes);
+    if (failure !== undefined) throw failure.error;
+  }
+
+  function runPass(): Promise<void> {
+    const next = (pass ?? Promise.resolve()).then(passOnce, passOnce);
+    pass = next;
+    return next;
+  }
+
+  const sleep = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wake = undefined;
+        resolve();
+      }
+      wake = done;
+    });
+
+  async function run(): Promise<void> {
+    let failures = 0;
+    while (running) {
+      let waitMs: number;
+      try {
+        await runPass();
+        const due = await deps.store.nextDueAt();
+        waitMs = due === null ? pollMs : Math.max(0, Math.min(pollMs, due - deps.clock.now()));
+        failures = 0;
+      } catch (error) {
+        failures += 1;
+        waitMs = passRetryDelay(DEFAULT_PASS_BACKOFF, failures);
+        deps.log.error({ err: error, failures, retryInMs: waitMs }, 'webhook pass failed');
+      }
+      if (running) await sleep(waitMs);
+    }
+  }
+
+  return {
+    start() {
+      if (running) return;
+      running = true;
+      stopping = false;
+      loop = run();
+    },
+    notify: () => wake?.(),
+    runPass,
+    deliver: deliverOne,
+    async stop(options = {}) {
+      running = false;
+      stopping = true;
+      wake?.();
+      const timer = setTimeout(() => inFlight.forEach((request) => request.abort()), options.abandonAfterMs ?? 5_000);
+      try {
+        await loop;
+        await pass?.catch(() => undefined);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * A real HTTP webhook receiver on 127.0.0.1, as a CRM's inbound hook would be: it verifies every
+ * delivery with the `standardwebhooks` package (the specification's implementation, not the
+ * service's code) against its own secret, and answers as the test says (`answer`: a status, or
+ * `'hang'` to never answer). Every request is recorded, verified or not.
+ */
+import { randomBytes } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+
+/** One request the receiver got. */
+interface ReceivedHook {
+  id: string;
+  timestamp: string;
+  /** The parsed body if the signature verified; null when it did not. */
+  event: { type: string; timestamp: string; data: Record<string, unknown> } | null;
+  body: string;
+  headers: IncomingHttpHeaders;
+  /** What the receiver answered. */
+  answered: number | 'hang';
+}
+
+/** A running receiver. */
+export interface WebhookReceiver {
+  /** `http://127.0.0.1:PORT/hooks`. */
+  url: string;
+  /** The `whsec_…` secret it verifies with. */
+  secret: string;
+  received: ReceivedHook[];
+  /** The verified events, in arrival order. */
+  events(): NonNullable<ReceivedHook['event']>[];
+  /** How the next requests are answered: a status for all, or one per request (then 204). */
+  answer: number | 'hang' | Array<number | 'hang'>;
+  /** Stops listening and cuts open connections (deliveries get "connection refused"). */
+  down(): Promise<void>;
+  /** Listens again on the same port. */
+  up(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A fresh Standard Webhooks secret: `whsec_` and 32 random bytes in base64. */
+export function newWebhookSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+/** Starts a receiver that verifies with `secret` (default: a fresh one). */
+export async function webhookReceiver(secret = newWebhookSecret()): Promise<WebhookReceiver> {
+  const verifier = new Webhook(secret);
+  const sockets = new Set<Socket>();
+  let server: Server;
+  let port = 0;
+  const receiver: WebhookReceiver = {
+    url: '',
+    secret,
+    received: [],
+    events: () => receiver.received.flatMap((hook) => (hook.event === null ? [] : [hook.event])),
+    answer: 204,
+    async down() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        for (const socket of sockets) socket.destroy();
+      });
+    },
+    up: () => listen(),
+    close: () => receiver.down(),
+  };
+  const nextAnswer = (): number | 'hang' => {
+    if (!Array.isArray(receiver.answer)) return receiver.answer;
+    return receiver.answer.shift() ?? 204;
+  };
+  const listen = () =>
+    new Promise<void>((resolve) => {
+      server = createServer((req, res) => {
+        const chunks: Buffer[] = [];
+        req.on('data', (chunk: Buffer) => chunks.push(chunk));
+        req.on('end', () => {
+          const body = Buffer.concat(chunks).toString('utf8');
+          let event: ReceivedHook['event'] = null;
+          try {
+            event = verifier.verify(body, req.headers as Record<string, string>) as ReceivedHook['event'];
+          } catch {
+            event = null;
+          }
+          const answered = nextAnswer();
+          receiver.received.push({ id: String(req.headers['webhook-id']), timestamp: String(req.headers['webhook-timestamp']), event, body, headers: req.headers, answered });
+          if (answered === 'hang') return;
+          res.writeHead(answered, { 'content-type': 'text/plain' }).end(answered < 300 ? '' : `answer ${answered}`);
+        });
+      });
+      server.on('connection', (socket) => {
+        sockets.add(socket);
+        socket.on('close', () => sockets.delete(socket));
+      });
+      server.listen(port, '127.0.0.1', () => {
+        port = (server.address() as AddressInfo).port;
+        receiver.url = `http://127.0.0.1:${port}/hooks`;
+        resolve();
+      });
+    });
+  await listen();
+  return receiver;
+}
