@@ -5,7 +5,10 @@
 // message is a batch of files, [{ file, bytes, compress }]: it writes each under dir and, when
 // `compress`, FILE.gz and FILE.br beside it. The message null ends the thread. An error ends it
 // too, and the main thread reports it.
-import { mkdirSync, writeFileSync } from 'node:fs';
+//
+// Each file is written as a new file, never into an existing one: the folder may be the build
+// cache's spare, whose unchanged files are hard links to the files of the site being served.
+import { mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
@@ -13,6 +16,16 @@ import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 /** @type {{ dir: string, gzip: import('node:zlib').ZlibOptions, brotli: Record<number, number> }} */
 const { dir, gzip, brotli } = workerData;
 const folders = new Set();
+
+/** Writes `bytes` as a new file at `path`, deleting any file there first (which may be a link to a served file). */
+function writeNew(path, bytes) {
+  try {
+    unlinkSync(path);
+  } catch (error) {
+    if (error.code !== 'ENOENT') throw error;
+  }
+  writeFileSync(path, bytes);
+}
 
 parentPort.on('message', (/** @type {{ file: string, bytes: Uint8Array, compress: boolean }[] | null} */ batch) => {
   if (batch === null) {
@@ -24,9 +37,9 @@ parentPort.on('message', (/** @type {{ file: string, bytes: Uint8Array, compress
     const folder = dirname(path);
     if (!folders.has(folder)) mkdirSync(folder, { recursive: true });
     folders.add(folder);
-    writeFileSync(path, bytes);
+    writeNew(path, bytes);
     if (!compress) continue;
-    writeFileSync(`${path}.gz`, gzipSync(bytes, gzip));
-    writeFileSync(`${path}.br`, brotliCompressSync(bytes, { params: { ...brotli, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }));
+    writeNew(`${path}.gz`, gzipSync(bytes, gzip));
+    writeNew(`${path}.br`, brotliCompressSync(bytes, { params: { ...brotli, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }));
   }
 });

@@ -1,4 +1,4 @@
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, linkSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { listFiles, writeOutFile } from '../output-dir.ts';
 import type { PageWriter } from '../page-writer.ts';
@@ -10,6 +10,12 @@ import { pageFiles } from './page-cache.ts';
  * The files a build publishes, with their content hashes, and the writes that put them into the
  * folder the build writes into (`dir`): a file that folder already holds with the same content
  * (`held`, the spare's trusted files; none for a new folder) is not written again.
+ *
+ * A file the folder lacks that the served output has unchanged (a page kept from the previous
+ * build) becomes a hard link to the output's file, not a copy: after the swap, the output and the
+ * spare share those files. So nothing may ever write into a file of the folder: every write here
+ * and in the page writer deletes the file first and writes a new one, which leaves the other
+ * folder's link as it was.
  */
 export class OutputPlan {
   /** Every file of the output: path → content hash. */
@@ -33,6 +39,7 @@ export class OutputPlan {
   /** A file made in this build from `text`, written into `dir` now unless it already holds it. */
   text(file: string, text: string): void {
     if (this.#needs(file, digest(text))) {
+      rmSync(join(this.dir, file), { force: true });
       writeOutFile(this.dir, file, text);
       this.written.add(file);
     }
@@ -44,7 +51,7 @@ export class OutputPlan {
     this.written.add(file);
   }
 
-  /** A file of the output that is a copy of `source`, whose content hash is `hash`; copied at `finish` unless `dir` holds it. */
+  /** A file of the output that is `source`'s content, whose hash is `hash`; linked (or copied) at `finish` unless `dir` holds it. */
   copy(file: string, hash: string, source: string): void {
     if (this.#needs(file, hash)) this.#copies.set(file, source);
   }
@@ -69,20 +76,26 @@ export class OutputPlan {
     return sizes;
   }
 
-  /** A page kept from the previous output: its files are copied from `outDir` when `dir` lacks them. */
+  /** A page kept from the previous output: its files are linked to `outDir`'s when `dir` lacks them. */
   keptPage(outDir: string, file: string, htmlHash: string, bytes: number): void {
     for (const [path, hash] of pageFiles(file, htmlHash, bytes)) this.copy(path, hash, join(outDir, path));
   }
 
   /**
-   * Completes `dir` as the output: copies the files it lacks and deletes the files the output no
-   * longer has. Returns how many files were written into it in all.
+   * Completes `dir` as the output: links the files it lacks (copies them where the file system
+   * has no hard links) and deletes the files the output no longer has. Returns how many files
+   * were written into it in all.
    */
   finish(): number {
     for (const [file, source] of this.#copies) {
       const target = join(this.dir, file);
       mkdirSync(dirname(target), { recursive: true });
-      copyFileSync(source, target);
+      rmSync(target, { force: true });
+      try {
+        linkSync(source, target);
+      } catch {
+        copyFileSync(source, target);
+      }
       this.written.add(file);
     }
     for (const file of listFiles(this.dir)) if (!this.files.has(file)) rmSync(join(this.dir, file), { force: true });

@@ -5,10 +5,11 @@
  * in with renames (`publishOutput`). Without a cache that folder is new and empty, and the
  * previous output is deleted after the swap. With the cache, the previous output is kept as the
  * *spare*, `<parent>/.sitegen-cache/<out>/spare`, and becomes the next build's folder to write
- * into: only the files whose content differs from what the spare holds are written, the files
- * the new build does not have are deleted, and the swap makes it the output while the old output
- * becomes the spare. So a build rewrites only what changed since the spare was the output, and
- * deletes nothing it would write again.
+ * into: only the files whose content differs from what the spare holds are written (a page kept
+ * from the served output becomes a hard link to its file: see output-plan.ts), the files the new
+ * build does not have are deleted, and the swap makes it the output while the old output becomes
+ * the spare. So a build rewrites only what changed since the spare was the output, deletes
+ * nothing it would write again, and the two folders share their unchanged files on disk.
  *
  * A build that would publish exactly the files the output already holds (same names, same
  * content hashes) publishes nothing: no swap, and the output's files keep their inodes and
