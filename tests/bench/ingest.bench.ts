@@ -31,7 +31,11 @@
  * commit buys). `--quick` leaves those three out. Without PostgreSQL installed its rows say so,
  * with the install hint. A scenario whose load got no 2xx answer at all stops the benchmark.
  *
- * Usage: npx tsx tests/bench/ingest.bench.ts [--smoke | --quick] [--rounds 1] [--duration 10] [--connections 50]
+ * `--writer` measures only where the SQLite writer lives (a worker thread, a smaller worker, the
+ * main thread): memory at rest and under load, rows/s, CPU per row, event-loop delay
+ * (sqlite-writer.ts).
+ *
+ * Usage: npx tsx tests/bench/ingest.bench.ts [--smoke | --quick | --writer [--request-cpu-us 40]] [--rounds 1] [--duration 10] [--connections 50]
  * (`--smoke`: 50 requests to every scenario at 10 connections after 10 to warm up, the commit
  * loop for 0.5 s, no target judged;
  * `--rounds 3` interleaves the scenarios three times and reports each one's median round;
@@ -60,6 +64,7 @@ import { clusterCounts, commitLoop, durabilitySettings, migratedCluster } from '
 import { smtpSink } from './smtp-sink.ts';
 import { outboxDrainRows } from './outbox-drain.ts';
 import { figure, SMOKE, skippedRow } from './smoke.ts';
+import { writerRows } from './sqlite-writer.ts';
 
 /** One measured round of a scenario. */
 interface Run {
@@ -187,6 +192,14 @@ async function main(): Promise<void> {
   const seconds = argument('--duration', SMOKE ? 0.5 : 10);
   const connections = argument('--connections', SMOKE ? 10 : 50);
   const rounds = argument('--rounds', 1);
+  if (process.argv.includes('--writer')) {
+    // Only the SQLite writer's placement (sqlite-writer.ts).
+    const requestCpu = argument('--request-cpu-us', 40);
+    console.log(`SQLite writer: ${rounds > 1 ? `median of ${rounds} interleaved rounds, ` : ''}${seconds} s, ${connections} submitters spending ${requestCpu} µs of CPU each before each job, synchronous=FULL, group commit`);
+    console.table(await writerRows(seconds, connections, rounds, requestCpu));
+    console.log(`load average at the end: ${loadavg().map((n) => n.toFixed(2)).join(' ')} on ${cpus().length} cores`);
+    return;
+  }
   let names = Object.keys(SCENARIOS) as ScenarioName[];
   if (process.argv.includes('--quick') && !SMOKE) names = names.slice(0, 5);
   const needsPostgres = (name: ScenarioName) => SCENARIOS[name].kind === 'postgres' || SCENARIOS[name].kind === 'commit-loop';

@@ -1,113 +1,140 @@
-// The SQLite writer thread (see writer.ts). Plain JavaScript on purpose: it must start in
-// a few milliseconds in any context (tsx CLI, vitest, a container) without a TypeScript loader.
+// The SQLite writer (see writer.ts). Plain JavaScript on purpose: as a worker thread it must start
+// in a few milliseconds in any context (tsx CLI, vitest, a container) without a TypeScript loader.
 //
-// It owns one write connection (WAL, synchronous as given, busy timeout, the connection pragmas
-// of connection.ts) and runs each batch it receives as one BEGIN IMMEDIATE … COMMIT, each job in
-// its own savepoint. A job is a list of steps [statementIndex, parameters, stopIfNoRow]; a step
-// marked stopIfNoRow that returns no row ends its job early (a duplicate signup, a reused
+// `openWriter` owns one write connection (WAL, synchronous as given, busy timeout, the connection
+// pragmas of connection.ts) and runs each batch it receives as one BEGIN IMMEDIATE … COMMIT, each
+// job in its own savepoint. A job is a list of steps [statementIndex, parameters, stopIfNoRow]; a
+// step marked stopIfNoRow that returns no row ends its job early (a duplicate signup, a reused
 // captcha) without an error. Each job's outcome is null (all steps ran), the index of the step
 // that stopped it, or an error.
 //
-// Every `maintenanceMs` it also checkpoints the WAL itself (PASSIVE) and reports the result:
-// SQLite's own auto-checkpoint runs inside a commit and swallows its errors, so a main file that
-// can no longer be written would let the WAL grow without limit and nobody would know. After a
-// failed batch it probes with a write that changes nothing, so the main thread learns when
-// writes work again even if no request comes to try (a load balancer stops sending them).
-import { parentPort, workerData } from 'node:worker_threads';
+// Its `maintain` checkpoints the WAL itself (PASSIVE) and reports the result: SQLite's own
+// auto-checkpoint runs inside a commit and swallows its errors, so a main file that can no longer
+// be written would let the WAL grow without limit and nobody would know. After a failed batch it
+// probes with a write that changes nothing, so the main thread learns when writes work again even
+// if no request comes to try (a load balancer stops sending them).
+//
+// Started as a worker thread (writer.ts's default), this module runs the message loop at the
+// bottom: batches arrive as JSON strings and their outcomes go back, and `maintain` runs every
+// `maintenanceMs`. On the main thread (writer.ts's `thread: 'main'`) writer.ts calls `openWriter`
+// itself.
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
-
-/** @type {{ path: string, synchronous: string, busyTimeoutMs: number, pragmas: string[], maintenanceMs: number, statements: string[] }} */
-const config = workerData;
-
-let db;
-let statements;
-try {
-  db = new Database(config.path);
-  db.pragma('journal_mode = WAL');
-  db.pragma(`synchronous = ${config.synchronous}`);
-  db.pragma(`busy_timeout = ${config.busyTimeoutMs}`);
-  for (const pragma of config.pragmas) db.pragma(pragma);
-  statements = config.statements.map((sql) => db.prepare(sql));
-  parentPort.postMessage({ ready: true });
-} catch (error) {
-  parentPort.postMessage({ ready: false, error: describe(error) });
-}
 
 function describe(error) {
   return { message: error instanceof Error ? error.message : String(error), code: error?.code };
 }
 
-// Returns the index of the step that found no row, or null when every step ran.
-function runJob(steps) {
-  for (let index = 0; index < steps.length; index++) {
-    const [statementIndex, parameters, stopIfNoRow] = steps[index];
-    const statement = statements[statementIndex];
-    if (!statement.reader) statement.run(parameters);
-    else if (statement.get(parameters) === undefined && stopIfNoRow) return index;
-  }
-  return null;
-}
-
-// Nested transaction(): better-sqlite3 runs the inner one as a savepoint. A one-statement job
-// needs none: SQLite undoes a failed statement by itself and the transaction carries on.
-const runJobInSavepoint = db ? db.transaction(runJob) : undefined;
-const runBatch = db
-  ? db.transaction((jobs) =>
-      jobs.map((steps) => {
-        try {
-          return steps.length === 1 ? runJob(steps) : runJobInSavepoint(steps);
-        } catch (error) {
-          return describe(error);
-        }
-      }),
-    )
-  : undefined;
-
-// Rewrites the header's user_version with its own value: a real, synced commit that changes nothing.
-const probeWrite = db
-  ? db.transaction(() => {
-      const version = db.pragma('user_version', { simple: true });
-      db.pragma(`user_version = ${Number(version)}`);
-    })
-  : undefined;
-
-let lastBatchFailed = false;
-
-function maintain() {
-  const health = { checkpoint: null };
+/**
+ * Opens the write connection and prepares the statements.
+ *
+ * @param {{ path: string, synchronous: string, busyTimeoutMs: number, pragmas: string[], statements: string[] }} config
+ * @returns {{ error: { message: string, code?: string } } | { error: null, runBatch(jobs: unknown[][]): unknown[], maintain(): object, close(): void }}
+ */
+export function openWriter(config) {
+  let db;
+  let statements;
   try {
-    db.pragma('wal_checkpoint(PASSIVE)');
+    db = new Database(config.path);
+    db.pragma('journal_mode = WAL');
+    db.pragma(`synchronous = ${config.synchronous}`);
+    db.pragma(`busy_timeout = ${config.busyTimeoutMs}`);
+    for (const pragma of config.pragmas) db.pragma(pragma);
+    statements = config.statements.map((sql) => db.prepare(sql));
   } catch (error) {
-    health.checkpoint = describe(error);
-  }
-  if (lastBatchFailed) {
-    try {
-      probeWrite.immediate();
-      lastBatchFailed = false;
-      health.probe = null;
-    } catch (error) {
-      health.probe = describe(error);
-    }
-  }
-  parentPort.postMessage({ health });
-}
-
-const maintenance = db && config.maintenanceMs > 0 ? setInterval(maintain, config.maintenanceMs) : undefined;
-maintenance?.unref();
-
-parentPort.on('message', (message) => {
-  if (message.close) {
-    clearInterval(maintenance);
     db?.close();
-    parentPort.postMessage({ closed: true });
-    return;
+    return { error: describe(error) };
   }
-  try {
-    const outcomes = runBatch.immediate(JSON.parse(message.jobs));
-    lastBatchFailed = outcomes.some((outcome) => outcome !== null && typeof outcome === 'object');
-    parentPort.postMessage({ id: message.id, outcomes });
-  } catch (error) {
-    lastBatchFailed = true;
-    parentPort.postMessage({ id: message.id, error: describe(error) });
+
+  // Returns the index of the step that found no row, or null when every step ran.
+  function runJob(steps) {
+    for (let index = 0; index < steps.length; index++) {
+      const [statementIndex, parameters, stopIfNoRow] = steps[index];
+      const statement = statements[statementIndex];
+      if (!statement.reader) statement.run(parameters);
+      else if (statement.get(parameters) === undefined && stopIfNoRow) return index;
+    }
+    return null;
   }
-});
+
+  // Nested transaction(): better-sqlite3 runs the inner one as a savepoint. A one-statement job
+  // needs none: SQLite undoes a failed statement by itself and the transaction carries on.
+  const runJobInSavepoint = db.transaction(runJob);
+  const batch = db.transaction((jobs) =>
+    jobs.map((steps) => {
+      try {
+        return steps.length === 1 ? runJob(steps) : runJobInSavepoint(steps);
+      } catch (error) {
+        return describe(error);
+      }
+    }),
+  );
+
+  // Rewrites the header's user_version with its own value: a real, synced commit that changes nothing.
+  const probeWrite = db.transaction(() => {
+    const version = db.pragma('user_version', { simple: true });
+    db.pragma(`user_version = ${Number(version)}`);
+  });
+
+  let lastBatchFailed = false;
+
+  return {
+    error: null,
+    // Throws when the transaction itself failed.
+    runBatch(jobs) {
+      try {
+        const outcomes = batch.immediate(jobs);
+        lastBatchFailed = outcomes.some((outcome) => outcome !== null && typeof outcome === 'object');
+        return outcomes;
+      } catch (error) {
+        lastBatchFailed = true;
+        throw Object.assign(new Error(describe(error).message), describe(error));
+      }
+    },
+    maintain() {
+      const health = { checkpoint: null };
+      try {
+        db.pragma('wal_checkpoint(PASSIVE)');
+      } catch (error) {
+        health.checkpoint = describe(error);
+      }
+      if (lastBatchFailed) {
+        try {
+          probeWrite.immediate();
+          lastBatchFailed = false;
+          health.probe = null;
+        } catch (error) {
+          health.probe = describe(error);
+        }
+      }
+      return health;
+    },
+    close: () => db.close(),
+  };
+}
+
+if (!isMainThread && workerData?.sqliteWriter) {
+  /** @type {{ path: string, synchronous: string, busyTimeoutMs: number, pragmas: string[], maintenanceMs: number, statements: string[] }} */
+  const config = workerData;
+  const writer = openWriter(config);
+  if (writer.error) parentPort.postMessage({ ready: false, error: writer.error });
+  else parentPort.postMessage({ ready: true });
+
+  const maintenance =
+    writer.error === null && config.maintenanceMs > 0 ? setInterval(() => parentPort.postMessage({ health: writer.maintain() }), config.maintenanceMs) : undefined;
+  maintenance?.unref();
+
+  parentPort.on('message', (message) => {
+    if (message.close) {
+      clearInterval(maintenance);
+      if (writer.error === null) writer.close();
+      parentPort.postMessage({ closed: true });
+      return;
+    }
+    try {
+      parentPort.postMessage({ id: message.id, outcomes: writer.runBatch(JSON.parse(message.jobs)) });
+    } catch (error) {
+      parentPort.postMessage({ id: message.id, error: { message: error.message, code: error.code } });
+    }
+  });
+}

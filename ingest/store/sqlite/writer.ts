@@ -6,10 +6,16 @@
  * every request in flight. In the writer thread it only delays the requests of that batch,
  * while the main thread keeps parsing and validating the next ones, which form the next batch.
  *
- * The thread is a dumb executor of prepared statements (`writer-thread.js`): the SQL is
- * built with kysely here, once, and the decisions about outcomes stay in `sqlite-submission-store.ts`.
+ * `thread: 'main'` runs the same writer on the main thread instead, for the comparison of
+ * `npm run bench:ingest -- --writer` (figures in docs/developers.md, Benchmarks): the thread costs
+ * about 10 MB (a second V8 isolate) and more CPU per signup (each batch and its outcomes cross
+ * between the threads), the main thread a longer event-loop delay.
+ *
+ * The writer is a dumb executor of prepared statements (`writer-thread.js`, plain JavaScript so
+ * that the worker starts without a TypeScript loader): the SQL is built with kysely here, once,
+ * and the decisions about outcomes stay in `sqlite-submission-store.ts`.
  */
-import { Worker } from 'node:worker_threads';
+import { type ResourceLimits, Worker } from 'node:worker_threads';
 import { CONNECTION_PRAGMAS, type Synchronous } from './connection.ts';
 
 /** One step of a job: run statement `statement` with `parameters`; with `stopIfNoRow`, an empty result ends the job. */
@@ -41,6 +47,13 @@ export interface WriterOptions {
   maintenanceMs?: number;
   /** Receives each maintenance report. */
   onHealth?: (health: WriterHealth) => void;
+  /**
+   * Where the connection lives: a worker thread of its own (the default), or this thread, whose
+   * event loop then stops for each commit's fsync. `npm run bench:ingest -- --writer` compares them.
+   */
+  thread?: 'worker' | 'main';
+  /** The worker's V8 limits (a smaller heap); ignored on the main thread. */
+  resourceLimits?: ResourceLimits;
 }
 
 /** The writer as the group commit sees it. */
@@ -71,24 +84,87 @@ interface Pending {
   reject: (error: Error) => void;
 }
 
-/** Starts a writer thread on the SQLite file at `path`, preparing `statements` (SQL texts, addressed by index). */
-export function startSqliteWriter(
-  path: string,
-  statements: string[],
-  options: WriterOptions = {},
-): SqliteWriter {
-  const worker = new Worker(new URL('./writer-thread.js', import.meta.url), {
+/** What `writer-thread.js` receives: the file, the statements and the connection's settings. */
+interface WriterConfig {
+  sqliteWriter: true;
+  path: string;
+  statements: string[];
+  synchronous: Synchronous;
+  busyTimeoutMs: number;
+  pragmas: readonly string[];
+  maintenanceMs: number;
+}
+
+/** `writer-thread.js`'s `openWriter`, as the main thread calls it. */
+type OpenWriter = (config: WriterConfig) =>
+  | { error: ErrorDetail }
+  | { error: null; runBatch(jobs: WriteStep[][]): WriteOutcome[]; maintain(): WriterHealth; close(): void };
+
+const WRITER_MODULE = new URL('./writer-thread.js', import.meta.url);
+
+/** Starts a writer on the SQLite file at `path`, preparing `statements` (SQL texts, addressed by index): in a worker thread unless `options.thread` says 'main'. */
+export function startSqliteWriter(path: string, statements: string[], options: WriterOptions = {}): SqliteWriter {
+  const config: WriterConfig = {
+    sqliteWriter: true,
+    path,
+    statements,
+    synchronous: options.synchronous ?? 'FULL',
+    busyTimeoutMs: options.busyTimeoutMs ?? 5000,
+    pragmas: CONNECTION_PRAGMAS,
+    maintenanceMs: options.maintenanceMs ?? 1000,
+  };
+  return options.thread === 'main' ? mainThreadWriter(config, options) : workerWriter(config, options);
+}
+
+/** The writer on this thread: each batch commits synchronously, in the turn after `execute` was called. */
+function mainThreadWriter(config: WriterConfig, options: WriterOptions): SqliteWriter {
+  let writer: Extract<ReturnType<OpenWriter>, { error: null }> | undefined;
+  let alive = true;
+  let maintenance: NodeJS.Timeout | undefined;
+  const ready = import(WRITER_MODULE.href).then(({ openWriter }: { openWriter: OpenWriter }) => {
+    const opened = openWriter(config);
+    if (opened.error !== null) {
+      alive = false;
+      throw new WriterError(opened.error);
+    }
+    writer = opened;
+    if (config.maintenanceMs > 0) {
+      maintenance = setInterval(() => options.onHealth?.(opened.maintain()), config.maintenanceMs);
+      maintenance.unref();
+    }
+  });
+  ready.catch(() => {});
+  return {
+    ready,
+    get alive() {
+      return alive;
+    },
+    async execute(jobs) {
+      await ready.catch(() => {});
+      if (!alive || writer === undefined) throw new WriterError({ message: 'the SQLite writer is closed', code: 'SQLITE_CANTOPEN' });
+      try {
+        return writer.runBatch(jobs);
+      } catch (error) {
+        throw new WriterError(error as ErrorDetail);
+      }
+    },
+    async close() {
+      if (!alive) return;
+      alive = false;
+      clearInterval(maintenance);
+      writer?.close();
+    },
+  };
+}
+
+/** The writer in a worker thread of its own: the batches and their outcomes cross as messages. */
+function workerWriter(config: WriterConfig, options: WriterOptions): SqliteWriter {
+  const worker = new Worker(WRITER_MODULE, {
     // Plain JavaScript: no loader flags (a `--import tsx` inherited from the parent would route
     // the thread's module loading and messages through the loader's hooks for nothing).
     execArgv: [],
-    workerData: {
-      path,
-      statements,
-      synchronous: options.synchronous ?? 'FULL',
-      busyTimeoutMs: options.busyTimeoutMs ?? 5000,
-      pragmas: CONNECTION_PRAGMAS,
-      maintenanceMs: options.maintenanceMs ?? 1000,
-    },
+    workerData: config,
+    ...(options.resourceLimits === undefined ? {} : { resourceLimits: options.resourceLimits }),
   });
   const pending = new Map<number, Pending>();
   let nextId = 0;

@@ -1,10 +1,11 @@
 /**
- * The writer thread on a real SQLite file: one transaction per batch, one savepoint per job,
- * durable (visible to another connection) before `execute` resolves.
+ * The SQLite writer on a real file, in its worker thread and on the main thread alike: one
+ * transaction per batch, one savepoint per job, durable (visible to another connection) before
+ * `execute` resolves.
  */
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type SqliteWriter, startSqliteWriter } from '../../../../ingest/store/sqlite/writer.ts';
+import { type SqliteWriter, startSqliteWriter, type WriterOptions } from '../../../../ingest/store/sqlite/writer.ts';
 import { tempDir } from '../../fixtures.ts';
 
 const cleanups: Array<() => unknown> = [];
@@ -12,19 +13,19 @@ afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
 });
 
-function setup(): { writer: SqliteWriter; reader: Database.Database } {
-  const temp = tempDir();
-  const path = `${temp.dir}/w.sqlite`;
-  const reader = new Database(path);
-  reader.exec('CREATE TABLE t (v TEXT UNIQUE NOT NULL)');
-  const writer = startSqliteWriter(path, ['INSERT INTO t (v) VALUES (?) ON CONFLICT DO NOTHING RETURNING v', 'INSERT INTO t (v) VALUES (?)']);
-  cleanups.push(temp.remove, () => reader.close(), () => writer.close());
-  return { writer, reader };
-}
+describe.each<WriterOptions['thread']>(['worker', 'main'])('sqlite writer (%s thread)', (thread) => {
+  function setup(): { writer: SqliteWriter; reader: Database.Database } {
+    const temp = tempDir();
+    const path = `${temp.dir}/w.sqlite`;
+    const reader = new Database(path);
+    reader.exec('CREATE TABLE t (v TEXT UNIQUE NOT NULL)');
+    const writer = startSqliteWriter(path, ['INSERT INTO t (v) VALUES (?) ON CONFLICT DO NOTHING RETURNING v', 'INSERT INTO t (v) VALUES (?)'], { thread });
+    cleanups.push(temp.remove, () => reader.close(), () => writer.close());
+    return { writer, reader };
+  }
 
-const rows = (db: Database.Database) => (db.prepare('SELECT v FROM t ORDER BY v').all() as Array<{ v: string }>).map((r) => r.v);
+  const rows = (db: Database.Database) => (db.prepare('SELECT v FROM t ORDER BY v').all() as Array<{ v: string }>).map((r) => r.v);
 
-describe('sqlite writer thread', () => {
   it('commits a batch before resolving, so another connection sees every row', async () => {
     const { writer, reader } = setup();
     await writer.ready;
@@ -64,7 +65,7 @@ describe('sqlite writer thread', () => {
   });
 
   it('reports a file it cannot open through ready and execute', async () => {
-    const writer = startSqliteWriter('/nonexistent-dir/x/y.sqlite', ['SELECT 1']);
+    const writer = startSqliteWriter('/nonexistent-dir/x/y.sqlite', ['SELECT 1'], { thread });
     await expect(writer.ready).rejects.toThrow();
     expect(writer.alive).toBe(false);
     await expect(writer.execute([])).rejects.toThrow(/closed/);
