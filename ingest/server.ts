@@ -151,6 +151,8 @@ export async function startService(config: IngestConfig, overrides: ServiceOverr
     clock,
     log: app.log,
     onOutcome: recordDelivery,
+    // Deliveries are claimed like mails: one lease length for both (OUTBOX_LEASE_MS).
+    leaseMs: overrides.leaseMs ?? config.outboxLeaseMs,
     ...overrides.webhooks,
   });
   let url: string;

@@ -45,6 +45,7 @@ onEachBackend((stack) => {
       count('sales outbox rows', grew(before.outbox, after.outbox, 'sales'), exactly(1)),
       count('sales mails delivered', after.mails.sales - before.mails.sales, exactly(1)),
       count('mails delivered twice', after.duplicateMails, exactly(0)),
+      count('contact.received webhook events', grew(before.webhooks, after.webhooks, 'contact.received'), exactly(1)),
     ]);
   });
 
@@ -77,6 +78,7 @@ onEachBackend((stack) => {
       count('sales outbox rows', grew(before.outbox, after.outbox, 'sales'), exactly(1)),
       count('sales mails delivered', after.mails.sales - before.mails.sales, exactly(1)),
       count('mails delivered twice', after.duplicateMails, exactly(0)),
+      count('contact.received webhook events', grew(before.webhooks, after.webhooks, 'contact.received'), exactly(1)),
     ]);
   });
 

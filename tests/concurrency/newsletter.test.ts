@@ -105,6 +105,7 @@ onEachBackend((stack) => {
       count('confirmed subscriptions', after.confirmed, exactly(1)),
       count('`confirmed` events', grew(before.events, after.events, 'confirmed'), exactly(1)),
       count('mails delivered', total(after.mails) - total(before.mails), exactly(0)),
+      count('newsletter.confirmed webhook events', grew(before.webhooks, after.webhooks, 'newsletter.confirmed'), exactly(1)),
     ]);
   });
 
@@ -192,6 +193,7 @@ onEachBackend((stack) => {
       count('subscriptions', after.subscriptions, exactly(0)),
       count('`unsubscribed` events', grew(before.events, after.events, 'unsubscribed'), exactly(1)),
       count('mails delivered', total(after.mails) - total(before.mails), exactly(0)),
+      count('newsletter.unsubscribed webhook events', grew(before.webhooks, after.webhooks, 'newsletter.unsubscribed'), exactly(1)),
     ]);
   });
 
@@ -209,6 +211,7 @@ onEachBackend((stack) => {
       count('subscriptions', after.subscriptions, exactly(0)),
       count('`unsubscribed` events', grew(before.events, after.events, 'unsubscribed'), exactly(1)),
       count('mails delivered', total(after.mails) - total(before.mails), exactly(0)),
+      count('newsletter.unsubscribed webhook events', grew(before.webhooks, after.webhooks, 'newsletter.unsubscribed'), exactly(1)),
     ]);
   });
 

@@ -32,6 +32,10 @@ export interface WebhookReceiver {
   events(): NonNullable<ReceivedHook['event']>[];
   /** How the next requests are answered: a status for all, or one per request (then 204). */
   answer: number | 'hang' | Array<number | 'hang'>;
+  /** How long each answer waits after the body arrived (a slow receiver; default 0). */
+  delayMs: number;
+  /** The most requests of one `webhook-id` that were ever open at the same moment (two senders of one delivery at once would make it 2). */
+  maxOpenPerId(): number;
   /** Stops listening and cuts open connections (deliveries get "connection refused"). */
   down(): Promise<void>;
   /** Listens again on the same port. */
@@ -48,6 +52,8 @@ export function newWebhookSecret(): string {
 export async function webhookReceiver(secret = newWebhookSecret()): Promise<WebhookReceiver> {
   const verifier = new Webhook(secret);
   const sockets = new Set<Socket>();
+  const open = new Map<string, number>();
+  let maxOpen = 0;
   let server: Server;
   let port = 0;
   const receiver: WebhookReceiver = {
@@ -56,6 +62,8 @@ export async function webhookReceiver(secret = newWebhookSecret()): Promise<Webh
     received: [],
     events: () => receiver.received.flatMap((hook) => (hook.event === null ? [] : [hook.event])),
     answer: 204,
+    delayMs: 0,
+    maxOpenPerId: () => maxOpen,
     async down() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -72,6 +80,17 @@ export async function webhookReceiver(secret = newWebhookSecret()): Promise<Webh
   const listen = () =>
     new Promise<void>((resolve) => {
       server = createServer((req, res) => {
+        // Open from the first byte until the answer is sent or the sender's connection is gone.
+        const id = String(req.headers['webhook-id']);
+        open.set(id, (open.get(id) ?? 0) + 1);
+        maxOpen = Math.max(maxOpen, open.get(id)!);
+        let closed = false;
+        const close = () => {
+          if (closed) return;
+          closed = true;
+          open.set(id, open.get(id)! - 1);
+        };
+        res.on('close', close);
         const chunks: Buffer[] = [];
         req.on('data', (chunk: Buffer) => chunks.push(chunk));
         req.on('end', () => {
@@ -83,9 +102,13 @@ export async function webhookReceiver(secret = newWebhookSecret()): Promise<Webh
             event = null;
           }
           const answered = nextAnswer();
-          receiver.received.push({ id: String(req.headers['webhook-id']), timestamp: String(req.headers['webhook-timestamp']), event, body, headers: req.headers, answered });
+          receiver.received.push({ id, timestamp: String(req.headers['webhook-timestamp']), event, body, headers: req.headers, answered });
           if (answered === 'hang') return;
-          res.writeHead(answered, { 'content-type': 'text/plain' }).end(answered < 300 ? '' : `answer ${answered}`);
+          const reply = () => {
+            if (!res.destroyed) res.writeHead(answered, { 'content-type': 'text/plain' }).end(answered < 300 ? '' : `answer ${answered}`);
+          };
+          if (receiver.delayMs > 0) setTimeout(reply, receiver.delayMs);
+          else reply();
         });
       });
       server.on('connection', (socket) => {

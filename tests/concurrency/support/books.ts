@@ -1,6 +1,7 @@
 /**
  * The counts a concurrency scenario is judged by, read as an auditor would: straight from the
- * database (not through the service under test) and from the mails the SMTP peer accepted.
+ * database (not through the service under test), from the mails the SMTP peer accepted and from
+ * the webhook events the receiver verified.
  * Consent events and outbox rows are counted over the whole database and compared before and
  * after a burst (an `unsubscribed` event keeps no link to its subscription); rows and mails are
  * counted for the scenario's own address (or the variants of one mailbox it uses: `ana+1@…`,
@@ -37,6 +38,8 @@ export interface Books {
   mails: Record<Delivered['kind'], number>;
   /** Mails delivered more than once (the same Message-ID). */
   duplicateMails: number;
+  /** Webhook events the receiver verified about the addresses, by type, each `webhook-id` once. */
+  webhooks: Record<string, number>;
 }
 
 const byKey = (rows: Array<{ key: string; n: number | string }>) => Object.fromEntries(rows.map((row) => [row.key, Number(row.n)]));
@@ -101,11 +104,31 @@ export async function settled(stack: Stack, timeoutMs = 20_000): Promise<void> {
   await untilOutboxDrained(stack.databaseUrl, timeoutMs).catch((error: unknown) => {
     throw new Error(`${(error as Error).message}\n${stack.logTails()}`);
   });
+  // The webhook events too: none pending or being sent (a delivered row is marked after the receiver's 2xx).
+  const waitingHooks = async () =>
+    Number((await query<{ n: number | string }>(stack.databaseUrl, "SELECT count(*) AS n FROM webhook_deliveries WHERE status IN ('pending', 'sending')"))[0]!.n);
+  while ((await waitingHooks()) !== 0) {
+    if (Date.now() - started > timeoutMs) throw new Error(`webhook deliveries still waiting after ${timeoutMs} ms\n${stack.logTails()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   let seen = -1;
   while (seen !== stack.smtp.messages.length && Date.now() - started < timeoutMs) {
     seen = stack.smtp.messages.length;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** The verified webhook events about `addresses` by type, counting each `webhook-id` once. */
+function webhooksAbout(stack: Stack, addresses: Addresses): Record<string, number> {
+  const wanted = lowerCased(addresses);
+  const seen = new Set<string>();
+  const counts: Record<string, number> = {};
+  for (const hook of stack.hooks.received) {
+    if (hook.event === null || seen.has(hook.id) || !wanted.includes(String(hook.event.data.email).toLowerCase())) continue;
+    seen.add(hook.id);
+    counts[hook.event.type] = (counts[hook.event.type] ?? 0) + 1;
+  }
+  return counts;
 }
 
 /** The counts for `addresses` (one, or the variants of one mailbox) now. */
@@ -134,6 +157,7 @@ export async function books(stack: Stack, addresses: Addresses): Promise<Books> 
     outbox,
     mails,
     duplicateMails: delivered.length - new Set(delivered.map((one) => one.messageId)).size,
+    webhooks: webhooksAbout(stack, addresses),
   };
 }
 

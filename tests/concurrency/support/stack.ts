@@ -2,7 +2,8 @@
  * What each file of the concurrency suite runs its scenarios on, once per backend: on PostgreSQL
  * two replica processes (`node ingest/bin.js serve`) on one throw-away cluster, the requests of a
  * burst alternating between them; on SQLite one process on one file (several processes on one
- * SQLite file are not a supported mode). Both mail through a real SMTP peer in the test process.
+ * SQLite file are not a supported mode). Both mail through a real SMTP peer and deliver their
+ * webhook events to a real receiver, both in the test process.
  * One stack per backend and file, started together before the file's first scenario.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -12,6 +13,7 @@ import { afterAll, beforeAll, describe } from 'vitest';
 import { INSTALL_HINT, type PostgresCluster, postgresBin, startPostgresCluster } from '../../helpers/postgres-cluster.ts';
 import { type ReplicaSet, startReplicas } from '../../helpers/replica-set.ts';
 import { type SmtpPeer, smtpPeer } from '../../helpers/smtp-peer.ts';
+import { type WebhookReceiver, webhookReceiver } from '../../helpers/webhook-receiver.ts';
 
 /** The two databases the service runs on. */
 type Backend = 'sqlite' | 'postgres';
@@ -30,6 +32,8 @@ export interface Stack {
   /** The replicas' URLs (one on SQLite, two on PostgreSQL). */
   urls: string[];
   smtp: SmtpPeer;
+  /** The webhook endpoint every replica delivers its events to (verifying each signature). */
+  hooks: WebhookReceiver;
   /** What an operator's command on the replicas' host is run with (`ingest erase`, say). */
   operatorEnv: Record<string, string>;
   /** The end of each replica's log. */
@@ -44,12 +48,14 @@ const ENV = { SITE_URL, SALES_EMAIL, MAIL_FROM: 'forms@example.com' };
 
 async function startStack(backend: Backend): Promise<Stack> {
   const smtp = await smtpPeer();
+  const hooks = await webhookReceiver();
   let cluster: PostgresCluster | undefined;
   let folder: string | undefined;
   let replicas: ReplicaSet | undefined;
   const stop = async () => {
     await replicas?.stop();
     await smtp.close();
+    await hooks.close();
     cluster?.stop();
     if (folder !== undefined) rmSync(folder, { recursive: true, force: true });
   };
@@ -62,9 +68,10 @@ async function startStack(backend: Backend): Promise<Stack> {
       folder = mkdtempSync(join(tmpdir(), 'ingest-concurrency-'));
       databaseUrl = `sqlite:${join(folder, 'ingest.sqlite')}`;
     }
-    replicas = await startReplicas(backend === 'postgres' ? 2 : 1, databaseUrl, smtp.url, ENV);
-    const operatorEnv = { ...ENV, DATABASE_URL: databaseUrl, SMTP_URL: smtp.url, DATA_DIR: mkdtempSync(join(folder ?? tmpdir(), 'operator-')) };
-    return { backend, databaseUrl, urls: replicas.live(), smtp, operatorEnv, logTails: replicas.logTails, stop };
+    const env = { ...ENV, WEBHOOK_URL: hooks.url, WEBHOOK_SECRET: hooks.secret, WEBHOOK_ALLOW_PRIVATE: '1' };
+    replicas = await startReplicas(backend === 'postgres' ? 2 : 1, databaseUrl, smtp.url, env);
+    const operatorEnv = { ...env, DATABASE_URL: databaseUrl, SMTP_URL: smtp.url, DATA_DIR: mkdtempSync(join(folder ?? tmpdir(), 'operator-')) };
+    return { backend, databaseUrl, urls: replicas.live(), smtp, hooks, operatorEnv, logTails: replicas.logTails, stop };
   } catch (error) {
     await stop();
     throw error;
