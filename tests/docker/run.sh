@@ -21,6 +21,13 @@
 # backup (VACUUM INTO) and `ingest erase` work through `docker exec`; `docker stop` ends the
 # container within 10 s with exit code 0 (SIGTERM reaches node, which shuts down gracefully); the
 # logs hold no visitor's address; a new container on the same volume still exports the row.
+#
+# Then the production recipe, deploy/compose.yaml, started with docker-compose as docs/operators.md
+# says ("Run it in production"; stand-ins for the public images it names: lib/recipe.sh): nginx
+# with the server block `sitegen build` generated, two replicas of the image built above, and
+# PostgreSQL turn healthy; a signup through nginx (HTTPS) is taken by one replica and its mail's
+# link confirmed through the other; ingest-a killed with SIGKILL and started again while signups
+# stream in through nginx loses none that was answered 201.
 # Prints PASS/FAIL lines, the time of each phase, and exits non-zero on any failure.
 #
 # This file is the order of the phases; lib/ holds the machinery (reporting, prerequisites, the
@@ -56,6 +63,10 @@ source "$HERE/checks/restart.sh"
 source "$HERE/checks/operator-commands.sh"
 # shellcheck source=checks/stop-and-upgrade.sh
 source "$HERE/checks/stop-and-upgrade.sh"
+# shellcheck source=lib/recipe.sh
+source "$HERE/lib/recipe.sh"
+# shellcheck source=checks/recipe.sh
+source "$HERE/checks/recipe.sh"
 
 trap cleanup EXIT
 trap 'exit 130' INT
@@ -82,5 +93,20 @@ check_restart
 # The operator's backup and erasure commands (docs/operators.md, "Back up and restore" and "Operator commands"), through docker exec.
 check_backup_and_erase
 check_stop_and_upgrade
+
+phase "recipe: stand-ins and site"
+check_compose_tool
+recipe_standins
+recipe_site_and_certificate
+
+phase "recipe: compose up"
+start_recipe
+
+phase "recipe: checks"
+check_recipe_signup_and_confirm
+check_recipe_replica_kill
+
+phase "recipe: compose down"
+stop_recipe
 
 phase ""

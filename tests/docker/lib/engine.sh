@@ -1,7 +1,7 @@
 # shellcheck shell=bash
 # The private Docker engine of the container proof (sourced by tests/docker/run.sh): starts a
 # dockerd of its own in a temp dir (WORK), and `cleanup`, the EXIT trap, which removes what the run
-# made — containers, volume, engine, bridge, temp dir — on success and failure alike, then prints
+# made — containers, volumes, the recipe's compose project, engine, bridges, temp dir — on success and failure alike, then prints
 # the summary and exits with the run's status. DOCKER_TEST_KEEP=1 keeps the temp dir after a failure.
 
 WORK=""
@@ -63,8 +63,12 @@ cleanup() { # cleanup: the EXIT trap; tears everything down, prints the summary,
       docker logs --tail 40 "$NAME" 2>&1 | sed 's/^/    /'
     fi
     docker rm -f "$NAME" "$NAME-2" >/dev/null 2>&1
+    if declare -F stop_recipe >/dev/null && ((COMPOSE_UP)); then
+      ((status != 0 || FAILED > 0)) && { log "recipe logs (last 15 lines of each service):"; compose logs --no-color --tail 15 2>&1 | sed 's/^/    /'; }
+      stop_recipe
+    fi
     docker volume rm -f "$VOLUME" >/dev/null 2>&1
-    log "cleanup: containers and volume removed ($(elapsed "$t0")s)"
+    log "cleanup: containers and volumes removed ($(elapsed "$t0")s)"
     stop_engine
   fi
   [[ -n $DOCKERD_PID ]] && log "cleanup: dockerd stopped ($(elapsed "$t0")s)"

@@ -1,6 +1,6 @@
 # shellcheck shell=bash
 # What the host needs for the container proof (sourced by tests/docker/run.sh): root, node, a
-# Docker engine and debootstrap, installed through apt when missing. Sets DOCKER_BIN, the client.
+# Docker engine, debootstrap and docker-compose, installed through apt when missing. Sets DOCKER_BIN, the client.
 
 check_prerequisites() { # check_prerequisites: dies unless the host can run the proof
   [[ $(id -u) == 0 ]] || die "must run as root (it starts a Docker engine and runs debootstrap)"
@@ -8,6 +8,8 @@ check_prerequisites() { # check_prerequisites: dies unless the host can run the 
   local need=()
   command -v dockerd >/dev/null || need+=(docker.io)
   command -v debootstrap >/dev/null || need+=(debootstrap)
+  # The production recipe (deploy/compose.yaml) is started with Debian's docker-compose 1.29.
+  command -v docker-compose >/dev/null || need+=(docker-compose)
   if ((${#need[@]})); then
     log "apt-get install ${need[*]}"
     apt-get update -qq
