@@ -3,26 +3,30 @@
  * through `guard`, which records the last failure that made the database unavailable (until a
  * call succeeds again) and turns it into a `DatabaseUnavailableError` (503); `probe` runs on a
  * timer, so readiness comes back by itself after an outage even if no request comes to try.
- * Each change is logged once: the problem at error level when it starts, at info when it ends.
+ * The problem is kept and logged by the shared `StorageHealth` (`store/storage-health.ts`).
  */
 import type { Kysely } from 'kysely';
 import { allApplied } from '../migrations.ts';
+import { StorageHealth } from '../storage-health.ts';
 import type { StorageLog } from '../storage-log.ts';
 import { DatabaseUnavailableError, isUnavailable } from './pg-connection.ts';
 
 /** The database's availability and schema state; see the module comment. */
 export class PostgresHealth {
-  #problem: string | null = null;
+  readonly #health: StorageHealth<'postgres'>;
   #schemaCurrent = false;
-  #log: StorageLog;
 
   constructor(log: StorageLog) {
-    this.#log = log;
+    // One outage is logged once, however its error message changes while it lasts.
+    this.#health = new StorageHealth(['postgres'], log, {
+      logChanges: false,
+      messages: { failing: 'database unavailable, not ready', recovered: 'database available again' },
+    });
   }
 
   /** Sends later log lines to `log`. */
   logTo(log: StorageLog): void {
-    this.#log = log;
+    this.#health.logTo(log);
   }
 
   /** Runs one database call: records the outcome and rethrows an outage as `DatabaseUnavailableError`. */
@@ -32,10 +36,10 @@ export class PostgresHealth {
       result = await work();
     } catch (error) {
       if (!isUnavailable(error)) throw error;
-      this.#set((error as Error).message ?? String(error));
+      this.#health.set('postgres', (error as Error).message ?? String(error));
       throw new DatabaseUnavailableError(error);
     }
-    this.#set(null);
+    this.#health.set('postgres', null);
     return result;
   }
 
@@ -52,14 +56,6 @@ export class PostgresHealth {
 
   /** True when the last call succeeded and the schema is current. */
   ready(): boolean {
-    return this.#problem === null && this.#schemaCurrent;
-  }
-
-  #set(problem: string | null): void {
-    const before = this.#problem;
-    if (before === problem || (before !== null && problem !== null)) return;
-    this.#problem = problem;
-    if (problem !== null) this.#log.error({ storage: 'postgres', problem }, 'database unavailable, not ready');
-    else this.#log.info({ storage: 'postgres', was: before }, 'database available again');
+    return this.#health.problem() === null && this.#schemaCurrent;
   }
 }

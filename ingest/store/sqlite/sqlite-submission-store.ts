@@ -22,7 +22,8 @@ import { GroupCommit, type GroupCommitOptions } from '../group-commit.ts';
 import { schemaIsCurrent } from '../migrations.ts';
 import type { SqliteDatabase, Synchronous } from './connection.ts';
 import { databaseFilesProblem, recordDatabaseFiles } from './file-identity.ts';
-import { isStorageError, StorageHealth } from './storage-health.ts';
+import { StorageHealth } from '../storage-health.ts';
+import { isStorageFailure } from '../storage-errors.ts';
 import { type StorageLog, stderrStorageLog } from '../storage-log.ts';
 import { type ErrorDetail, startSqliteWriter, type WriteStep, WriterError, type WriterHealth } from './writer.ts';
 import { outboxRow } from '../outbox/outbox-row.ts';
@@ -145,7 +146,8 @@ export async function openSubmissionStore(
 ): Promise<SubmissionStore & { groupCommit: GroupCommit<WriteStep[], number | null>; logTo(log: StorageLog): void }> {
   const prepared = statements(db.kysely);
   const names = Object.keys(prepared) as Array<keyof typeof prepared>;
-  const health = new StorageHealth(options.log ?? stderrStorageLog);
+  // The database file removed or replaced is a problem until a restart: the rows of this process would go to a file nobody opens again.
+  const health = new StorageHealth(['files', 'write', 'checkpoint'] as const, options.log ?? stderrStorageLog, { sticky: ['files'] });
   let files: ReturnType<typeof recordDatabaseFiles> = [];
   const checkFiles = (): string | null => {
     const problem = databaseFilesProblem(files);
@@ -176,12 +178,12 @@ export async function openSubmissionStore(
       outcomes = await writer.execute(jobs);
     } catch (error) {
       const code = (error as WriterError).code;
-      if (isStorageError(code)) health.set('write', `write failed: ${describe(error as ErrorDetail)}`);
+      if (isStorageFailure(code)) health.set('write', `write failed: ${describe(error as ErrorDetail)}`);
       throw error;
     }
     // After the commit, before anyone is answered: rows that went into a removed file are not acknowledged.
     if (checkFiles() !== null) throw new WriterError({ message: health.problem()!, code: 'SQLITE_READONLY_DBMOVED' });
-    const failed = outcomes.find((outcome): outcome is ErrorDetail => outcome !== null && typeof outcome === 'object' && isStorageError(outcome.code));
+    const failed = outcomes.find((outcome): outcome is ErrorDetail => outcome !== null && typeof outcome === 'object' && isStorageFailure(outcome.code));
     health.set('write', failed === undefined ? null : `write failed: ${describe(failed)}`);
     return outcomes;
   };
