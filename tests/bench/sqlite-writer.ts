@@ -15,8 +15,8 @@
  *   thread's event loop, which is what an HTTP request in flight waits for (on the main thread,
  *   each commit's fsync stops the loop).
  *
- * Variants: the worker thread, as production starts it; the worker with small V8 limits
- * (`resourceLimits`); the same writer on the main thread (`thread: 'main'` in writer.ts).
+ * Variants: the main thread, as production runs it; the worker thread it ran in before
+ * (`thread: 'worker'` in writer.ts); the worker with small V8 limits (`resourceLimits`).
  */
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -31,9 +31,9 @@ import { type WriteStep, type WriterOptions, startSqliteWriter } from '../../ing
 /** The variants in table order; `none` opens the database and starts no writer. */
 const VARIANTS = {
   none: null,
-  'worker thread (production)': {},
-  'worker, resourceLimits 16 MB old / 1 MB young': { resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 1 } },
-  'main thread': { thread: 'main' },
+  'main thread (production)': {},
+  'worker thread': { thread: 'worker' },
+  'worker, resourceLimits 16 MB old / 1 MB young': { thread: 'worker', resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 1 } },
 } satisfies Record<string, WriterOptions | null>;
 type Variant = keyof typeof VARIANTS;
 

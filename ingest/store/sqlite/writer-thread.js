@@ -14,10 +14,10 @@
 // probes with a write that changes nothing, so the main thread learns when writes work again even
 // if no request comes to try (a load balancer stops sending them).
 //
-// Started as a worker thread (writer.ts's default), this module runs the message loop at the
-// bottom: batches arrive as JSON strings and their outcomes go back, and `maintain` runs every
-// `maintenanceMs`. On the main thread (writer.ts's `thread: 'main'`) writer.ts calls `openWriter`
-// itself.
+// On the main thread (writer.ts's default) writer.ts calls `openWriter` itself. Started as a
+// worker thread (writer.ts's `thread: 'worker'`), this module runs the message loop at the bottom:
+// batches arrive as JSON strings and their outcomes go back, and `maintain` runs every
+// `maintenanceMs`.
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 

@@ -1,19 +1,19 @@
 /**
- * The SQLite writer: a worker thread that owns the write connection for form submissions.
+ * The SQLite writer: the write connection for form submissions, fed by group commit.
  *
- * Why a thread: better-sqlite3 is synchronous, and a durable commit waits for the disk (fsync,
- * 0.3 ms on a quiet disk, several ms on a busy one). On the main thread that wait would stall
- * every request in flight. In the writer thread it only delays the requests of that batch,
- * while the main thread keeps parsing and validating the next ones, which form the next batch.
- *
- * `thread: 'main'` runs the same writer on the main thread instead, for the comparison of
- * `npm run bench:ingest -- --writer` (figures in docs/developers.md, Benchmarks): the thread costs
- * about 10 MB (a second V8 isolate) and more CPU per signup (each batch and its outcomes cross
- * between the threads), the main thread a longer event-loop delay.
+ * It runs on the main thread. better-sqlite3 is synchronous, so a durable commit stops the event
+ * loop for its fsync (0.3 ms on a quiet disk, several ms on a busy one), once per batch: the
+ * requests that arrive meanwhile wait in their sockets and form the next batch. It used to run
+ * in a worker thread of its own, so that only that thread waited; `npm run bench:ingest --
+ * --writer` and the service under load measured the thread at about 9 MB more memory (a second
+ * V8 isolate), a quarter more CPU per signup (each batch and its outcomes cross between the
+ * threads, and the main connection's writes, the outbox's, wait for the thread's lock) and lower
+ * throughput; the figures are in docs/developers.md, Benchmarks. `thread: 'worker'` still starts
+ * the thread, for that comparison.
  *
  * The writer is a dumb executor of prepared statements (`writer-thread.js`, plain JavaScript so
- * that the worker starts without a TypeScript loader): the SQL is built with kysely here, once,
- * and the decisions about outcomes stay in `sqlite-submission-store.ts`.
+ * that it also runs as a worker without a TypeScript loader): the SQL is built with kysely here,
+ * once, and the decisions about outcomes stay in `sqlite-submission-store.ts`.
  */
 import { type ResourceLimits, Worker } from 'node:worker_threads';
 import { CONNECTION_PRAGMAS, type Synchronous } from './connection.ts';
@@ -48,8 +48,8 @@ export interface WriterOptions {
   /** Receives each maintenance report. */
   onHealth?: (health: WriterHealth) => void;
   /**
-   * Where the connection lives: a worker thread of its own (the default), or this thread, whose
-   * event loop then stops for each commit's fsync. `npm run bench:ingest -- --writer` compares them.
+   * Where the connection lives: this thread (the default), whose event loop stops for each
+   * commit's fsync, or a worker thread of its own. `npm run bench:ingest -- --writer` compares them.
    */
   thread?: 'worker' | 'main';
   /** The worker's V8 limits (a smaller heap); ignored on the main thread. */
@@ -102,7 +102,7 @@ type OpenWriter = (config: WriterConfig) =>
 
 const WRITER_MODULE = new URL('./writer-thread.js', import.meta.url);
 
-/** Starts a writer on the SQLite file at `path`, preparing `statements` (SQL texts, addressed by index): in a worker thread unless `options.thread` says 'main'. */
+/** Starts a writer on the SQLite file at `path`, preparing `statements` (SQL texts, addressed by index): on this thread unless `options.thread` says 'worker'. */
 export function startSqliteWriter(path: string, statements: string[], options: WriterOptions = {}): SqliteWriter {
   const config: WriterConfig = {
     sqliteWriter: true,
@@ -113,7 +113,7 @@ export function startSqliteWriter(path: string, statements: string[], options: W
     pragmas: CONNECTION_PRAGMAS,
     maintenanceMs: options.maintenanceMs ?? 1000,
   };
-  return options.thread === 'main' ? mainThreadWriter(config, options) : workerWriter(config, options);
+  return options.thread === 'worker' ? workerWriter(config, options) : mainThreadWriter(config, options);
 }
 
 /** The writer on this thread: each batch commits synchronously, in the turn after `execute` was called. */

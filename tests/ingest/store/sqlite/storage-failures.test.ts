@@ -129,7 +129,9 @@ describe('storage failures', () => {
   });
 
   rootOnly('regression: a failing WAL checkpoint is logged and /readyz is not ready', async () => {
-    const disk = smallDisk('1m');
+    // Room for the WAL of the 150 signups below, however many commits they take (the writer on the
+    // main thread makes smaller batches here than a worker did, and so a longer WAL).
+    const disk = smallDisk('2m');
     const path = join(disk, 'ingest.sqlite');
     const { app, logs } = await serviceIn(disk);
     // A reader's snapshot keeps the checkpoints from copying the new pages while the disk fills.
