@@ -1,10 +1,13 @@
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { PROJECT_ROOT } from '../paths.ts';
 
 /** Where build outputs that depend only on source files are kept between builds. */
 const CACHE_DIR = join(PROJECT_ROOT, 'node_modules', '.cache', 'sitegen');
+/** How many entries of a kind are kept, the new one included, and how young an older one must be to stay too. */
+const KEPT_ENTRIES = 3;
+const KEPT_RECENT_MS = 10 * 60_000;
 
 function filesUnder(path: string): string[] {
   if (!existsSync(path)) return [];
@@ -27,11 +30,20 @@ export function inputsHash(paths: readonly string[]): string {
 /**
  * Returns the cached folder for `key`, producing it with `produce(dir)` when it is missing.
  * The folder appears atomically (written beside, then renamed), so an interrupted build never
- * leaves a half-written entry; at most the newest few entries of each kind are kept.
+ * leaves a half-written entry; the newest few entries of each kind are kept (and any made or used
+ * in the last ten minutes), the others deleted.
  */
 export async function cachedFolder(kind: string, key: string, produce: (dir: string) => Promise<void>): Promise<{ dir: string; hit: boolean }> {
   const dir = join(CACHE_DIR, `${kind}-${key}`);
-  if (existsSync(join(dir, '.complete'))) return { dir, hit: true };
+  if (existsSync(join(dir, '.complete'))) {
+    try {
+      // Marked as used now, so that another build does not delete it while this one copies from it.
+      utimesSync(dir, new Date(), new Date());
+      return { dir, hit: true };
+    } catch {
+      // Deleted by another build a moment ago: made again below.
+    }
+  }
   const staging = `${dir}.${process.pid}.tmp`;
   rmSync(staging, { recursive: true, force: true });
   mkdirSync(staging, { recursive: true });
@@ -40,8 +52,14 @@ export async function cachedFolder(kind: string, key: string, produce: (dir: str
   // Another build may have finished the same entry meanwhile: keep theirs, never replace a folder in use.
   if (existsSync(join(dir, '.complete'))) rmSync(staging, { recursive: true, force: true });
   else renameSync(staging, dir);
-  for (const old of readdirSync(CACHE_DIR).filter((n) => n.startsWith(`${kind}-`) && !n.endsWith('.tmp') && n !== `${kind}-${key}`)) {
-    rmSync(join(CACHE_DIR, old), { recursive: true, force: true });
+  // The older entries go, but not the few newest nor one made or used in the last minutes: another build
+  // running at the same time (other languages, other content) may be copying from it now.
+  const others = readdirSync(CACHE_DIR)
+    .filter((n) => n.startsWith(`${kind}-`) && !n.endsWith('.tmp') && n !== `${kind}-${key}`)
+    .map((name) => ({ name, mtimeMs: statSync(join(CACHE_DIR, name), { throwIfNoEntry: false })?.mtimeMs ?? 0 }))
+    .sort((a, b) => b.mtimeMs - a.mtimeMs);
+  for (const { name, mtimeMs } of others.slice(KEPT_ENTRIES - 1)) {
+    if (Date.now() - mtimeMs > KEPT_RECENT_MS) rmSync(join(CACHE_DIR, name), { recursive: true, force: true });
   }
   return { dir, hit: false };
 }

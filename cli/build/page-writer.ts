@@ -20,8 +20,9 @@ export interface PageWriter {
 }
 
 /**
- * Starts the threads that write a build's pages into `dir`, so that writing and compressing them
- * happens on the other cores while this thread renders the next ones and verifies the whole. The
+ * Starts the threads that write a build's pages into `dir` (with the first file handed over), so
+ * that writing and compressing them happens on the other cores while this thread renders the next
+ * ones and verifies the whole. The
  * files and copies are the bytes `writeOutFile` and `precompress` would write.
  *
  * @example
@@ -31,19 +32,25 @@ export interface PageWriter {
  */
 export function startPageWriter(dir: string, levels: CompressionLevels = FAST_LEVELS): PageWriter {
   const workerData = { dir, gzip: { level: levels.gzip }, brotli: brotliParams(levels) };
-  const workers = Array.from({ length: WRITER_THREADS }, () => new Worker(new URL('./page-writer-thread.js', import.meta.url), { workerData }));
-  const exited = workers.map(
-    (worker) =>
-      new Promise<void>((resolve, reject) => {
-        worker.once('error', reject);
-        worker.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`a page writer thread stopped with exit code ${code}`))));
-      }),
-  );
-  // Awaited in finish(); a thread that fails before then must not be an unhandled rejection.
-  for (const exit of exited) exit.catch(() => {});
+  // The threads start with the first file handed over: a build that writes nothing starts none.
+  let workers: Worker[] = [];
+  let exited: Promise<void>[] = [];
+  const start = () => {
+    workers = Array.from({ length: WRITER_THREADS }, () => new Worker(new URL('./page-writer-thread.js', import.meta.url), { workerData }));
+    exited = workers.map(
+      (worker) =>
+        new Promise<void>((resolve, reject) => {
+          worker.once('error', reject);
+          worker.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`a page writer thread stopped with exit code ${code}`))));
+        }),
+    );
+    // Awaited in finish(); a thread that fails before then must not be an unhandled rejection.
+    for (const exit of exited) exit.catch(() => {});
+  };
   let next = 0;
   return {
     write(files) {
+      if (workers.length === 0 && files.length > 0) start();
       const batches = workers.map((): { file: string; bytes: Uint8Array; compress: boolean }[] => []);
       const sizes = files.map(({ file, text }) => {
         // Encoded here and moved, not copied, to the thread that writes it.

@@ -68,7 +68,10 @@ export function markdownHash(route: { page: RoutePageId | 'notFound'; lang: Lang
     const file = markdownFile(contentDir, route.lang, route.page);
     return existsSync(file) ? digest(readFileSync(file)) : 'missing';
   }
-  return contentPage ? digest(JSON.stringify(contentPage)) : '';
+  if (!contentPage) return '';
+  // The body apart: JSON.stringify would copy and escape it first.
+  const { body, ...frontMatter } = contentPage;
+  return digest(JSON.stringify(frontMatter), body);
 }
 
 /**
