@@ -65,6 +65,10 @@ describe.each(BACKENDS)('webhooks on %s', (kind) => {
     expect(await rowsOf(running.backend, 'SELECT endpoint, event_type, email_lower, body, last_status FROM webhook_deliveries')).toEqual([
       { endpoint: 'default', event_type: 'contact.received', email_lower: 'ana@example.com', body: null, last_status: 204 },
     ]);
+    const metrics = (await running.app.inject({ method: 'GET', url: '/metrics' })).body;
+    expect(metrics).toContain('ingest_webhook_deliveries_total{event="contact.received",outcome="delivered"} 1');
+    expect(metrics).toContain('ingest_webhook_rows{status="delivered"} 1');
+    expect(metrics).toContain('ingest_webhook_oldest_due_age_seconds 0');
   });
 
   it('tells the endpoint of a confirmed subscription and of its end, once each', async () => {
