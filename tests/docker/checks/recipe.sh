@@ -77,7 +77,8 @@ check_recipe_replica_kill() { # a replica killed and started again while signups
     const fs = require("fs");
     const [site, prefix, results, stop] = process.argv.slice(1);
     (async () => {
-      for (let i = 1; !fs.existsSync(stop); i += 1) {
+      // Until the stop file appears, and two minutes at most should the proof have ended without it.
+      for (let i = 1, end = Date.now() + 120000; !fs.existsSync(stop) && Date.now() < end; i += 1) {
         const email = `${prefix}-${i}@example.com`;
         const body = JSON.stringify({ name: "Stream", email, privacyConsent: true, marketingConsent: false, lang: "en" });
         let status;
