@@ -6,6 +6,8 @@
  * resident memory (RSS sampled every 50 ms while measured, per process), then the targets:
  *
  * - SQLite durable: ≥ 80 % of the no-op throughput, p99 < 20 ms.
+ * - Contacts with one webhook endpoint: ≥ 90 % of the contacts' throughput without one (the
+ *   service delivers each event to a receiver in the bench process while it is loaded).
  * - PostgreSQL durable: ≥ 2,000 submissions/s with p99 < 50 ms at 50 connections, with 1 replica
  *   and with 2 (two service processes on one database; autocannon's connections alternate
  *   between them, so the req/s is their sum and the p99 covers both); at least 5× the
@@ -48,6 +50,8 @@ import { fileURLToPath } from 'node:url';
 import { INSTALL_HINT, type PostgresCluster, postgresBin } from '../helpers/postgres-cluster.ts';
 import {
   argument,
+  CONTACTS,
+  CONTACTS_WEBHOOK,
   NOOP_STORE,
   PG_LOOP,
   PG_ONE,
@@ -59,9 +63,10 @@ import {
   type Stats,
   type Usage,
 } from './ingest-servers.ts';
-import { type AutocannonResult, load, SMOKE_REQUESTS } from './ingest-load.ts';
+import { type AutocannonResult, BENCH_CAPTCHA_SECRET, load, SMOKE_REQUESTS } from './ingest-load.ts';
 import { clusterCounts, commitLoop, durabilitySettings, migratedCluster } from './postgres-commits.ts';
 import { smtpSink } from './smtp-sink.ts';
+import { type WebhookReceiver, webhookReceiver } from '../helpers/webhook-receiver.ts';
 import { outboxDrainRows } from './outbox-drain.ts';
 import { figure, SMOKE, skippedRow } from './smoke.ts';
 import { writerRows } from './sqlite-writer.ts';
@@ -88,9 +93,18 @@ interface Scenario {
   finish(): Promise<Totals>;
 }
 
+/**
+ * The endpoint the webhook scenario delivers to: a real receiver in the bench process that verifies
+ * each signature and answers 204, as a CRM's inbound hook would; its address and secret go to the
+ * servers with the captcha key (`startScenario`).
+ */
+let receiver: WebhookReceiver | undefined;
+let webhookEnv: Record<string, string> = {};
+
 /** Everything a run starts, stopped again however it ends: a failed run left replicas and clusters running. */
 const started = { children: [] as ChildProcess[], clusters: [] as PostgresCluster[] };
 function stopEverything(): void {
+  void receiver?.close();
   for (const child of started.children) child.kill();
   for (const cluster of started.clusters) cluster.stop();
 }
@@ -126,16 +140,17 @@ async function startScenario(name: ScenarioName, connections: number, smtpUrl: s
   }
   if (scenario.kind === 'commit-loop') return commitLoopScenario(name, cluster!, warmUpSeconds);
   const children: Array<{ child: ChildProcess; port: number }> = [];
-  const env = { BENCH_SMTP_URL: smtpUrl, ...(cluster === undefined ? {} : { BENCH_DATABASE_URL: cluster.url }) };
+  const env = { BENCH_SMTP_URL: smtpUrl, ...webhookEnv, ...(cluster === undefined ? {} : { BENCH_DATABASE_URL: cluster.url }) };
+  const form = 'form' in scenario ? scenario.form : 'newsletter';
   // One after the other: the first replica migrates (the bench already did) and creates the shared captcha key.
   for (let i = 0; i < (scenario.kind === 'postgres' ? scenario.replicas : 1); i++) children.push(await startChild(name, env));
   const ports = children.map(({ port }) => port);
-  let created = (await load(ports, warmUpSeconds, connections, 'warmup'))['2xx'];
+  let created = (await load(ports, warmUpSeconds, connections, 'warmup', form))['2xx'];
   return {
     name,
     async measure(seconds, connections, run) {
       await Promise.all(children.map(({ child }) => ask(child, 'start')));
-      const result = await load(ports, seconds, connections, run);
+      const result = await load(ports, seconds, connections, run, form);
       figure(result['2xx'], `${name}: 2xx answers in round ${run}`, 1);
       const usages = await Promise.all(children.map(({ child }) => ask<Usage>(child, 'usage')));
       created += result['2xx'];
@@ -201,11 +216,13 @@ async function main(): Promise<void> {
     return;
   }
   let names = Object.keys(SCENARIOS) as ScenarioName[];
-  if (process.argv.includes('--quick') && !SMOKE) names = names.slice(0, 5);
+  if (process.argv.includes('--quick') && !SMOKE) names = names.slice(0, names.indexOf(NOOP_STORE));
   const needsPostgres = (name: ScenarioName) => SCENARIOS[name].kind === 'postgres' || SCENARIOS[name].kind === 'commit-loop';
   const skipped = postgresBin() === null ? names.filter(needsPostgres) : [];
   names = names.filter((name) => !skipped.includes(name));
   const sink = await smtpSink();
+  receiver = await webhookReceiver();
+  webhookEnv = { BENCH_CAPTCHA_SECRET, BENCH_WEBHOOK_URL: receiver.url, BENCH_WEBHOOK_SECRET: receiver.secret };
   const scenarios: Array<Scenario & { runs: Run[] }> = [];
   const start = async (name: ScenarioName) => ({ ...(await startScenario(name, connections, sink.url, SMOKE ? 0.5 : 2)), runs: [] as Run[] });
   // A smoke run starts them all at once (their start-up is most of its time); a measurement one by one.
@@ -253,7 +270,8 @@ async function main(): Promise<void> {
   for (const { name, stats, walSyncs } of rows) {
     if (walSyncs !== null) console.log(`${name}: ${walSyncs} WAL flushes (pg_stat_wal.wal_sync) for ${stats.rows} rows over the whole run`);
   }
-  console.log(`confirmation mails the SMTP sink received: ${sink.received()}`);
+  console.log(`confirmation mails the SMTP sink received: ${sink.received()}; webhook events the receiver verified: ${receiver.events().length} (${receiver.received.length - receiver.events().length} not verified)`);
+  receiver.received.length = 0;
   const byName = (name: ScenarioName) => rows.find((row) => row.name === name);
   const sqlite = byName(SQLITE_DURABLE)!;
   const app = byName(NOOP_STORE);
@@ -288,6 +306,17 @@ async function main(): Promise<void> {
     }
     const peak = Math.max(...row.peakRssBytes);
     targets.push({ target: '  peak RSS per replica under load ≤ 150 MB', measured: `${megabytes(peak)} MB`, verdict: verdict(peak <= 150 * 2 ** 20) });
+  }
+  const contacts = byName(CONTACTS);
+  const hooked = byName(CONTACTS_WEBHOOK);
+  if (contacts !== undefined && hooked !== undefined) {
+    const share = hooked.result.requests.average / contacts.result.requests.average;
+    const cpu = (row: typeof contacts) => (row.cpuMicros ?? 0) / row.result.requests.total;
+    targets.push({
+      target: 'contacts with 1 webhook endpoint: ≥ 90 % of the req/s without, all 201',
+      measured: `${(100 * share).toFixed(1)} % (CPU ${Math.round(cpu(contacts))} → ${Math.round(cpu(hooked))} µs/req, the deliveries included)`,
+      verdict: verdict(share >= 0.9 && failures(hooked.result) === 0),
+    });
   }
   console.table(targets);
 }
