@@ -8,8 +8,8 @@
  * --writer` and the service under load measured the thread at about 9 MB more memory (a second
  * V8 isolate), a quarter more CPU per signup (each batch and its outcomes cross between the
  * threads, and the main connection's writes, the outbox's, wait for the thread's lock) and lower
- * throughput; the figures are in docs/developers.md, Benchmarks. `thread: 'worker'` still starts
- * the thread, for that comparison.
+ * signup throughput; contact posts on an overloaded machine went the other way (the figures are
+ * in docs/developers.md, Benchmarks). `thread: 'worker'` still starts the thread.
  *
  * The writer is a dumb executor of prepared statements (`writer-thread.js`, plain JavaScript so
  * that it also runs as a worker without a TypeScript loader): the SQL is built with kysely here,
