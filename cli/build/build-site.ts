@@ -242,7 +242,7 @@ async function buildInto(
       });
       const inOrder = [...rendered.documents, ...rendered.unchanged].sort((a, b) => (position.get(a.path) ?? Infinity) - (position.get(b.path) ?? Infinity));
       for (const page of inOrder) {
-        const bytes = page.html === undefined ? cache.previous(page.file).bytes : Buffer.byteLength(page.html);
+        const bytes = (page.html === undefined ? cache.previous(page.file) : renderedRecords.get(page.file)!).bytes;
         pages.push({ path: page.path, file: page.file, lang: page.lang, page: page.page, bytes, rendered: page.html !== undefined });
       }
       outputPages.push(...inOrder);

@@ -5,6 +5,9 @@ import { brotliParams, type CompressionLevels, FAST_LEVELS, isCompressible } fro
 /** How many threads a page writer uses: one per core but the one that renders, up to 4. */
 const WRITER_THREADS = Math.min(4, Math.max(1, availableParallelism() - 1));
 
+/** A file to write: its path under the output folder and its text, or its bytes (UTF-8), which are moved to the writing thread (unusable here after). */
+export type PageFile = { file: string } & ({ text: string } | { bytes: Uint8Array });
+
 /** Writes the pages of a build in other threads, with their precompressed copies: see `startPageWriter`. */
 export interface PageWriter {
   /**
@@ -12,7 +15,7 @@ export interface PageWriter {
    * returns each one's size in bytes. Another thread writes them, and `FILE.gz` and `FILE.br`
    * beside each file worth compressing (`precompress`).
    */
-  write(files: readonly { file: string; text: string }[]): number[];
+  write(files: readonly PageFile[]): number[];
   /** Resolves when everything handed over is written; rejects with a thread's error. */
   finish(): Promise<void>;
   /** Stops the threads at once, for a build that failed: files may be missing. */
@@ -52,9 +55,10 @@ export function startPageWriter(dir: string, levels: CompressionLevels = FAST_LE
     write(files) {
       if (workers.length === 0 && files.length > 0) start();
       const batches = workers.map((): { file: string; bytes: Uint8Array; compress: boolean }[] => []);
-      const sizes = files.map(({ file, text }) => {
-        // Encoded here and moved, not copied, to the thread that writes it.
-        const bytes = new TextEncoder().encode(text);
+      const sizes = files.map((page) => {
+        const { file } = page;
+        // Encoded here (unless it came encoded) and moved, not copied, to the thread that writes it.
+        const bytes = 'bytes' in page ? page.bytes : new TextEncoder().encode(page.text);
         batches[next]!.push({ file, bytes, compress: isCompressible(file, bytes.length) });
         next = (next + 1) % workers.length;
         return bytes.length;

@@ -1,7 +1,7 @@
 import { copyFileSync, linkSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { listFiles, writeOutFile } from '../output-dir.ts';
-import type { PageWriter } from '../page-writer.ts';
+import type { PageFile, PageWriter } from '../page-writer.ts';
 import type { SpareFiles } from './output-store.ts';
 import { digest } from './page-inputs.ts';
 import { pageFiles } from './page-cache.ts';
@@ -61,13 +61,15 @@ export class OutputPlan {
    * of their files; returns each one's size in bytes.
    */
   documents(writer: PageWriter, documents: readonly { file: string; text: string }[]): { hash: string; bytes: number }[] {
-    const toWrite: { file: string; text: string }[] = [];
+    const toWrite: PageFile[] = [];
     const sizes = documents.map((document) => {
-      const hash = digest(document.text);
-      const bytes = Buffer.byteLength(document.text);
+      // Encoded once: hashed here, then moved to the page writer.
+      const encoded = new TextEncoder().encode(document.text);
+      const hash = digest(encoded);
+      const bytes = encoded.length;
       const needed = pageFiles(document.file, hash, bytes).map(([file, fileHash]) => this.#needs(file, fileHash));
       if (needed.some(Boolean)) {
-        toWrite.push(document);
+        toWrite.push({ file: document.file, bytes: encoded });
         for (const [file] of pageFiles(document.file, hash, bytes)) this.written.add(file);
       }
       return { hash, bytes };

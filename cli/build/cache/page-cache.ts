@@ -53,6 +53,12 @@ export function pageCache(previous: PreviousBuild, shared: string, content: Load
     if (!stringHashes.has(id)) stringHashes.set(id, stringsHash(manifest!.stringSets[set] ?? [], lang, content.messages));
     return stringHashes.get(id)!;
   };
+  const newStrings = new Map<string, string>();
+  const currentStrings = (lang: Lang, set: number) => {
+    const id = `${lang} ${set}`;
+    if (!newStrings.has(id)) newStrings.set(id, stringsHash(stringSets[set]!, lang, content.messages));
+    return newStrings.get(id)!;
+  };
 
   const stringSets: string[][] = [];
   const setIndex = new Map<string, number>();
@@ -74,7 +80,7 @@ export function pageCache(previous: PreviousBuild, shared: string, content: Load
     previous: (file) => manifest!.pages[file]!,
     rendered(route, document, html) {
       const strings = intern(document.strings);
-      const key = keyOf(route, stringsHash(stringSets[strings]!, route.lang, content.messages));
+      const key = keyOf(route, currentStrings(route.lang, strings));
       pages[document.file] = { key, strings, html: html.hash, skeleton: html.skeleton, bytes: html.bytes };
       return pages[document.file]!;
     },
