@@ -210,13 +210,14 @@ export function outboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
         open -= 1;
       }
     };
+    let failure: { error: unknown } | undefined;
+    // Caught as each lane starts: a lane failing while the pass awaits another would otherwise end the process (unhandled rejection).
     const widen = () => {
-      for (; open < concurrency; open++) lanes.push(lane());
+      for (; open < concurrency; open++) lanes.push(lane().catch((error: unknown) => void (failure ??= { error })));
     };
     widen();
-    let failure: { error: unknown } | undefined;
     // Every lane ends before the pass does (one pass at a time), the failed ones too.
-    for (let i = 0; i < lanes.length; i++) await lanes[i]!.catch((error: unknown) => void (failure ??= { error }));
+    for (let i = 0; i < lanes.length; i++) await lanes[i];
     if (failure !== undefined) throw failure.error;
     return result;
   }

@@ -34,6 +34,9 @@ const WEBHOOK_RETRY_POLICY: RetryPolicy = {
   jitter: 0.2,
 };
 
+/** The shortest wait after a pass that claimed nothing. */
+const MIN_IDLE_MS = 25;
+
 /** What the worker works with; tests pass short delays and their own clock. */
 export interface WebhookWorkerDeps {
   store: WebhookStore;
@@ -59,8 +62,8 @@ export interface WebhookWorker {
   start(): void;
   /** A change queued an event: look now rather than at the next poll. */
   notify(): void;
-  /** One pass over the due rows (tests); resolves when it is done. */
-  runPass(): Promise<void>;
+  /** One pass over the due rows (tests); resolves with how many deliveries it claimed. */
+  runPass(): Promise<number>;
   /** Delivers one claimed row now and records the outcome (`ingest erase` sends its notices this way). */
   deliver(job: WebhookJob): Promise<DeliveryOutcome>;
   stop(options?: { abandonAfterMs?: number }): Promise<void>;
@@ -78,7 +81,7 @@ export function webhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
   let running = false;
   let stopping = false;
   let loop: Promise<void> | undefined;
-  let pass: Promise<void> | undefined;
+  let pass: Promise<number> | undefined;
   let wake: (() => void) | undefined;
 
   /** Delivers `job` and records what happened. */
@@ -126,25 +129,29 @@ export function webhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
     return outcome;
   }
 
-  async function passOnce(): Promise<void> {
+  /** Runs one pass; resolves with how many deliveries it claimed. */
+  async function passOnce(): Promise<number> {
     const startedAt = deps.clock.now();
     const released = await deps.store.releaseStale(startedAt - leaseMs);
     if (released > 0) deps.log.warn({ released }, 'webhook deliveries left sending by a stopped process are due again');
     let failure: { error: unknown } | undefined;
+    let claimed = 0;
     const lane = async () => {
       while (!stopping) {
         const job = await deps.store.claimNext(deps.clock.now(), startedAt);
         if (job === null) return;
+        claimed += 1;
         await deliverOne(job);
       }
     };
     const lanes = Array.from({ length: concurrency }, () => lane().catch((error: unknown) => void (failure ??= { error })));
     await Promise.all(lanes);
     if (failure !== undefined) throw failure.error;
+    return claimed;
   }
 
-  function runPass(): Promise<void> {
-    const next = (pass ?? Promise.resolve()).then(passOnce, passOnce);
+  function runPass(): Promise<number> {
+    const next = (pass ?? Promise.resolve(0)).then(passOnce, passOnce);
     pass = next;
     return next;
   }
@@ -165,9 +172,12 @@ export function webhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
     while (running) {
       let waitMs: number;
       try {
-        await runPass();
+        const claimed = await runPass();
         const due = await deps.store.nextDueAt();
-        waitMs = due === null ? pollMs : Math.max(0, Math.min(pollMs, due - deps.clock.now()));
+        // A due row this pass could not claim (another replica holds it locked for a moment) is
+        // looked at again shortly, never in a hot loop.
+        const floor = claimed === 0 ? MIN_IDLE_MS : 0;
+        waitMs = due === null ? pollMs : Math.max(floor, Math.min(pollMs, due - deps.clock.now()));
         failures = 0;
       } catch (error) {
         failures += 1;

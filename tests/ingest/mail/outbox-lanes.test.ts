@@ -1,0 +1,50 @@
+/**
+ * Regression: the outbox worker runs several lanes at once; a lane whose claim fails (the database
+ * went away) while the pass still waits for another lane's send ended the whole process with an
+ * unhandled rejection. The pass must fail as one failed pass (the worker then backs off), and the
+ * process must see no unhandled rejection.
+ */
+import { afterEach, expect, it } from 'vitest';
+import { outboxWorker } from '../../../ingest/mail/outbox-worker.ts';
+import type { OutboxStore } from '../../../ingest/store/outbox/outbox-store.ts';
+
+const unhandled: unknown[] = [];
+const record = (reason: unknown) => void unhandled.push(reason);
+process.on('unhandledRejection', record);
+afterEach(() => {
+  process.off('unhandledRejection', record);
+});
+
+it('regression: a lane whose claim fails while another lane is sending fails the pass, not the process', async () => {
+  let claims = 0;
+  const subscription = { id: 1, email: 'ana@example.com', lang: 'es' } as never;
+  // A plain fake of the store: the first claim gets a row, the second finds the database gone.
+  const outbox = {
+    claimNext: async () => {
+      claims += 1;
+      if (claims === 1) return { id: 1, attempts: 1, queuedAt: 0, messageKey: 'k', kind: 'newsletter_confirm' as const, subscription };
+      throw Object.assign(new Error('database is gone'), { code: 'SQLITE_CANTOPEN' });
+    },
+    renewLease: async () => true,
+    markSent: async () => true,
+    reschedule: async () => true,
+    markFailed: async () => true,
+    releaseStale: async () => 0,
+    bringForward: async () => 0,
+    nextDueAt: async () => null,
+    counts: async () => ({ pending: 0, sending: 0, sent: 0, failed: 0 }),
+  } satisfies OutboxStore;
+  const mail = { from: 'a@example.com', to: 'ana@example.com', subject: 's', text: 't', html: 'h', messageId: '<m@example.com>', date: new Date(0) };
+  const worker = outboxWorker({
+    outbox,
+    mailer: { send: () => new Promise((resolve) => setTimeout(resolve, 100)), close: () => {} },
+    envelope: { from: 'a@example.com', to: 'sales@example.com', timeZone: 'UTC', lang: 'en', content: {} as never, siteUrl: 'https://example.com' },
+    confirmationMail: () => mail,
+    clock: { now: () => Date.now() },
+    log: { info: () => {}, warn: () => {}, error: () => {} },
+    concurrency: 2,
+  });
+  await expect(worker.runPass()).rejects.toThrow('database is gone');
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  expect(unhandled).toEqual([]);
+});
