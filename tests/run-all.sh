@@ -5,6 +5,30 @@ cd "$(dirname "$0")/.."
 
 stage() { printf '\n== %s\n' "$1"; }
 
+# `later` starts a stage's command in the background; `collect` waits for all of them, prints each
+# one's output in one piece, in the order they were started, and fails when one failed.
+pending=()
+later() {
+  local log
+  log=$(mktemp)
+  { SECONDS=0; code=0; "$@" >"$log" 2>&1 || code=$?; echo "$code:$SECONDS" >"$log.exit"; } &
+  pending+=("$log|$*")
+}
+collect() {
+  wait
+  local failed=0 item log exit seconds
+  for item in "${pending[@]}"; do
+    log=${item%%|*}
+    IFS=: read -r exit seconds <"$log.exit"
+    printf '\n-- %s (exit %s, %s s)\n' "${item#*|}" "$exit" "$seconds"
+    cat "$log"
+    rm -f "$log" "$log.exit"
+    [ "$exit" = 0 ] || failed=1
+  done
+  pending=()
+  return "$failed"
+}
+
 stage "typecheck (tsc --noEmit, strict)"
 npx tsc --noEmit
 
@@ -19,10 +43,13 @@ stage "unit, build and service tests (vitest)"
 npx vitest run
 
 stage "benchmarks in smoke mode (every bench:* script once with --smoke, all at once: each scenario end to end, no target judged; a missing tool is reported in its row, a benchmark that fails fails the stage)"
-npm run --silent bench:smoke
+later npm run --silent bench:smoke
 
+# At the same time as the benchmarks' smoke runs: 133 s for both against 75 + 92 s in turn on the
+# shared 2-core machine (docs/developers.md, test speed), every verdict passing as in turn.
 stage "fault and concurrency suites (ingest replicas on a real PostgreSQL: kill -9, database restart, SMTP outage, shared limits; N identical requests at once on SQLite and PostgreSQL: one effect each)"
-npm run --silent test:faults
+later npm run --silent test:faults
+collect
 
 stage "browser tests (Playwright in Chromium, real ingest service and SMTP peer, Debian's nginx)"
 bash tests/e2e/support/ensure-browser.sh
