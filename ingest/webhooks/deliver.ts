@@ -13,7 +13,7 @@
  * and whether trying again can help (5xx, 408, 429, a timeout, a connection error) or not (any
  * other answer: 4xx, 3xx).
  */
-import { request as httpRequest } from 'node:http';
+import { type Agent, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { Webhook } from 'standardwebhooks';
 import type { WebhookEndpoint } from '../config/webhook-endpoints.ts';
@@ -29,6 +29,8 @@ export interface DeliveryOptions {
   /** The attempt's time: the `webhook-timestamp` (receivers refuse one far from their clock). */
   now: number;
   signal?: AbortSignal;
+  /** The connection pool to reuse (keep-alive); none: a connection of its own. */
+  agent?: Agent;
 }
 
 /** The longest answer body read (the rest is discarded): enough for an error message in the log. */
@@ -65,7 +67,7 @@ export function deliver(endpoint: WebhookEndpoint, eventId: string, body: string
       options.signal?.removeEventListener('abort', onAbort);
       resolve(result);
     };
-    const req = send(url, { method: 'POST', headers, lookup: guardedLookup(options.allowPrivate), agent: false }, (res) => {
+    const req = send(url, { method: 'POST', headers, lookup: guardedLookup(options.allowPrivate), agent: options.agent ?? false }, (res) => {
       const status = res.statusCode ?? 0;
       const chunks: Buffer[] = [];
       let length = 0;

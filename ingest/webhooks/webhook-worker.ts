@@ -9,18 +9,22 @@
  * | 5xx, 408, 429, timeout, no connection | tried again: 10 s doubling to 6 h, with jitter, for `webhookRetryDays` (3 days) after it was queued; then failed |
  * | any other 4xx, a redirect, a private address refused | failed at once (a dead letter: `ingest webhooks failed`, `retry`) |
  *
- * Deliveries run `concurrency` at a time (one slow receiver does not hold the others up); the
+ * Deliveries go in batches of up to `concurrency`: claimed in one statement, sent at once over
+ * each endpoint's keep-alive connections, and recorded in one transaction, so a busy queue costs
+ * two commits per batch, not per event (a slow receiver holds its batch up to the timeout). The
  * worker wakes when a change queues an event (`notify`), when the next retry falls due, and every
  * `pollMs` (rows other replicas queued). `stop()` abandons requests still running after a few
  * seconds; their rows are due again at once.
  */
+import { Agent } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.ts';
 import { DATA_FACTS } from '../contract/data-facts.ts';
 import type { WebhookEndpoint } from '../config/webhook-endpoints.ts';
 import { keepLease } from '../mail/outbox-lease.ts';
 import { DEFAULT_PASS_BACKOFF, nextRetry, passRetryDelay, type RetryPolicy } from '../mail/retry-policy.ts';
-import type { WebhookJob, WebhookStore } from '../store/webhooks/webhook-store.ts';
+import type { WebhookJob, WebhookOutcome, WebhookStore } from '../store/webhooks/webhook-store.ts';
 import { deliver, type DeliveryResult } from './deliver.ts';
 
 /** What became of one delivery. */
@@ -51,7 +55,7 @@ export interface WebhookWorkerDeps {
   pollMs?: number;
   /** How long a claim lasts unless renewed (default 60 s, renewed every third of it). */
   leaseMs?: number;
-  /** Deliveries at once (default 4). */
+  /** Deliveries at once, claimed together and recorded together (default 8). */
   concurrency?: number;
   /** Told each delivery's outcome (the service's metrics). */
   onOutcome?: (eventType: string, outcome: DeliveryOutcome) => void;
@@ -75,8 +79,19 @@ export function webhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
   const random = deps.random ?? Math.random;
   const pollMs = deps.pollMs ?? (deps.endpoints.length > 0 ? 1_000 : 60_000);
   const leaseMs = deps.leaseMs ?? 60_000;
-  const concurrency = deps.concurrency ?? 4;
+  const concurrency = deps.concurrency ?? 8;
   const byName = new Map(deps.endpoints.map((endpoint) => [endpoint.name, endpoint]));
+  // One keep-alive connection pool per endpoint: a busy receiver is not asked to accept a new connection per event.
+  const agents = new Map<string, Agent>();
+  const agentFor = (endpoint: WebhookEndpoint): Agent => {
+    let agent = agents.get(endpoint.name);
+    if (agent === undefined) {
+      const options = { keepAlive: true, maxSockets: concurrency, timeout: deps.timeoutMs };
+      agent = endpoint.url.startsWith('https:') ? new HttpsAgent(options) : new Agent(options);
+      agents.set(endpoint.name, agent);
+    }
+    return agent;
+  };
   const inFlight = new Set<AbortController>();
   let running = false;
   let stopping = false;
@@ -85,7 +100,8 @@ export function webhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
   let wake: (() => void) | undefined;
 
   /** Delivers `job` and records what happened. */
-  async function deliverOne(job: WebhookJob): Promise<DeliveryOutcome> {
+  /** Sends `job` and decides what becomes of it (the caller records it); logs the outcome. */
+  async function attempt(job: WebhookJob): Promise<{ outcome: DeliveryOutcome; record: WebhookOutcome }> {
     const endpoint = byName.get(job.endpoint);
     const controller = new AbortController();
     inFlight.add(controller);
@@ -95,58 +111,64 @@ export function webhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
       result =
         endpoint === undefined
           ? { ok: false, status: null, retry: false, error: `endpoint ${job.endpoint} is no longer configured` }
-          : await deliver(endpoint, job.eventId, job.body, { timeoutMs: deps.timeoutMs, allowPrivate: deps.allowPrivate, now: deps.clock.now(), signal: controller.signal });
+          : await deliver(endpoint, job.eventId, job.body, {
+              timeoutMs: deps.timeoutMs,
+              allowPrivate: deps.allowPrivate,
+              now: deps.clock.now(),
+              signal: controller.signal,
+              agent: agentFor(endpoint),
+            });
     } finally {
       inFlight.delete(controller);
       await lease.stop();
     }
     const now = deps.clock.now();
+    const claim = { id: job.id, attempts: job.attempts, eventType: job.eventType };
     const about = { webhookId: job.eventId, endpoint: job.endpoint, event: job.eventType, attempts: job.attempts };
-    let outcome: DeliveryOutcome;
-    let recorded: boolean;
     if (result.ok) {
-      outcome = 'delivered';
-      recorded = await deps.store.markDelivered(job, now, result.status);
       deps.log.info({ ...about, status: result.status }, 'webhook delivered');
-    } else if (controller.signal.aborted) {
-      outcome = 'abandoned';
-      recorded = await deps.store.reschedule(job, now, result);
-      deps.log.warn({ ...about, reason: result.error }, 'webhook delivery abandoned at shutdown; due again');
-    } else {
-      const decision = result.retry ? nextRetry(policy, { attempts: job.attempts, queuedAt: job.queuedAt, now, random: random() }) : ({ action: 'give_up' } as const);
-      if (decision.action === 'retry') {
-        outcome = 'retried';
-        recorded = await deps.store.reschedule(job, decision.at, result);
-        deps.log.warn({ ...about, status: result.status, reason: result.error, retryInMs: decision.at - now }, 'webhook delivery failed; will retry');
-      } else {
-        outcome = 'failed';
-        recorded = await deps.store.markFailed(job, now, result);
-        deps.log.error({ ...about, status: result.status, reason: result.error }, result.retry ? 'webhook delivery given up after its retry budget' : 'webhook delivery refused; not retried');
-      }
+      return { outcome: 'delivered', record: { claim, kind: 'delivered', status: result.status } };
     }
-    if (!recorded) deps.log.warn(about, 'webhook outcome not recorded: the claim was lost to another worker (its lease ran out)');
-    deps.onOutcome?.(job.eventType, outcome);
-    return outcome;
+    if (controller.signal.aborted) {
+      deps.log.warn({ ...about, reason: result.error }, 'webhook delivery abandoned at shutdown; due again');
+      return { outcome: 'abandoned', record: { claim, kind: 'retry', at: now, status: result.status, error: result.error } };
+    }
+    const decision = result.retry ? nextRetry(policy, { attempts: job.attempts, queuedAt: job.queuedAt, now, random: random() }) : ({ action: 'give_up' } as const);
+    if (decision.action === 'retry') {
+      deps.log.warn({ ...about, status: result.status, reason: result.error, retryInMs: decision.at - now }, 'webhook delivery failed; will retry');
+      return { outcome: 'retried', record: { claim, kind: 'retry', at: decision.at, status: result.status, error: result.error } };
+    }
+    deps.log.error({ ...about, status: result.status, reason: result.error }, result.retry ? 'webhook delivery given up after its retry budget' : 'webhook delivery refused; not retried');
+    return { outcome: 'failed', record: { claim, kind: 'failed', status: result.status, error: result.error } };
   }
 
-  /** Runs one pass; resolves with how many deliveries it claimed. */
+  /** Sends claimed `jobs` at once and records their outcomes in one transaction; returns each outcome. */
+  async function deliverBatch(jobs: readonly WebhookJob[]): Promise<DeliveryOutcome[]> {
+    const done = await Promise.all(jobs.map(attempt));
+    const held = await deps.store.record(
+      done.map(({ record }) => record),
+      deps.clock.now(),
+    );
+    held.forEach((kept, i) => {
+      if (!kept) deps.log.warn({ webhookId: jobs[i]!.eventId, endpoint: jobs[i]!.endpoint }, 'webhook outcome not recorded: the claim was lost to another worker (its lease ran out)');
+    });
+    for (const [i, { outcome }] of done.entries()) deps.onOutcome?.(jobs[i]!.eventType, outcome);
+    return done.map(({ outcome }) => outcome);
+  }
+
+  /** Runs one pass: batches of up to `concurrency` due rows, each claimed in one statement and recorded in one transaction; resolves with how many it claimed. */
   async function passOnce(): Promise<number> {
     const startedAt = deps.clock.now();
     const released = await deps.store.releaseStale(startedAt - leaseMs);
     if (released > 0) deps.log.warn({ released }, 'webhook deliveries left sending by a stopped process are due again');
-    let failure: { error: unknown } | undefined;
     let claimed = 0;
-    const lane = async () => {
-      while (!stopping) {
-        const job = await deps.store.claimNext(deps.clock.now(), startedAt);
-        if (job === null) return;
-        claimed += 1;
-        await deliverOne(job);
-      }
-    };
-    const lanes = Array.from({ length: concurrency }, () => lane().catch((error: unknown) => void (failure ??= { error })));
-    await Promise.all(lanes);
-    if (failure !== undefined) throw failure.error;
+    while (!stopping) {
+      // Due when the pass began; leased from now (a pass may outlast a lease).
+      const jobs = await deps.store.claimBatch(deps.clock.now(), startedAt, concurrency);
+      if (jobs.length === 0) break;
+      claimed += jobs.length;
+      await deliverBatch(jobs);
+    }
     return claimed;
   }
 
@@ -197,7 +219,7 @@ export function webhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
     },
     notify: () => wake?.(),
     runPass,
-    deliver: deliverOne,
+    deliver: async (job) => (await deliverBatch([job]))[0]!,
     async stop(options = {}) {
       running = false;
       stopping = true;
@@ -208,6 +230,8 @@ export function webhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
         await pass?.catch(() => undefined);
       } finally {
         clearTimeout(timer);
+        for (const agent of agents.values()) agent.destroy();
+        agents.clear();
       }
     },
   };

@@ -35,6 +35,13 @@ export interface WebhookJob extends WebhookClaim {
   queuedAt: number;
 }
 
+/** What became of one claimed row: delivered (with the receiver's status), due again at `at`, or failed. */
+export type WebhookOutcome = { claim: WebhookClaim & { eventType: string }; status: number | null } & (
+  | { kind: 'delivered' }
+  | { kind: 'retry'; at: number; error: string }
+  | { kind: 'failed'; error: string }
+);
+
 /** A row as the operator sees it (`ingest webhooks failed`). */
 export interface WebhookRowView {
   id: number;
@@ -62,38 +69,39 @@ export function webhookStore(db: OpsDatabase, skipLocked: boolean) {
   const changed = async (query: ReturnType<typeof fenced>) => (await db.run(query)) === 1;
 
   return {
-    /** Claims the oldest row due at `dueBy` (default `now`), its lease starting at `now`; null when none is due. */
-    async claimNext(now: number, dueBy = now): Promise<WebhookJob | null> {
-      return jobOf(await db.all(claimQuery(kysely, { now, dueBy }, skipLocked)));
+    /** Claims up to `limit` of the oldest rows due at `dueBy` in one statement (one commit for all), each leased from `now`. */
+    async claimBatch(now: number, dueBy: number, limit: number): Promise<WebhookJob[]> {
+      return jobsOf(await db.all(claimQuery(kysely, { now, dueBy, limit }, skipLocked)));
     },
     /** Claims one event's pending row for `endpoint` now, due or not (`ingest erase` sends its notices at once); null when it is not pending. */
     async claimEvent(eventId: string, endpoint: string, now: number): Promise<WebhookJob | null> {
-      return jobOf(await db.all(claimQuery(kysely, { now, dueBy: ANY_TIME, only: { eventId, endpoint } }, skipLocked)));
+      return jobsOf(await db.all(claimQuery(kysely, { now, dueBy: ANY_TIME, limit: 1, only: { eventId, endpoint } }, skipLocked)))[0] ?? null;
     },
     /** Extends a held claim's lease to start at `now`; false when the claim was lost. */
     renewLease: (claim: WebhookClaim, now: number) => changed(fenced(claim, { claimed_at: isoAt(now) })),
     /**
-     * Records a 2xx answer: the body is dropped; an erasure notice drops its address too, so the
-     * table keeps no trace of an erased person once the notice is through.
+     * Records the outcomes of claimed rows in one transaction (one commit for a batch); each is
+     * fenced by its claim, and the result says which were still held. A delivered row drops its
+     * body; a delivered erasure notice drops its address too, so the table keeps no trace of an
+     * erased person once the notice is through. A retried row is due again at `at`; a failed one
+     * keeps its body for `retry`.
      */
-    markDelivered: (claim: WebhookClaim & { eventType: string }, now: number, status: number) =>
-      changed(
-        fenced(claim, {
-          status: 'delivered',
-          body: null,
-          finished_at: isoAt(now),
-          claimed_at: null,
-          last_status: status,
-          last_error: null,
-          ...(claim.eventType === 'person.erased' ? { email_lower: null } : {}),
-        }),
-      ),
-    /** Returns a claimed row to `pending`, due at `at`, with what went wrong. */
-    reschedule: (claim: WebhookClaim, at: number, failure: { status: number | null; error: string }) =>
-      changed(fenced(claim, { status: 'pending', next_attempt_at: isoAt(at), claimed_at: null, last_status: failure.status, last_error: failure.error.slice(0, 500) })),
-    /** Sets a claimed row aside as failed (a dead letter), keeping its body for `retry`. */
-    markFailed: (claim: WebhookClaim, now: number, failure: { status: number | null; error: string }) =>
-      changed(fenced(claim, { status: 'failed', finished_at: isoAt(now), claimed_at: null, last_status: failure.status, last_error: failure.error.slice(0, 500) })),
+    record(outcomes: readonly WebhookOutcome[], now: number): Promise<boolean[]> {
+      return db.transaction(async (tx) => {
+        const held: boolean[] = [];
+        for (const { claim, ...outcome } of outcomes) {
+          const answer = { last_status: outcome.status, last_error: outcome.kind === 'delivered' ? null : outcome.error.slice(0, 500), claimed_at: null };
+          const values: Updateable<Tables['webhook_deliveries']> =
+            outcome.kind === 'delivered'
+              ? { ...answer, status: 'delivered', body: null, finished_at: isoAt(now), ...(claim.eventType === 'person.erased' ? { email_lower: null } : {}) }
+              : outcome.kind === 'retry'
+                ? { ...answer, status: 'pending', next_attempt_at: isoAt(outcome.at) }
+                : { ...answer, status: 'failed', finished_at: isoAt(now) };
+          held.push((await tx.run(fenced(claim, values))) === 1);
+        }
+        return held;
+      });
+    },
     /** Returns rows whose lease started before `claimedBefore` to `pending`; returns how many. */
     releaseStale: (claimedBefore: number) =>
       db.run(kysely.updateTable('webhook_deliveries').set({ status: 'pending', claimed_at: null }).where('status', '=', 'sending').where('claimed_at', '<', isoAt(claimedBefore))),
@@ -146,19 +154,20 @@ export type WebhookStore = ReturnType<typeof webhookStore>;
 /** A due time later than any row's: 9999-12-31. */
 const ANY_TIME = Date.UTC(9999, 11, 31);
 
-/** The job of a claimed row (each is claimed with its body; a delivered row is never pending). */
-function jobOf(rows: ReadonlyArray<{ id: number; attempts: number; event_id: string; endpoint: string; event_type: string; body: string | null; created_at: string }>): WebhookJob | null {
-  const row = rows[0];
-  if (row === undefined || row.body === null) return null;
-  return { id: row.id, attempts: row.attempts, eventId: row.event_id, endpoint: row.endpoint, eventType: row.event_type, body: row.body, queuedAt: Date.parse(row.created_at) };
+/** The jobs of claimed rows, oldest first (each is claimed with its body; a delivered row is never pending). */
+function jobsOf(rows: ReadonlyArray<{ id: number; attempts: number; event_id: string; endpoint: string; event_type: string; body: string | null; created_at: string }>): WebhookJob[] {
+  return rows
+    .filter((row): row is typeof row & { body: string } => row.body !== null)
+    .map((row) => ({ id: row.id, attempts: row.attempts, eventId: row.event_id, endpoint: row.endpoint, eventType: row.event_type, body: row.body, queuedAt: Date.parse(row.created_at) }))
+    .sort((a, b) => a.id - b.id);
 }
 
 /**
- * Claims the oldest pending row due at `dueBy` (of one event and endpoint, with `only`): one
- * UPDATE marks it `sending`, starts its lease at `now` and adds one to `attempts`.
+ * Claims the `limit` oldest pending rows due at `dueBy` (of one event and endpoint, with `only`):
+ * one UPDATE marks them `sending`, starts their lease at `now` and adds one to their `attempts`.
  */
-function claimQuery(kysely: Kysely<Tables>, claim: { now: number; dueBy: number; only?: { eventId: string; endpoint: string } }, skipLocked: boolean) {
-  const { now, dueBy, only } = claim;
+function claimQuery(kysely: Kysely<Tables>, claim: { now: number; dueBy: number; limit: number; only?: { eventId: string; endpoint: string } }, skipLocked: boolean) {
+  const { now, dueBy, limit, only } = claim;
   let due = kysely
     .selectFrom('webhook_deliveries')
     .select('id')
@@ -166,13 +175,13 @@ function claimQuery(kysely: Kysely<Tables>, claim: { now: number; dueBy: number;
     .where('next_attempt_at', '<=', isoAt(dueBy))
     .orderBy('next_attempt_at')
     .orderBy('id')
-    .limit(1);
+    .limit(limit);
   if (only !== undefined) due = due.where('event_id', '=', only.eventId).where('endpoint', '=', only.endpoint);
   if (skipLocked) due = due.forUpdate().skipLocked();
   return kysely
     .updateTable('webhook_deliveries')
     .set((eb) => ({ status: 'sending', claimed_at: isoAt(now), attempts: eb('attempts', '+', 1) }))
-    .where('id', '=', due)
+    .where('id', 'in', due)
     .where('status', '=', 'pending')
     .returning(['id', 'attempts', 'event_id', 'endpoint', 'event_type', 'body', 'created_at']);
 }
