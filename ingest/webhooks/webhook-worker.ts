@@ -9,10 +9,10 @@
  * | 5xx, 408, 429, timeout, no connection | tried again: 10 s doubling to 6 h, with jitter, for `webhookRetryDays` (3 days) after it was queued; then failed |
  * | any other 4xx, a redirect, a private address refused | failed at once (a dead letter: `ingest webhooks failed`, `retry`) |
  *
- * Deliveries go in batches of up to `concurrency`: claimed in one statement, sent at once over
- * each endpoint's keep-alive connections, and recorded in one transaction, so a busy queue costs
- * two commits per batch, not per event (a slow receiver holds its batch up to the timeout). The
- * worker wakes when a change queues an event (`notify`), when the next retry falls due, and every
+ * Deliveries go in batches of up to 32: claimed in one statement, sent over each endpoint's
+ * keep-alive connections (`concurrency` each), and recorded in one transaction, so a busy queue
+ * costs two commits per batch, not per event (a slow receiver holds its batch up to the timeout).
+ * The worker wakes when a change queues an event (`notify`), when the next retry falls due, and every
  * `pollMs` (rows other replicas queued). `stop()` abandons requests still running after a few
  * seconds; their rows are due again at once.
  */
@@ -41,6 +41,12 @@ const WEBHOOK_RETRY_POLICY: RetryPolicy = {
 /** The shortest wait after a pass that claimed nothing. */
 const MIN_IDLE_MS = 25;
 
+/** How long after a queued event the worker looks, so that events queued together go out together. */
+const NOTIFY_DELAY_MS = 20;
+
+/** Deliveries claimed, sent and recorded together at most (over `concurrency` connections per endpoint). */
+const BATCH_SIZE = 32;
+
 /** What the worker works with; tests pass short delays and their own clock. */
 export interface WebhookWorkerDeps {
   store: WebhookStore;
@@ -55,7 +61,7 @@ export interface WebhookWorkerDeps {
   pollMs?: number;
   /** How long a claim lasts unless renewed (default 60 s, renewed every third of it). */
   leaseMs?: number;
-  /** Deliveries at once, claimed together and recorded together (default 8). */
+  /** Connections per endpoint, so requests at once (default 8); a batch of up to 32 shares them. */
   concurrency?: number;
   /** Told each delivery's outcome (the service's metrics). */
   onOutcome?: (eventType: string, outcome: DeliveryOutcome) => void;
@@ -80,6 +86,8 @@ export function webhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
   const pollMs = deps.pollMs ?? (deps.endpoints.length > 0 ? 1_000 : 60_000);
   const leaseMs = deps.leaseMs ?? 60_000;
   const concurrency = deps.concurrency ?? 8;
+  let lastRelease = Number.NEGATIVE_INFINITY;
+  let notifyTimer: NodeJS.Timeout | undefined;
   const byName = new Map(deps.endpoints.map((endpoint) => [endpoint.name, endpoint]));
   // One keep-alive connection pool per endpoint: a busy receiver is not asked to accept a new connection per event.
   const agents = new Map<string, Agent>();
@@ -156,15 +164,19 @@ export function webhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
     return done.map(({ outcome }) => outcome);
   }
 
-  /** Runs one pass: batches of up to `concurrency` due rows, each claimed in one statement and recorded in one transaction; resolves with how many it claimed. */
+  /** Runs one pass: batches of up to `BATCH_SIZE` due rows, each claimed in one statement and recorded in one transaction; resolves with how many it claimed. */
   async function passOnce(): Promise<number> {
     const startedAt = deps.clock.now();
-    const released = await deps.store.releaseStale(startedAt - leaseMs);
-    if (released > 0) deps.log.warn({ released }, 'webhook deliveries left sending by a stopped process are due again');
+    // A dead process's claims run out after a lease; looking for them every third of it is enough.
+    if (startedAt - lastRelease >= leaseMs / 3) {
+      lastRelease = startedAt;
+      const released = await deps.store.releaseStale(startedAt - leaseMs);
+      if (released > 0) deps.log.warn({ released }, 'webhook deliveries left sending by a stopped process are due again');
+    }
     let claimed = 0;
     while (!stopping) {
       // Due when the pass began; leased from now (a pass may outlast a lease).
-      const jobs = await deps.store.claimBatch(deps.clock.now(), startedAt, concurrency);
+      const jobs = await deps.store.claimBatch(deps.clock.now(), startedAt, BATCH_SIZE);
       if (jobs.length === 0) break;
       claimed += jobs.length;
       await deliverBatch(jobs);
@@ -217,12 +229,17 @@ export function webhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
       stopping = false;
       loop = run();
     },
-    notify: () => wake?.(),
+    // Events queued within a moment of each other go out in one batch (two commits for all of
+    // them), not one pass each: under load a pass per event would cost two commits per event.
+    notify() {
+      if (wake !== undefined && notifyTimer === undefined) notifyTimer = setTimeout(() => ((notifyTimer = undefined), wake?.()), NOTIFY_DELAY_MS);
+    },
     runPass,
     deliver: async (job) => (await deliverBatch([job]))[0]!,
     async stop(options = {}) {
       running = false;
       stopping = true;
+      clearTimeout(notifyTimer);
       wake?.();
       const timer = setTimeout(() => inFlight.forEach((request) => request.abort()), options.abandonAfterMs ?? 5_000);
       try {
