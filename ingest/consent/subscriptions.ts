@@ -2,7 +2,7 @@
  * The newsletter's consent lifecycle after the signup itself (which the submission store writes):
  * a signup repeated for a stored address, the confirmation, the unsubscription, and the consent
  * texts the receipts point to. Written once on `OpsDatabase`, so it runs the same on SQLite (its
- * own connection beside the writer thread, `BEGIN IMMEDIATE`) and PostgreSQL (READ COMMITTED, any
+ * own connection beside the writer's, `BEGIN IMMEDIATE`) and PostgreSQL (READ COMMITTED, any
  * number of replicas); each operation is one transaction.
  *
  * Every state change happens once. A confirmation is one conditional write (`UPDATE … WHERE

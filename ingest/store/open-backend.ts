@@ -10,7 +10,7 @@ import type { PostgresBackendOptions } from './postgres/pg-backend.ts';
 import type { SqliteBackendOptions } from './sqlite/sqlite-backend.ts';
 
 // Each backend's modules are imported only when it is the one configured: a service on SQLite
-// never loads the PostgreSQL driver, nor one on PostgreSQL better-sqlite3 and its writer thread.
+// never loads the PostgreSQL driver, nor one on PostgreSQL better-sqlite3 and its writer.
 
 /** Knobs for either backend; production passes none. */
 export type BackendOptions = SqliteBackendOptions & PostgresBackendOptions;

@@ -33,18 +33,26 @@ export interface DeliveryOptions {
   agent?: Agent;
 }
 
+/** One signer per secret, made once (decoding the secret is half of a signature's cost: 20 µs against 8 µs). */
+const SIGNERS = new Map<string, Webhook>();
+
 /** The longest answer body read (the rest is discarded): enough for an error message in the log. */
 const ANSWER_BYTES = 2048;
 
 /** The headers of a signed delivery of `body` as event `eventId` at `now`, with one signature per secret. */
 function signedHeaders(secrets: readonly string[], eventId: string, body: string, now: number): Record<string, string> {
   const at = new Date(Math.floor(now / 1000) * 1000);
+  const signers = secrets.map((secret) => {
+    let signer = SIGNERS.get(secret);
+    if (signer === undefined) SIGNERS.set(secret, (signer = new Webhook(secret)));
+    return signer;
+  });
   return {
     'content-type': 'application/json',
     'user-agent': 'ingest-webhooks/1',
     'webhook-id': eventId,
     'webhook-timestamp': String(at.getTime() / 1000),
-    'webhook-signature': secrets.map((secret) => new Webhook(secret).sign(eventId, at, body)).join(' '),
+    'webhook-signature': signers.map((signer) => signer.sign(eventId, at, body)).join(' '),
   };
 }
 

@@ -54,7 +54,7 @@ export function databaseFiles(path: string): [string, string, string] {
 }
 
 /**
- * The pragmas every connection to the database gets (this module's, and the writer thread's,
+ * The pragmas every connection to the database gets (this module's, and the writer's,
  * which receives them from `writer.ts`):
  * - `secure_delete`: deleted rows are overwritten with zeros, so `ingest erase` leaves no copy of
  *   a person's data in freed pages;

@@ -1,4 +1,4 @@
-/** The SQLite backend: one migrated file, its writer thread for submissions, its outbox, and the rate-limit counters' file beside it. */
+/** The SQLite backend: one migrated file, its writer for submissions, its outbox, and the rate-limit counters' file beside it. */
 import { dirname, join } from 'node:path';
 import type { IngestConfig } from '../../config.ts';
 import type { SqliteBackend } from '../backend.ts';

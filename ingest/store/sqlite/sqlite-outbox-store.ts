@@ -23,7 +23,7 @@ const MAX_WRITES_PER_COMMIT = 64;
 /**
  * Runs the writes that arrive within a few milliseconds of each other in one transaction: a
  * worker with several sends in flight then pays one durable commit for the claims and outcomes of
- * all of them instead of one each, as the writer thread's group commit does for form posts.
+ * all of them instead of one each, as the writer's group commit does for form posts.
  *
  *   const write = coalescedWrites(db); await Promise.all([write(() => a()), write(() => b())]) // one COMMIT
  */

@@ -11,7 +11,7 @@
  *
  * Why a file of its own (`rate-limits.sqlite` beside the database), not the database's
  * `rate_limit_counters` table: an increment runs on the main thread, and in the database file
- * it would wait for the write lock held by the writer thread's commits and for an fsync of its
+ * it would wait for the write lock held by the writer's commits and for an fsync of its
  * own. This file is written with `synchronous = OFF` (no fsync: a counter survives a restart of
  * the service, an operating-system crash may cost the last increments) and nobody else writes
  * to it. It is the same trade PostgreSQL's UNLOGGED counter table makes. A file that cannot be

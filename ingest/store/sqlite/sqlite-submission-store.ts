@@ -1,6 +1,6 @@
 /**
  * Stores form submissions durably: newsletter signups, and contacts together with their outbox
- * row and their captcha nonce, each through group commit (in the writer thread) so a request is
+ * row and their captcha nonce, each through group commit (on the writer's connection) so a request is
  * answered only after the commit that holds its row.
  *
  * The decisions are made by the database, not by a check before the insert: `INSERT … ON
@@ -139,7 +139,7 @@ interface SubmissionStoreOptions {
 /** How often, by default, the store deletes the captcha nonces that expired since the last request. */
 const NONCE_SWEEP_MS = 60_000;
 
-/** Opens the SQLite submission store: a writer thread on `db`'s file, fed by group commit. */
+/** Opens the SQLite submission store: a writer (`writer.ts`) on `db`'s file, fed by group commit. */
 export async function openSubmissionStore(
   db: SqliteDatabase,
   options: SubmissionStoreOptions,
