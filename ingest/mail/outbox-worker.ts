@@ -27,6 +27,7 @@ import { keepLease } from './outbox-lease.ts';
 import { messageOf, recordFailedSend } from './failed-send.ts';
 import type { OutboxKind } from '../store/tables.ts';
 import type { OutboxJob, OutboxStore } from '../store/outbox/outbox-store.ts';
+import { passLoop } from './pass-loop.ts';
 import { DEFAULT_PASS_BACKOFF, DEFAULT_RETRY_POLICY, type PassBackoff, passRetryDelay, type RetryPolicy } from './retry-policy.ts';
 
 /** What became of one send: delivered, to be retried, failed for good, or cut off by a shutdown. */
@@ -117,16 +118,10 @@ export function outboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
   const random = deps.random ?? Math.random;
   const pollMs = deps.pollMs ?? 1000;
   const leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
-  let running = false;
-  let stopping = false;
-  let loop: Promise<void> | undefined;
-  let pass: Promise<PassResult> | undefined;
   const concurrency = Math.max(1, deps.concurrency ?? 1);
   const inFlight = new Set<AbortController>();
   // Set by a failed send: the next successful one ends an outage, and brings the waiting rows forward.
   let outageSuspected = false;
-  let wake: (() => void) | undefined;
-  let wakeOnNotify = false;
 
   const composers = mailComposers(deps.envelope, deps);
 
@@ -149,7 +144,7 @@ export function outboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
       try {
         return await deps.outbox.markSent(job, deps.clock.now());
       } catch (error) {
-        if (stopping || deps.clock.now() >= deadline) throw error;
+        if (loop.stopping || deps.clock.now() >= deadline) throw error;
         const waitMs = Math.min(passRetryDelay(RECORD_BACKOFF, failures), Math.max(0, deadline - deps.clock.now()));
         deps.log.warn({ outboxId: job.id, kind: job.kind, reason: messageOf(error), retryInMs: waitMs }, `${MAIL_NAMES[job.kind]} sent, but not recorded yet; trying again`);
         await new Promise((resolve) => setTimeout(resolve, waitMs));
@@ -200,7 +195,7 @@ export function outboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
     let open = 0;
     const lane = async (): Promise<void> => {
       try {
-        while (!stopping) {
+        while (!loop.stopping) {
           // Due when the pass began; leased from now (a pass may outlast a lease).
           const job = await deps.outbox.claimNext(deps.clock.now(), now);
           if (job === null) return;
@@ -222,76 +217,33 @@ export function outboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
     return result;
   }
 
-  function runPass(): Promise<PassResult> {
-    // One pass at a time: a second caller waits for the pass in progress, then runs its own.
-    const previous = pass ?? Promise.resolve(undefined);
-    const next = previous.then(passOnce, passOnce);
-    pass = next;
-    return next;
-  }
-
-  /** How long to idle after a good pass: until the next row falls due, at most `pollMs`. */
   async function idleMs(): Promise<number> {
     const nextDue = await deps.outbox.nextDueAt();
     return nextDue === null ? pollMs : Math.max(0, Math.min(pollMs, nextDue - deps.clock.now()));
   }
 
-  function sleep(ms: number, notifiable: boolean): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wake = undefined;
-        resolve();
-      }
-      wake = done;
-      wakeOnNotify = notifiable;
-    });
-  }
-
-  async function run(): Promise<void> {
-    let failures = 0;
-    while (running) {
-      let waitMs: number;
-      try {
-        await runPass();
-        waitMs = await idleMs();
-        if (failures > 0) deps.log.info({ failures }, 'outbox passes work again');
-        failures = 0;
-      } catch (error) {
-        // A database that cannot be written must not end the loop, nor spin it: wait, then try again.
-        failures += 1;
-        waitMs = passRetryDelay(passBackoff, failures);
-        const detail = failures === 1 ? { err: error } : { reason: messageOf(error), failures };
-        deps.log.error({ ...detail, retryInMs: waitMs }, 'outbox pass failed');
-      }
-      // A stored contact may cut an idle wait short, never the wait after a failed pass.
-      if (running) await sleep(waitMs, failures === 0);
-    }
-  }
+  // One pass at a time, a growing wait after a failed one; a stored contact cuts an idle wait short.
+  const loop = passLoop({
+    pass: passOnce,
+    idleMs,
+    backoff: passBackoff,
+    onFailure: (error, failures, retryInMs) => {
+      const detail = failures === 1 ? { err: error } : { reason: messageOf(error), failures };
+      deps.log.error({ ...detail, retryInMs }, 'outbox pass failed');
+    },
+    onRecovery: (failures) => deps.log.info({ failures }, 'outbox passes work again'),
+  });
 
   return {
-    start() {
-      if (running) return;
-      running = true;
-      stopping = false;
-      loop = run();
-    },
-    notify() {
-      if (wakeOnNotify) wake?.();
-    },
-    runPass,
+    start: () => loop.start(),
+    notify: () => loop.wake(),
+    runPass: () => loop.runPass(),
     async stop(options = {}) {
       const abandonAfterMs = options.abandonAfterMs ?? DEFAULT_ABANDON_AFTER_MS;
-      running = false;
-      stopping = true;
-      wake?.();
       const reason = new Error(`no answer within ${abandonAfterMs} ms of shutdown`);
       const timer = setTimeout(() => inFlight.forEach((send) => send.abort(reason)), abandonAfterMs);
       try {
-        await loop;
-        // The loop has logged a failed pass already; stopping is not the place to throw it again.
-        await pass?.catch(() => undefined);
+        await loop.stop();
       } finally {
         clearTimeout(timer);
       }

@@ -23,7 +23,8 @@ import type { Clock } from '../clock.ts';
 import { DATA_FACTS } from '../contract/data-facts.ts';
 import type { WebhookEndpoint } from '../config/webhook-endpoints.ts';
 import { keepLease } from '../mail/outbox-lease.ts';
-import { DEFAULT_PASS_BACKOFF, nextRetry, passRetryDelay, type RetryPolicy } from '../mail/retry-policy.ts';
+import { passLoop } from '../mail/pass-loop.ts';
+import { DEFAULT_PASS_BACKOFF, nextRetry, type RetryPolicy } from '../mail/retry-policy.ts';
 import type { WebhookJob, WebhookOutcome, WebhookStore } from '../store/webhooks/webhook-store.ts';
 import { deliver, type DeliveryResult } from './deliver.ts';
 
@@ -101,11 +102,6 @@ export function webhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
     return agent;
   };
   const inFlight = new Set<AbortController>();
-  let running = false;
-  let stopping = false;
-  let loop: Promise<void> | undefined;
-  let pass: Promise<number> | undefined;
-  let wake: (() => void) | undefined;
 
   /** Delivers `job` and records what happened. */
   /** Sends `job` and decides what becomes of it (the caller records it); logs the outcome. */
@@ -174,7 +170,7 @@ export function webhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
       if (released > 0) deps.log.warn({ released }, 'webhook deliveries left sending by a stopped process are due again');
     }
     let claimed = 0;
-    while (!stopping) {
+    while (!loop.stopping) {
       // Due when the pass began; leased from now (a pass may outlast a lease).
       const jobs = await deps.store.claimBatch(deps.clock.now(), startedAt, BATCH_SIZE);
       if (jobs.length === 0) break;
@@ -184,67 +180,37 @@ export function webhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
     return claimed;
   }
 
-  function runPass(): Promise<number> {
-    const next = (pass ?? Promise.resolve(0)).then(passOnce, passOnce);
-    pass = next;
-    return next;
+  /** After a good pass: until the next row is due, at most `pollMs`; a moment at least when the pass claimed nothing, so a due row another replica holds locked is never looked at in a hot loop. */
+  async function idleMs(claimed: number): Promise<number> {
+    const due = await deps.store.nextDueAt();
+    const floor = claimed === 0 ? MIN_IDLE_MS : 0;
+    return due === null ? pollMs : Math.max(floor, Math.min(pollMs, due - deps.clock.now()));
   }
 
-  const sleep = (ms: number) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wake = undefined;
-        resolve();
-      }
-      wake = done;
-    });
-
-  async function run(): Promise<void> {
-    let failures = 0;
-    while (running) {
-      let waitMs: number;
-      try {
-        const claimed = await runPass();
-        const due = await deps.store.nextDueAt();
-        // A due row this pass could not claim (another replica holds it locked for a moment) is
-        // looked at again shortly, never in a hot loop.
-        const floor = claimed === 0 ? MIN_IDLE_MS : 0;
-        waitMs = due === null ? pollMs : Math.max(floor, Math.min(pollMs, due - deps.clock.now()));
-        failures = 0;
-      } catch (error) {
-        failures += 1;
-        waitMs = passRetryDelay(DEFAULT_PASS_BACKOFF, failures);
-        deps.log.error({ err: error, failures, retryInMs: waitMs }, 'webhook pass failed');
-      }
-      if (running) await sleep(waitMs);
-    }
-  }
+  const loop = passLoop({
+    pass: passOnce,
+    idleMs,
+    backoff: DEFAULT_PASS_BACKOFF,
+    onFailure: (error, failures, retryInMs) => deps.log.error({ err: error, failures, retryInMs }, 'webhook pass failed'),
+  });
 
   return {
-    start() {
-      if (running) return;
-      running = true;
-      stopping = false;
-      loop = run();
-    },
+    start: () => loop.start(),
     // Events queued within a moment of each other go out in one batch (two commits for all of
     // them), not one pass each: under load a pass per event would cost two commits per event.
     notify() {
-      if (wake !== undefined && notifyTimer === undefined) notifyTimer = setTimeout(() => ((notifyTimer = undefined), wake?.()), NOTIFY_DELAY_MS);
+      notifyTimer ??= setTimeout(() => {
+        notifyTimer = undefined;
+        loop.wake();
+      }, NOTIFY_DELAY_MS);
     },
-    runPass,
+    runPass: () => loop.runPass(),
     deliver: async (job) => (await deliverBatch([job]))[0]!,
     async stop(options = {}) {
-      running = false;
-      stopping = true;
       clearTimeout(notifyTimer);
-      wake?.();
       const timer = setTimeout(() => inFlight.forEach((request) => request.abort()), options.abandonAfterMs ?? 5_000);
       try {
-        await loop;
-        await pass?.catch(() => undefined);
+        await loop.stop();
       } finally {
         clearTimeout(timer);
         for (const agent of agents.values()) agent.destroy();
