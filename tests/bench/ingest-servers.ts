@@ -26,6 +26,7 @@ export const PG_LOOP = 'PostgreSQL: 1 connection, 1 INSERT per commit';
 export const NOOP_STORE = 'ingest app with a no-op store';
 export const CONTACTS = 'contacts on SQLite: captcha, sales mail';
 export const CONTACTS_WEBHOOK = 'contacts on SQLite, 1 webhook endpoint';
+export const CONTACTS_WEBHOOK_QUEUED = 'contacts on SQLite, 1 webhook endpoint, deliveries held';
 
 /**
  * The scenarios in table order; the first is the baseline. `--quick` leaves out the last three
@@ -41,6 +42,8 @@ export const SCENARIOS = {
   [PG_LOOP]: { kind: 'commit-loop' },
   [CONTACTS]: { kind: 'ingest', synchronous: 'FULL', maxBatch: DEFAULT_GROUP_COMMIT.maxBatch, form: 'contact', webhook: false },
   [CONTACTS_WEBHOOK]: { kind: 'ingest', synchronous: 'FULL', maxBatch: DEFAULT_GROUP_COMMIT.maxBatch, form: 'contact', webhook: true },
+  // The submission path alone: each contact queues its event in its transaction; none is sent.
+  [CONTACTS_WEBHOOK_QUEUED]: { kind: 'ingest', synchronous: 'FULL', maxBatch: DEFAULT_GROUP_COMMIT.maxBatch, form: 'contact', webhook: true, held: true },
   [NOOP_STORE]: { kind: 'noop-store' },
   'ingest on SQLite: group commit, synchronous=NORMAL': { kind: 'ingest', synchronous: 'NORMAL', maxBatch: DEFAULT_GROUP_COMMIT.maxBatch },
   'ingest on SQLite: one commit per row, FULL': { kind: 'ingest', synchronous: 'FULL', maxBatch: 1 },
@@ -184,6 +187,7 @@ export async function serveScenario(name: ScenarioName): Promise<void> {
   const config = resolveConfig(env, dir);
   if (!config.ok) throw new Error(config.errors.join('\n'));
   const service = await startService(config.config, {
+    holdWebhooks: 'held' in scenario,
     backend:
       scenario.kind === 'postgres'
         ? {}

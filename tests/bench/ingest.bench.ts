@@ -6,8 +6,9 @@
  * resident memory (RSS sampled every 50 ms while measured, per process), then the targets:
  *
  * - SQLite durable: ≥ 80 % of the no-op throughput, p99 < 20 ms.
- * - Contacts with one webhook endpoint: ≥ 90 % of the contacts' throughput without one (the
- *   service delivers each event to a receiver in the bench process while it is loaded).
+ * - Contacts with one webhook endpoint: ≥ 90 % of the contacts' throughput without one, the service
+ *   sending every event to a receiver in the bench process while it is loaded. Beside it, to show
+ *   where the cost is: the same with the events queued in each submission's transaction but held.
  * - PostgreSQL durable: ≥ 2,000 submissions/s with p99 < 50 ms at 50 connections, with 1 replica
  *   and with 2 (two service processes on one database; autocannon's connections alternate
  *   between them, so the req/s is their sum and the p99 covers both); at least 5× the
@@ -52,6 +53,7 @@ import {
   argument,
   CONTACTS,
   CONTACTS_WEBHOOK,
+  CONTACTS_WEBHOOK_QUEUED,
   NOOP_STORE,
   PG_LOOP,
   PG_ONE,
@@ -308,15 +310,21 @@ async function main(): Promise<void> {
     targets.push({ target: '  peak RSS per replica under load ≤ 150 MB', measured: `${megabytes(peak)} MB`, verdict: verdict(peak <= 150 * 2 ** 20) });
   }
   const contacts = byName(CONTACTS);
+  const queued = byName(CONTACTS_WEBHOOK_QUEUED);
   const hooked = byName(CONTACTS_WEBHOOK);
+  const cpu = (row: NonNullable<typeof contacts>) => Math.round((row.cpuMicros ?? 0) / row.result.requests.total);
   if (contacts !== undefined && hooked !== undefined) {
     const share = hooked.result.requests.average / contacts.result.requests.average;
-    const cpu = (row: typeof contacts) => (row.cpuMicros ?? 0) / row.result.requests.total;
     targets.push({
-      target: 'contacts with 1 webhook endpoint: ≥ 90 % of the req/s without, all 201',
-      measured: `${(100 * share).toFixed(1)} % (CPU ${Math.round(cpu(contacts))} → ${Math.round(cpu(hooked))} µs/req, the deliveries included)`,
+      target: 'contacts with 1 webhook endpoint (every event sent while loaded): ≥ 90 % of the req/s without, all 201',
+      measured: `${(100 * share).toFixed(1)} % (CPU ${cpu(contacts)} → ${cpu(hooked)} µs/req, the deliveries included)`,
       verdict: verdict(share >= 0.9 && failures(hooked.result) === 0),
     });
+  }
+  if (contacts !== undefined && queued !== undefined) {
+    // Where that cost is: queueing the event in the submission's transaction, or sending it.
+    const share = queued.result.requests.average / contacts.result.requests.average;
+    console.log(`of which queueing alone (events queued, none sent): ${(100 * share).toFixed(1)} % of the req/s without (CPU ${cpu(contacts)} → ${cpu(queued)} µs/req)`);
   }
   console.table(targets);
 }
