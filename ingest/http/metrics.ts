@@ -35,24 +35,11 @@ export function serviceMetrics(outbox: Pick<OutboxStore, 'counts' | 'nextDueAt'>
   });
   const sends = new Counter({ name: 'ingest_mail_sends_total', help: 'Mail sends by kind of mail and outcome.', labelNames: ['kind', 'outcome'], registers: [registry] });
   const databaseErrors = new Counter({ name: 'ingest_database_errors_total', help: 'Storage errors reported by the database layer.', registers: [registry] });
-  new Gauge({
-    name: 'ingest_outbox_rows',
-    help: 'Outbox rows by status (pending is the backlog; failed rows need a look).',
-    labelNames: ['status'],
-    registers: [registry],
-    async collect() {
-      const counts = await outbox.counts();
-      for (const [status, n] of Object.entries(counts)) this.set({ status }, n);
-    },
-  });
-  new Gauge({
-    name: 'ingest_outbox_oldest_due_age_seconds',
-    help: 'How long the oldest due outbox row has been waiting, in seconds (0 when none is due).',
-    registers: [registry],
-    async collect() {
-      const due = await outbox.nextDueAt();
-      this.set(due === null ? 0 : Math.max(0, (now() - due) / 1000));
-    },
+  queueGauges(registry, {
+    rows: { name: 'ingest_outbox_rows', help: 'Outbox rows by status (pending is the backlog; failed rows need a look).' },
+    oldestDue: { name: 'ingest_outbox_oldest_due_age_seconds', help: 'How long the oldest due outbox row has been waiting, in seconds (0 when none is due).' },
+    store: outbox,
+    now,
   });
 
   return {
@@ -80,3 +67,34 @@ export function serviceMetrics(outbox: Pick<OutboxStore, 'counts' | 'nextDueAt'>
 
 /** The metrics a service keeps. */
 export type ServiceMetrics = ReturnType<typeof serviceMetrics>;
+
+/**
+ * The two gauges of a queue the service drains (the mail outbox, the webhook deliveries), read at
+ * each scrape: its rows by status, and how long its oldest due row has been waiting (0 when none is due).
+ */
+export function queueGauges(
+  registry: Registry,
+  queue: {
+    rows: { name: string; help: string };
+    oldestDue: { name: string; help: string };
+    store: { counts(): Promise<Record<string, number>>; nextDueAt(): Promise<number | null> };
+    now: () => number;
+  },
+): void {
+  new Gauge({
+    ...queue.rows,
+    labelNames: ['status'],
+    registers: [registry],
+    async collect() {
+      for (const [status, n] of Object.entries(await queue.store.counts())) this.set({ status }, n);
+    },
+  });
+  new Gauge({
+    ...queue.oldestDue,
+    registers: [registry],
+    async collect() {
+      const due = await queue.store.nextDueAt();
+      this.set(due === null ? 0 : Math.max(0, (queue.now() - due) / 1000));
+    },
+  });
+}

@@ -7,7 +7,8 @@
  * | `ingest_webhook_rows{status}` | deliveries by status: `pending` is the backlog, `failed` the dead letters (`ingest webhooks failed`) |
  * | `ingest_webhook_oldest_due_age_seconds` | how long the oldest due delivery has been waiting (0 when none) |
  */
-import { Counter, Gauge, type Registry } from 'prom-client';
+import { Counter, type Registry } from 'prom-client';
+import { queueGauges } from '../http/metrics.ts';
 import type { WebhookStore } from '../store/webhooks/webhook-store.ts';
 import type { DeliveryOutcome } from './webhook-worker.ts';
 
@@ -19,23 +20,11 @@ export function webhookMetrics(registry: Registry, store: Pick<WebhookStore, 'co
     labelNames: ['event', 'outcome'],
     registers: [registry],
   });
-  new Gauge({
-    name: 'ingest_webhook_rows',
-    help: 'Webhook deliveries by status (pending is the backlog; failed are dead letters).',
-    labelNames: ['status'],
-    registers: [registry],
-    async collect() {
-      for (const [status, n] of Object.entries(await store.counts())) this.set({ status }, n);
-    },
-  });
-  new Gauge({
-    name: 'ingest_webhook_oldest_due_age_seconds',
-    help: 'How long the oldest due webhook delivery has been waiting, in seconds (0 when none is due).',
-    registers: [registry],
-    async collect() {
-      const due = await store.nextDueAt();
-      this.set(due === null ? 0 : Math.max(0, (now() - due) / 1000));
-    },
+  queueGauges(registry, {
+    rows: { name: 'ingest_webhook_rows', help: 'Webhook deliveries by status (pending is the backlog; failed are dead letters).' },
+    oldestDue: { name: 'ingest_webhook_oldest_due_age_seconds', help: 'How long the oldest due webhook delivery has been waiting, in seconds (0 when none is due).' },
+    store,
+    now,
   });
   return (event: string, outcome: DeliveryOutcome) => deliveries.inc({ event, outcome });
 }

@@ -103,7 +103,6 @@ export function webhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
   };
   const inFlight = new Set<AbortController>();
 
-  /** Delivers `job` and records what happened. */
   /** Sends `job` and decides what becomes of it (the caller records it); logs the outcome. */
   async function attempt(job: WebhookJob): Promise<{ outcome: DeliveryOutcome; record: WebhookOutcome }> {
     const endpoint = byName.get(job.endpoint);
