@@ -92,8 +92,10 @@ export async function startService(config: IngestConfig, overrides: ServiceOverr
   const webhookRows = webhookStore(backend.consentDb, backend.kind === 'postgres');
   const recordDelivery = webhookMetrics(metrics.registry, webhookRows, () => clock.now());
   let webhooks: WebhookWorker | undefined;
-  // A change that may have queued an event or a mail wakes both workers.
+  // A change that may have queued an event or a mail wakes both workers; the webhook worker gives way while they come in.
+  let changes = 0;
   const queued = () => {
+    changes += 1;
     worker?.notify();
     webhooks?.notify();
   };
@@ -153,6 +155,7 @@ export async function startService(config: IngestConfig, overrides: ServiceOverr
     clock,
     log: app.log,
     onOutcome: recordDelivery,
+    submissions: () => changes,
     // Deliveries are claimed like mails: one lease length for both (OUTBOX_LEASE_MS).
     leaseMs: overrides.leaseMs ?? config.outboxLeaseMs,
     ...overrides.webhooks,

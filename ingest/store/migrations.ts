@@ -275,8 +275,8 @@ const mailCapsAndSignupRequests: Migration = {
 };
 
 // Webhook deliveries (issue 27), one row per event and endpoint; see `WebhookDeliveriesTable`.
-// Claimed by due time like the outbox; found by person for export and erasure; one row per event
-// and endpoint, whichever replica queues it.
+// Claimed by due time like the outbox; found by person for export and erasure (indexed until 009);
+// one row per event and endpoint, whichever replica queues it.
 const webhookDeliveries: Migration = {
   async up(db: Kysely<unknown>) {
     await db.schema
@@ -302,6 +302,18 @@ const webhookDeliveries: Migration = {
   },
 };
 
+// Queueing a webhook event is on the submission path (issue 27: at most 10 % of it), and every
+// index is written with each event. The address index put each new row on a random page of it;
+// the event id index served only operator commands. Export, erasure and `ingest webhooks retry
+// --id`, rare operator commands, find their rows by scanning the table; the workers' claims keep
+// the due index. Event ids stay unique by construction (time and 80 random bits, webhook-row.ts).
+const webhookDeliveriesLean: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.dropIndex('webhook_deliveries_email_lower').execute();
+    await db.schema.dropIndex('webhook_deliveries_event_endpoint').execute();
+  },
+};
+
 /** Every migration by name; names sort in the order they apply. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '2025-01-12-001-initial': initial,
@@ -312,6 +324,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '2026-11-28-006-mail-caps-signup-requests': mailCapsAndSignupRequests,
   '2026-11-28-007-outbox-message-key': outboxMessageKey,
   '2026-11-29-008-webhook-deliveries': webhookDeliveries,
+  '2026-11-30-009-webhook-deliveries-lean': webhookDeliveriesLean,
 };
 
 /**

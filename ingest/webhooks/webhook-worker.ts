@@ -13,7 +13,9 @@
  * keep-alive connections (`concurrency` each), and recorded in one transaction, so a busy queue
  * costs two commits per batch, not per event (a slow receiver holds its batch up to the timeout).
  * The worker wakes when a change queues an event (`notify`), when the next retry falls due, and every
- * `pollMs` (rows other replicas queued). `stop()` abandons requests still running after a few
+ * `pollMs` (rows other replicas queued). While form submissions arrive it gives way to them
+ * (`give-way.ts`): after a batch that ran while one came in it pauses, so that a burst of leads is
+ * taken at full speed and its events follow at once after it. `stop()` abandons requests still running after a few
  * seconds; their rows are due again at once.
  */
 import { Agent } from 'node:http';
@@ -27,6 +29,7 @@ import { passLoop } from '../mail/pass-loop.ts';
 import { DEFAULT_PASS_BACKOFF, nextRetry, type RetryPolicy } from '../mail/retry-policy.ts';
 import type { WebhookJob, WebhookOutcome, WebhookStore } from '../store/webhooks/webhook-store.ts';
 import { deliver, type DeliveryResult } from './deliver.ts';
+import { giveWay } from './give-way.ts';
 
 /** What became of one delivery. */
 export type DeliveryOutcome = 'delivered' | 'retried' | 'failed' | 'abandoned';
@@ -64,6 +67,8 @@ export interface WebhookWorkerDeps {
   leaseMs?: number;
   /** Connections per endpoint, so requests at once (default 8); a batch of up to 32 shares them. */
   concurrency?: number;
+  /** How many submissions the service has taken so far: while it grows, batches give way to them (`give-way.ts`). Without it they never do. */
+  submissions?: () => number;
   /** Told each delivery's outcome (the service's metrics). */
   onOutcome?: (eventType: string, outcome: DeliveryOutcome) => void;
 }
@@ -102,6 +107,7 @@ export function webhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
     return agent;
   };
   const inFlight = new Set<AbortController>();
+  const gate = giveWay(deps.submissions ?? (() => 0));
 
   /** Sends `job` and decides what becomes of it (the caller records it); logs the outcome. */
   async function attempt(job: WebhookJob): Promise<{ outcome: DeliveryOutcome; record: WebhookOutcome }> {
@@ -170,11 +176,13 @@ export function webhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
     }
     let claimed = 0;
     while (!loop.stopping) {
+      const began = gate.begin();
       // Due when the pass began; leased from now (a pass may outlast a lease).
       const jobs = await deps.store.claimBatch(deps.clock.now(), startedAt, BATCH_SIZE);
       if (jobs.length === 0) break;
       claimed += jobs.length;
       await deliverBatch(jobs);
+      await gate.after(began);
     }
     return claimed;
   }
@@ -209,7 +217,9 @@ export function webhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
       clearTimeout(notifyTimer);
       const timer = setTimeout(() => inFlight.forEach((request) => request.abort()), options.abandonAfterMs ?? 5_000);
       try {
-        await loop.stop();
+        const stopped = loop.stop();
+        gate.release();
+        await stopped;
       } finally {
         clearTimeout(timer);
         for (const agent of agents.values()) agent.destroy();

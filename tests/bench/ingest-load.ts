@@ -56,7 +56,7 @@ function contactBody(email: string): string {
  * get 25 connections each.
  */
 export async function load(ports: number[], seconds: number, connections: number, run: string, form: 'newsletter' | 'contact' = 'newsletter'): Promise<AutocannonResult> {
-  const requests = run === 'warmup' ? SMOKE_REQUESTS / 5 : SMOKE_REQUESTS;
+  const requests = run.startsWith('warmup') ? SMOKE_REQUESTS / 5 : SMOKE_REQUESTS;
   let sequence = 0;
   const result = await autocannon({
     url: ports.map((port) => `http://127.0.0.1:${port}/api/${form}`),

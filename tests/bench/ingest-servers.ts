@@ -3,7 +3,8 @@
  * server runs in a process of its own (the bench forks itself with `--serve <name>`), so the
  * load generator does not share its event loop. All log at `warn` (no per-request log lines).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Fastify from 'fastify';
@@ -18,6 +19,7 @@ import { resolveConfig } from '../../ingest/config.ts';
 import { startService } from '../../ingest/server.ts';
 import type { Synchronous } from '../../ingest/store/sqlite/connection.ts';
 import type { Tables } from '../../ingest/store/tables.ts';
+import { webhookStore } from '../../ingest/store/webhooks/webhook-store.ts';
 
 export const SQLITE_DURABLE = 'ingest on SQLite: group commit, synchronous=FULL';
 export const PG_ONE = 'ingest on PostgreSQL: 1 replica';
@@ -88,9 +90,60 @@ export function argument(flag: string, fallback: number): number {
   return index < 0 ? fallback : Number(process.argv[index + 1]);
 }
 
-// The child answers 'start' (CPU accounting and RSS sampling begin), 'usage' (a Usage since then)
-// and 'finish' (for the ingest scenarios: group commit counters, on SQLite the rows on disk; then it stops).
-function answerParent(port: number, finish: () => Promise<Partial<Stats>>): void {
+/** What a server reports when asked to settle: how long its background work took to catch up, and what was still queued after the cap. */
+export interface Settled {
+  ms: number;
+  /** Mails and webhook deliveries still pending or sending (0 once settled). */
+  left: number;
+}
+
+/**
+ * With `--cpu-prof DIR`: a CPU profile of each measured round of this server, written to
+ * DIR/<scenario>-<pid>-<round>.cpuprofile (open it in Chrome's DevTools, Performance panel); without it, null.
+ */
+function cpuProfiler(): { start(): Promise<void>; stop(): Promise<void> } | null {
+  const index = process.argv.indexOf('--cpu-prof');
+  if (index < 0) return null;
+  const dir = process.argv[index + 1]!;
+  mkdirSync(dir, { recursive: true });
+  const session = new Session();
+  session.connect();
+  const post = (method: string) => new Promise<unknown>((resolve, reject) => session.post(method, (error, result) => (error ? reject(error) : resolve(result))));
+  let round = 0;
+  return {
+    async start() {
+      await post('Profiler.enable');
+      await post('Profiler.start');
+    },
+    async stop() {
+      const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+      round += 1;
+      const scenario = (process.argv[3] ?? 'server').replace(/[^a-z0-9]+/gi, '-').toLowerCase();
+      writeFileSync(join(dir, `${scenario}-${process.pid}-${round}.cpuprofile`), JSON.stringify(profile));
+    },
+  };
+}
+
+/** How long a server may take to send what it queued before a measurement starts anyway. */
+const SETTLE_CAP_MS = 120_000;
+
+/** Waits until `backlog()` is 0 (polled every 50 ms), at most SETTLE_CAP_MS. */
+async function settle(backlog: () => Promise<number>): Promise<Settled> {
+  const began = Date.now();
+  let left = await backlog();
+  while (left > 0 && Date.now() - began < SETTLE_CAP_MS) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    left = await backlog();
+  }
+  return { ms: Date.now() - began, left };
+}
+
+// The child answers 'start' (CPU accounting and RSS sampling begin), 'usage' (a Usage since then),
+// 'settle' (a Settled: once the mails and webhook events it queued are sent, so that no scenario is
+// measured while another's server still works off its backlog) and 'finish' (for the ingest
+// scenarios: group commit counters, on SQLite the rows on disk; then it stops).
+function answerParent(port: number, finish: () => Promise<Partial<Stats>>, backlog: () => Promise<number> = async () => 0): void {
+  const profiler = cpuProfiler();
   let since = process.cpuUsage();
   let peakRssBytes = 0;
   const sample = () => (peakRssBytes = Math.max(peakRssBytes, process.memoryUsage.rss()));
@@ -102,10 +155,14 @@ function answerParent(port: number, finish: () => Promise<Partial<Stats>>): void
       sample();
       clearInterval(sampler);
       sampler = setInterval(sample, 50);
+      await profiler?.start();
       process.send!('started');
+    } else if (message === 'settle') {
+      process.send!(await settle(backlog));
     } else if (message === 'usage') {
       sample();
       const cpu = process.cpuUsage(since);
+      await profiler?.stop();
       process.send!({ cpuMicros: cpu.user + cpu.system, peakRssBytes } satisfies Usage);
     } else {
       clearInterval(sampler);
@@ -201,6 +258,10 @@ export async function serveScenario(name: ScenarioName): Promise<void> {
           },
   });
   const { backend } = service;
+  const webhookRows = webhookStore(backend.consentDb, backend.kind === 'postgres');
+  const open = (counts: Record<string, number>) => (counts.pending ?? 0) + (counts.sending ?? 0);
+  // A held scenario's events are never sent: only its mails count.
+  const backlog = async () => open(await backend.outbox.counts()) + ('held' in scenario ? 0 : open(await webhookRows.counts()));
   answerParent((service.app.server.address() as { port: number }).port, async () => {
     // PostgreSQL's rows are counted by the bench, once for all replicas, after they have closed.
     const table = 'form' in scenario ? 'contacts' : 'newsletter';
@@ -209,5 +270,5 @@ export async function serveScenario(name: ScenarioName): Promise<void> {
     await service.close();
     rmSync(dir, { recursive: true, force: true });
     return stats;
-  });
+  }, backlog);
 }

@@ -26,16 +26,21 @@ export function routingOf(endpoints: ReadonlyArray<{ name: string; events: reado
   return { endpointsFor: (type) => endpoints.filter((endpoint) => endpoint.events.includes(type)).map((endpoint) => endpoint.name) };
 }
 
-/** A fresh Standard Webhooks message id: `msg_` and 128 random bits in hex. */
-export function newEventId(): string {
-  return `msg_${randomBytes(16).toString('hex')}`;
+/**
+ * A fresh Standard Webhooks message id: `msg_`, then 128 bits in hex: the time in milliseconds (48
+ * bits, as in a UUIDv7) and 80 random bits. Ids that grow with time are appended at the end of
+ * the `(event_id, endpoint)` index instead of landing on a random page of it, which made queueing
+ * an event cost a submission a third more time in SQLite (`npm run bench:ingest`).
+ */
+export function newEventId(now = Date.now()): string {
+  return `msg_${now.toString(16).padStart(12, '0')}${randomBytes(10).toString('hex')}`;
 }
 
 /** The delivery rows of `event` about `emailLower` (null: about nobody, a ping), one per endpoint in `endpoints`. */
 export function deliveryRows(endpoints: readonly string[], event: WebhookEvent, emailLower: string | null, now: number): Array<Insertable<WebhookDeliveriesTable>> {
   if (endpoints.length === 0) return [];
   const at = isoAt(now);
-  const eventId = newEventId();
+  const eventId = newEventId(now);
   const body = webhookBodyText(event, at);
   return endpoints.map((endpoint) => ({
     event_id: eventId,
