@@ -97,5 +97,7 @@ HEALTHCHECK --interval=30s --timeout=5s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8787)+'/healthz',{signal:AbortSignal.timeout(4000)}).then(r=>process.exit(r.status===200?0:1),()=>process.exit(1))"]
 
 STOPSIGNAL SIGTERM
+# Node options for the service go between "node" and "ingest/bin.js": `npm run bench:runtime`
+# measures the service with them. None today (docs/developers.md, "Compiled programs", says why).
 ENTRYPOINT ["/usr/local/bin/tini", "--", "node", "ingest/bin.js"]
 CMD ["serve"]

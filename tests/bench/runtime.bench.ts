@@ -7,7 +7,8 @@
  * - `ingest --help` and `sitegen --help`: wall time, median of N runs (min–max beside it), and
  *   the median CPU time, steadier on a busy machine; `node -e 0` beside them is the floor;
  * - `ingest serve` on a fresh SQLite file: time until /healthz answers 200, and its resident memory
- *   (VmRSS, worker threads included) two seconds later with no traffic;
+ *   (VmRSS, worker threads included) two seconds later with no traffic; every `ingest serve` runs
+ *   with the node options of its tree's Dockerfile ENTRYPOINT (none today), as the image runs it;
  * - what the ingest image adds to its base, estimated from this checkout: the before image's
  *   production node_modules/ (all `dependencies`, as `npm ci --omit=dev` installs them, with
  *   better-sqlite3 trimmed as both Dockerfiles do), ingest/ and content/; the after image's
@@ -133,13 +134,27 @@ const healthy = (port: number) => () =>
     () => false,
   );
 
+/**
+ * The node options the image runs the service with: those between "node" and "ingest/bin.js" in
+ * `root`'s Dockerfile ENTRYPOINT (none before they were added), so the bench measures what ships.
+ */
+function imageNodeOptions(root: string): string[] {
+  const dockerfile = join(root, 'Dockerfile');
+  if (!existsSync(dockerfile)) return [];
+  const line = /^ENTRYPOINT (\[.*\])$/m.exec(readFileSync(dockerfile, 'utf8'))?.[1];
+  const words = line === undefined ? [] : (JSON.parse(line) as string[]);
+  const node = words.indexOf('node');
+  const bin = words.indexOf('ingest/bin.js');
+  return node < 0 || bin < node ? [] : words.slice(node + 1, bin);
+}
+
 /** `ingest serve` of `root` on a fresh SQLite file; with `heapFile`, the V8 heap's figures too. */
 async function idleIngest(root: string, heapFile?: string): Promise<Idle> {
   const data = mkdtempSync(join(tmpdir(), 'bench-runtime-data-'));
   const port = nextPort++;
   const preload = heapFile === undefined ? [] : ['--import', heapReporter(data, heapFile)];
   try {
-    const idle = await idleProcess(root, [...preload, join(root, 'ingest/bin.js'), 'serve'], { DATA_DIR: data, DATABASE_URL: `sqlite:${join(data, 'ingest.sqlite')}`, PORT: String(port), HOST: '127.0.0.1' }, healthy(port));
+    const idle = await idleProcess(root, [...imageNodeOptions(root), ...preload, join(root, 'ingest/bin.js'), 'serve'], { DATA_DIR: data, DATABASE_URL: `sqlite:${join(data, 'ingest.sqlite')}`, PORT: String(port), HOST: '127.0.0.1' }, healthy(port));
     return heapFile === undefined ? idle : { ...idle, heap: JSON.parse(readFileSync(heapFile, 'utf8')) as Idle['heap'] };
   } finally {
     rmSync(data, { recursive: true, force: true });
@@ -196,7 +211,7 @@ async function replicaUnderLoad(root: string): Promise<{ idleRss: number; peakRs
     RATE_LIMIT_MAX: '1000000000',
     RATE_LIMIT_NEWSLETTER_DAILY_MAX: '1000000000',
   };
-  const child = spawn(process.execPath, [join(root, 'ingest/bin.js'), 'serve'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [...imageNodeOptions(root), join(root, 'ingest/bin.js'), 'serve'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   try {
