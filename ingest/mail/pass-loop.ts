@@ -54,17 +54,14 @@ export function passLoop<T>(options: PassLoopOptions<T>): PassLoop<T> {
     return next;
   }
 
-  const sleep = (ms: number, interruptible: boolean) =>
-    new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wake = undefined;
-        resolve();
-      }
-      wake = done;
-      wakeable = interruptible;
+  const sleep = (ms: number, interruptible: boolean) => {
+    const nap = wakeableSleep(ms);
+    wake = nap.wake;
+    wakeable = interruptible;
+    return nap.done.then(() => {
+      wake = undefined;
     });
+  };
 
   async function run(): Promise<void> {
     let failures = 0;
@@ -106,4 +103,17 @@ export function passLoop<T>(options: PassLoopOptions<T>): PassLoop<T> {
       return stopping;
     },
   };
+}
+
+/** A wait of `ms` that `wake()` ends early; `done` resolves either way. */
+export function wakeableSleep(ms: number): { done: Promise<void>; wake(): void } {
+  let wake = () => {};
+  const done = new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    wake = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+  });
+  return { done, wake };
 }

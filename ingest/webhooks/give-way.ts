@@ -10,6 +10,7 @@
  *   const gate = giveWay(() => submissionsSoFar);
  *   const began = gate.begin(); await sendBatch(); await gate.after(began);
  */
+import { wakeableSleep } from '../mail/pass-loop.ts';
 
 /** What the gate measures a batch by: when it began, and how many submissions had arrived by then. */
 interface BatchStart {
@@ -40,14 +41,10 @@ export function giveWay(submissions: () => number, factor = 19, now: () => numbe
     after(began) {
       if (submissions() === began.submissions) return Promise.resolve();
       const ms = Math.min(PAUSE_BOUNDS_MS.max, Math.max(PAUSE_BOUNDS_MS.min, factor * (now() - began.atMs)));
-      return new Promise<void>((resolve) => {
-        const timer = setTimeout(done, ms);
-        function done() {
-          clearTimeout(timer);
-          wake = undefined;
-          resolve();
-        }
-        wake = done;
+      const pause = wakeableSleep(ms);
+      wake = pause.wake;
+      return pause.done.then(() => {
+        wake = undefined;
       });
     },
     release: () => wake?.(),

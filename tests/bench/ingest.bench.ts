@@ -277,18 +277,20 @@ async function main(): Promise<void> {
       scenario.runs.push({ ...run, whileLoaded, settled: await scenario.settle() });
     }
   }
-  const rows: Array<Run & { name: ScenarioName; stats: Stats; created: number; walSyncs: number | null }> = [];
+  const rows: Array<Run & { name: ScenarioName; stats: Stats; created: number; walSyncs: number | null; rates: number[] }> = [];
   for (const scenario of scenarios) {
     const { created, walSyncs, ...stats } = await scenario.finish();
     // Per replica, the highest of all rounds.
     const peakRssBytes = scenario.runs[0]!.peakRssBytes.map((_, replica) => Math.max(...scenario.runs.map((run) => run.peakRssBytes[replica]!)));
-    rows.push({ name: scenario.name, ...median(scenario.runs), stats, created, walSyncs, peakRssBytes });
+    rows.push({ name: scenario.name, ...median(scenario.runs), stats, created, walSyncs, peakRssBytes, rates: scenario.runs.map((run) => run.result.requests.average) });
   }
   await sink.close();
   const noop = rows[0]!.result.requests.average;
-  const table = rows.map(({ name, result, cpuMicros, stats, created, peakRssBytes, settled, whileLoaded }) => ({
+  const table = rows.map(({ name, result, cpuMicros, stats, created, peakRssBytes, settled, whileLoaded, rates }) => ({
     scenario: name,
     'req/s': Math.round(result.requests.average),
+    // Every round's, in order, when there were several: the median hides their spread.
+    ...(rounds > 1 ? { 'each round': rates.map(Math.round).join(' / ') } : {}),
     'p50 ms': result.latency.p50,
     'p99 ms': result.latency.p99,
     'non-2xx': failures(result),
