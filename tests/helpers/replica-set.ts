@@ -79,8 +79,17 @@ export async function startReplicas(count: number, databaseUrl: string, smtpUrl:
     const replica = replicas[index]!;
     replica.process = child;
     replica.pids.push(child.pid!);
+    // The exit of a replica that started long ago (killed, or stopped after the set removed its
+    // folder) rejects a promise nobody waits for any more: its log may be gone by then.
+    const logTail = () => {
+      try {
+        return readFileSync(logFile, 'utf8').slice(-3000);
+      } catch {
+        return '(its log is gone)';
+      }
+    };
     const exited = new Promise<never>((_, reject) =>
-      child.once('exit', (code, signal) => reject(new Error(`replica ${index} exited (${code ?? signal}) while starting:\n${readFileSync(logFile, 'utf8').slice(-3000)}`))),
+      child.once('exit', (code, signal) => reject(new Error(`replica ${index} exited (${code ?? signal}) while starting:\n${logTail()}`))),
     );
     exited.catch(() => {}); // a later kill is not an error
     await Promise.race([untilReady(`${replica.url}/readyz`, 90_000, logFile), exited]);
