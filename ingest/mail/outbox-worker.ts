@@ -30,6 +30,9 @@ import type { OutboxJob, OutboxStore } from '../store/outbox/outbox-store.ts';
 import { passLoop } from './pass-loop.ts';
 import { DEFAULT_PASS_BACKOFF, DEFAULT_RETRY_POLICY, type PassBackoff, passRetryDelay, type RetryPolicy } from './retry-policy.ts';
 
+/** The shortest wait after a pass that claimed nothing. */
+const MIN_IDLE_MS = 25;
+
 /** What became of one send: delivered, to be retried, failed for good, or cut off by a shutdown. */
 export type SendOutcome = 'sent' | 'retried' | 'failed' | 'abandoned';
 
@@ -217,9 +220,12 @@ export function outboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
     return result;
   }
 
-  async function idleMs(): Promise<number> {
+  // A pass that claimed nothing waits a moment at least, as the webhook worker does: a due row it
+  // cannot claim (another replica holds it locked) would otherwise be looked at again every millisecond.
+  async function idleMs(result: PassResult): Promise<number> {
     const nextDue = await deps.outbox.nextDueAt();
-    return nextDue === null ? pollMs : Math.max(0, Math.min(pollMs, nextDue - deps.clock.now()));
+    const claimed = result.sent + result.retried + result.failed + result.abandoned;
+    return nextDue === null ? pollMs : Math.max(claimed === 0 ? MIN_IDLE_MS : 0, Math.min(pollMs, nextDue - deps.clock.now()));
   }
 
   // One pass at a time, a growing wait after a failed one; a stored contact cuts an idle wait short.
