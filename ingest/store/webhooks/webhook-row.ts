@@ -28,9 +28,8 @@ export function routingOf(endpoints: ReadonlyArray<{ name: string; events: reado
 
 /**
  * A fresh Standard Webhooks message id: `msg_`, then 128 bits in hex: the time in milliseconds (48
- * bits, as in a UUIDv7) and 80 random bits. Ids that grow with time are appended at the end of
- * the `(event_id, endpoint)` index instead of landing on a random page of it, which made queueing
- * an event cost a submission a third more time in SQLite (`npm run bench:ingest`).
+ * bits, as in a UUIDv7) and 80 random bits, so ids are unique by construction (migration 009
+ * dropped the index that held them unique) and sort in the order the events were queued.
  */
 export function newEventId(now = Date.now()): string {
   return `msg_${now.toString(16).padStart(12, '0')}${randomBytes(10).toString('hex')}`;
