@@ -27,11 +27,8 @@ import { keepLease } from './outbox-lease.ts';
 import { messageOf, recordFailedSend } from './failed-send.ts';
 import type { OutboxKind } from '../store/tables.ts';
 import type { OutboxJob, OutboxStore } from '../store/outbox/outbox-store.ts';
-import { passLoop } from './pass-loop.ts';
+import { MIN_IDLE_MS, passLoop } from './pass-loop.ts';
 import { DEFAULT_PASS_BACKOFF, DEFAULT_RETRY_POLICY, type PassBackoff, passRetryDelay, type RetryPolicy } from './retry-policy.ts';
-
-/** The shortest wait after a pass that claimed nothing. */
-const MIN_IDLE_MS = 25;
 
 /** What became of one send: delivered, to be retried, failed for good, or cut off by a shutdown. */
 export type SendOutcome = 'sent' | 'retried' | 'failed' | 'abandoned';

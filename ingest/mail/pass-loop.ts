@@ -11,6 +11,9 @@
  */
 import { type PassBackoff, passRetryDelay } from './retry-policy.ts';
 
+/** The shortest wait after a pass that claimed nothing, for both workers: a due row another replica holds locked is never looked at in a hot loop. */
+export const MIN_IDLE_MS = 25;
+
 /** What a loop runs and how it waits. */
 interface PassLoopOptions<T> {
   /** One pass over the due rows. */

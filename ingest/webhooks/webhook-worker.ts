@@ -25,7 +25,7 @@ import type { Clock } from '../clock.ts';
 import { DATA_FACTS } from '../contract/data-facts.ts';
 import type { WebhookEndpoint } from '../config/webhook-endpoints.ts';
 import { keepLease } from '../mail/outbox-lease.ts';
-import { passLoop } from '../mail/pass-loop.ts';
+import { MIN_IDLE_MS, passLoop } from '../mail/pass-loop.ts';
 import { DEFAULT_PASS_BACKOFF, nextRetry, type RetryPolicy } from '../mail/retry-policy.ts';
 import type { WebhookJob, WebhookOutcome, WebhookStore } from '../store/webhooks/webhook-store.ts';
 import { deliver, type DeliveryResult } from './deliver.ts';
@@ -41,9 +41,6 @@ const WEBHOOK_RETRY_POLICY: RetryPolicy = {
   giveUpAfterMs: DATA_FACTS.webhookRetryDays * 24 * 60 * 60_000,
   jitter: 0.2,
 };
-
-/** The shortest wait after a pass that claimed nothing. */
-const MIN_IDLE_MS = 25;
 
 /** How long after a queued event the worker looks, so that events queued together go out together. */
 const NOTIFY_DELAY_MS = 20;
