@@ -207,8 +207,14 @@ export function outboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
     };
     let failure: { error: unknown } | undefined;
     // Caught as each lane starts: a lane failing while the pass awaits another would otherwise end the process (unhandled rejection).
+    // Counted before it starts and never started once stopping: a lane started then ends before its
+    // first await, and counting it afterwards kept `open` below `concurrency` forever (a loop that
+    // blocked the process until it ran out of memory, when `stop()` came during `releaseStale`).
     const widen = () => {
-      for (; open < concurrency; open++) lanes.push(lane().catch((error: unknown) => void (failure ??= { error })));
+      while (open < concurrency && !loop.stopping) {
+        open += 1;
+        lanes.push(lane().catch((error: unknown) => void (failure ??= { error })));
+      }
     };
     widen();
     // Every lane ends before the pass does (one pass at a time), the failed ones too.
