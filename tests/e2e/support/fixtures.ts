@@ -56,11 +56,21 @@ export async function hydrateForm(page: Page, form: 'newsletter' | 'contact'): P
 }
 
 /**
- * Waits until the page's entrance animations have finished: a card caught half faded in is not
- * what a reader sees, and on a loaded machine a measurement could otherwise catch one.
+ * Brings the page's entrance animations to their end state: a card caught half faded in is not
+ * what a reader sees, and on a loaded machine a measurement could otherwise catch one. They are
+ * finished rather than waited for: a page that got no frame for a while (a loaded machine) kept
+ * them running past the test's timeout. Every animation of the site is finite; an endless one
+ * would be a finding of its own, so it fails here.
  */
 export async function animationsSettled(page: Page): Promise<void> {
-  await page.waitForFunction(() => document.getAnimations().every((animation) => animation.playState !== 'running'));
+  const endless = await page.evaluate(() =>
+    document.getAnimations().flatMap((animation) => {
+      if (animation.effect?.getComputedTiming().endTime === Infinity) return [String((animation as CSSAnimation).animationName ?? animation.id)];
+      animation.finish();
+      return [];
+    }),
+  );
+  expect(endless, 'animations that never end').toEqual([]);
 }
 
 /**
