@@ -1,10 +1,10 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import matter from 'gray-matter';
 import { z } from 'zod';
 import type { Problem } from '../errors.ts';
 import { LANGUAGES, type Lang } from '../languages.ts';
 import { fillPlaceholders, MARKDOWN_PAGES, renderMarkdown, type RenderedMarkdown } from './markdown.ts';
+import { type SplitPage, splitFrontMatter } from './front-matter.ts';
 import { contentPagePath, NAV_PLACEMENTS, reservedPathReason, type ContentPageRoute } from '../routes.ts';
 
 /** A slug: lower-case words of letters and digits joined by dashes, segments joined by `/`. */
@@ -49,9 +49,11 @@ export interface ContentPage extends ContentPageRoute {
   fieldLines: Readonly<Record<'title' | 'description' | 'slug', number>>;
 }
 
-/** The line of `field:` in a file's front matter (the first line when it has none). */
-function fieldLine(source: string, field: string): number {
-  const index = source.split('\n').findIndex((line, i) => i > 0 && line.startsWith(`${field}:`));
+/** The line of `field:` in a file's front matter (else the first line of the file that starts with it; else line 1). */
+function fieldLine(page: Pick<SplitPage, 'frontLines'>, source: string, field: string): number {
+  const starts = (line: string, i: number) => i > 0 && line.startsWith(`${field}:`);
+  let index = page.frontLines.findIndex(starts);
+  if (index === -1) index = source.split('\n').findIndex(starts);
   return index === -1 ? 1 : index + 1;
 }
 
@@ -61,25 +63,23 @@ function readContentPage(file: string, lang: Lang, name: string): ContentPage | 
   if (!source.startsWith('---\n')) {
     return [{ code: 'front_matter_invalid', file, line: 1, message: 'has no front matter: start the file with a "---" line, then title, description and slug, then "---"' }];
   }
-  let parsed: matter.GrayMatterFile<string>;
+  let split: SplitPage;
   try {
-    // With options, gray-matter parses afresh instead of caching every text it has seen.
-    parsed = matter(source, {});
+    split = splitFrontMatter(source);
   } catch (error) {
     const mark = (error as { mark?: { line?: number } }).mark;
     const reason = ((error as Error).message.split('\n')[0] ?? '').replace(/^YAMLException: /, '');
     return [{ code: 'front_matter_invalid', file, line: (mark?.line ?? 0) + 2, message: `front matter is not valid YAML: ${reason}` }];
   }
-  const result = frontMatterSchema.safeParse(parsed.data);
+  const result = frontMatterSchema.safeParse(split.data);
   if (!result.success) {
     return result.error.issues.map((issue) => {
       const field = String(issue.path[0] ?? (issue.code === 'unrecognized_keys' ? issue.keys[0] : ''));
       const message = issue.code === 'unrecognized_keys' ? `front matter field ${issue.keys.map((k) => `"${k}"`).join(', ')} is not one of title, description, slug, nav, navLabel, navOrder` : `front matter ${field || '(root)'}: ${issue.message}`;
-      return { code: 'front_matter_invalid', file, line: field ? fieldLine(source, field) : 1, message } satisfies Problem;
+      return { code: 'front_matter_invalid', file, line: field ? fieldLine(split, source, field) : 1, message } satisfies Problem;
     });
   }
   const data = result.data;
-  const bodyLine = source.split('\n').length - parsed.content.split('\n').length + 1;
   return {
     name,
     lang,
@@ -90,9 +90,9 @@ function readContentPage(file: string, lang: Lang, name: string): ContentPage | 
     ...(data.nav ? { nav: data.nav } : {}),
     navLabel: data.navLabel ?? data.title,
     navOrder: data.navOrder ?? 0,
-    body: parsed.content,
-    bodyLine,
-    fieldLines: { title: fieldLine(source, 'title'), description: fieldLine(source, 'description'), slug: fieldLine(source, 'slug') },
+    body: split.body,
+    bodyLine: split.bodyLine,
+    fieldLines: { title: fieldLine(split, source, 'title'), description: fieldLine(split, source, 'description'), slug: fieldLine(split, source, 'slug') },
   };
 }
 
