@@ -8,7 +8,9 @@
 //          only the native better-sqlite3 left outside (the image ships it in node_modules/).
 // sitegen  cli/main.ts → build/sitegen/main.js and cli/serve/start.ts (`npm start`) → start.js:
 //          cli/ and templates/ bundled, npm packages left outside (sitegen runs where the project
-//          is installed, Vite and Tailwind included).
+//          is installed, Vite and Tailwind included), but the plain-JavaScript ones every build
+//          loads (zod, marked, js-yaml, i18next, commander): one bundled file loads in less than
+//          half the time of zod's hundred modules, 30 ms of each sitegen command.
 //
 // Both keep source maps (`.map` beside each file, no sources inside): bin.js turns them on, so
 // a stack trace names the .ts file and line. And `import.meta.url` keeps meaning the source
@@ -37,9 +39,24 @@ const PROGRAMS = {
   sitegen: {
     entries: { main: 'cli/main.ts', start: 'cli/serve/start.ts' },
     outDir: 'build/sitegen',
-    bundle: { packages: 'external' },
+    bundle: {},
+    inline: ['zod', 'marked', 'js-yaml', 'i18next', 'commander'],
   },
 };
+
+/** An esbuild plugin that leaves every npm package outside the bundle but those of `inline`. */
+function packagesOutside(inline) {
+  return {
+    name: 'packages-outside',
+    setup(build) {
+      build.onResolve({ filter: /^[^./]/ }, (args) => {
+        const name = args.path.startsWith('@') ? args.path.split('/').slice(0, 2).join('/') : args.path.split('/')[0];
+        if (args.path.startsWith('node:') || !inline.includes(name)) return { path: args.path, external: true };
+        return undefined;
+      });
+    },
+  };
+}
 
 /** The file listing a compile's inputs, read to tell whether the output is stale. */
 const INPUTS_FILE = 'inputs.json';
@@ -91,7 +108,7 @@ export async function compile(name) {
     logLevel: 'warning',
     // The CommonJS packages inside the bundle call require() for Node's own modules.
     banner: { js: "import { createRequire as __compiledRequire } from 'node:module'; const require = __compiledRequire(import.meta.url);" },
-    plugins: [sourceLocation(outDir)],
+    plugins: [sourceLocation(outDir), ...(program.inline ? [packagesOutside(program.inline)] : [])],
     ...program.bundle,
   });
   mkdirSync(outDir, { recursive: true });
