@@ -3,7 +3,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-stage() { printf '\n== %s\n' "$1"; }
+# Each stage's header says when it started, and the last line how long the whole run took (the
+# figures the developers' guide quotes for test speed).
+SECONDS=0
+elapsed() { printf '%d min %02d s' $((SECONDS / 60)) $((SECONDS % 60)); }
+stage() { printf '\n== %s (at %s)\n' "$1" "$(elapsed)"; }
 
 # `later` starts a stage's command in the background; `collect` waits for all of them, prints each
 # one's output in one piece, in the order they were started, and fails when one failed.
@@ -55,3 +59,5 @@ stage "browser tests (Playwright in Chromium, real ingest service and SMTP peer,
 bash tests/e2e/support/ensure-browser.sh
 bash tests/e2e/support/ensure-nginx.sh
 npx playwright test -c tests/e2e
+
+printf '\nnpm test: every stage passed in %s\n' "$(elapsed)"
