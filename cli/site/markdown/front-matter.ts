@@ -6,11 +6,11 @@
  * `safeLoad`), so every front matter reads as it did; `tests/cli/site/front-matter.test.ts` holds
  * the two equal on the shipped pages and on the edge cases.
  *
- *   splitFrontMatter('---\ntitle: Hi\n---\n# Body\n') → { data: { title: 'Hi' }, body: '# Body\n', lines: ['---', 'title: Hi', '---', …] }
+ *   splitFrontMatter('---\ntitle: Hi\n---\n# Body\n') → { data: { title: 'Hi' }, body: '# Body\n', frontLines: ['---', 'title: Hi'], bodyLine: 4 }
  */
 import yaml from 'js-yaml';
 
-/** A page file split: the front matter's value (`{}` when it is empty), the Markdown below it, and the file's lines up to the closing `---`. */
+/** A page file split: the front matter's value (`{}` when it is empty), the Markdown below it, and the file's lines before the closing `---`. */
 export interface SplitPage {
   data: unknown;
   body: string;
