@@ -1,6 +1,6 @@
 import { LANGUAGES } from '../../cli/site/languages.ts';
 import { allRoutes } from '../../cli/site/routes.ts';
-import { axeViolations, expect, hydrateForm, test } from './support/fixtures.ts';
+import { axeViolations, expect, hydrateForm, preloadAxe, test } from './support/fixtures.ts';
 import { pagesByLanguage, timeoutFor } from './support/page-batches.ts';
 
 // Every page type in every language, from the routes table, plus each language's 404 page.
@@ -9,6 +9,7 @@ const PAGES = [...allRoutes().map((r) => r.path), ...LANGUAGES.map((l) => (l ===
 for (const [lang, paths] of pagesByLanguage(PAGES)) {
   test(`axe finds no WCAG A/AA violations on the ${paths.length} pages in ${lang}`, async ({ page, url }) => {
     test.setTimeout(timeoutFor(paths.length));
+    await preloadAxe(page);
     for (const path of paths) {
       await test.step(path, async () => {
         await page.goto(url(path));

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { AxeBuilder } from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
+import axe from 'axe-core';
 import Database from 'better-sqlite3';
 import type { E2EState } from './global-setup.ts';
 
@@ -73,16 +73,34 @@ export async function animationsSettled(page: Page): Promise<void> {
   expect(endless, 'animations that never end').toEqual([]);
 }
 
+/** The rule sets every page is held to: WCAG 2.0, 2.1 and 2.2, levels A and AA. */
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
 /**
- * Runs axe-core with the WCAG 2.x A/AA rule sets once the page has settled, and returns the violations.
- * Legacy mode runs `axe.run` in the page itself instead of opening a blank page for every analysis
- * to combine the frames' results: it leaves out cross-origin frames, of which the site has none.
- * The same rules pass and fail on every page, in about half the time.
+ * Loads axe-core into every document `page` opens from now on, before the page's own scripts: a
+ * test that checks page after page then does not inject it after each navigation (about 80 ms a
+ * page here). It defines `window.axe` and nothing else.
  */
-export async function axeViolations(page: Page) {
+export async function preloadAxe(page: Page): Promise<void> {
+  await page.addInitScript({ content: axe.source });
+}
+
+/**
+ * Runs axe-core with the WCAG 2.x A/AA rule sets once the page has settled, and returns the
+ * violations, one line each with the elements they were found on.
+ *
+ * It calls `axe.run` in the page itself, as `@axe-core/playwright`'s legacy mode does, without
+ * the wrapper's per-frame setup (the site has no frames), and asks for the violations only:
+ * passes and inapplicable rules are then not collected node by node. The same rules run and the
+ * same violations are reported, in about half the time of the wrapper (0.75 → 0.37 s a page).
+ */
+export async function axeViolations(page: Page): Promise<string[]> {
   await animationsSettled(page);
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).setLegacyMode().analyze();
-  return result.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+  if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source);
+  return page.evaluate(async (tags) => {
+    const { violations } = await (window as unknown as { axe: typeof axe }).axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
+    return violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+  }, AXE_TAGS);
 }
 
 /** The built folder the servers serve. */
