@@ -1,6 +1,6 @@
 import { join, resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
-import type { BuildResult, BuildStage } from './build/build-site.ts';
+import type { BuildResult, BuildStage } from './build/build-result.ts';
 import { formatProblem, problemHints, type Problem } from './site/errors.ts';
 import { DEFAULT_LANG, LANGUAGES, parseLangList } from './site/languages.ts';
 import { DEFAULT_PATHS, PROJECT_ROOT } from './paths.ts';
@@ -64,8 +64,7 @@ program
       usageError(`--site-url must be an absolute http(s) URL, got "${opts.siteUrl}"`);
       return;
     }
-    const { buildSite } = await import('./build/build-site.ts');
-    const result = await buildSite({
+    const options = {
       ...DEFAULT_PATHS,
       contentDir: resolve(opts.content),
       outDir: resolve(opts.out),
@@ -73,7 +72,11 @@ program
       siteUrl: opts.siteUrl,
       cache: opts.cache,
       allowMissing: opts.allowMissing ?? false,
-    });
+    };
+    // A build with nothing to do is known before the renderer is loaded (cache/build-record.ts).
+    const { standingBuild } = await import('./build/cache/build-record.ts');
+    const standing = opts.cache ? standingBuild(options) : undefined;
+    const result = standing?.result ?? (await (await import('./build/build-site.ts')).buildSite(options, standing));
     for (const warning of result.warnings) process.stderr.write(`warning: ${formatProblem(warning)}\n`);
     if (result.errors.length > 0) {
       process.stderr.write(`sitegen: build failed with ${result.errors.length} problem(s):\n`);

@@ -7,7 +7,9 @@ import { LANGUAGES, type Lang } from '../site/languages.ts';
 import type { RoutePageId } from '../site/routes.ts';
 import { validateOutput } from '../verify/verify-output.ts';
 import { buildAssets } from './build-assets.ts';
+import { type BuildOptions, type BuildResult, type BuiltPage, timed } from './build-result.ts';
 import { type LoadedContent, loadContent, translationGaps, unknownKeyProblems } from './load-content.ts';
+import { forgetBuildRecord, standingBuild, writeBuildRecord } from './cache/build-record.ts';
 import { OutputPlan } from './cache/output-plan.ts';
 import {
   cacheDirOf,
@@ -32,69 +34,7 @@ import { startPageWriter } from './page-writer.ts';
 import { type RenderedDocument, renderPages, type UnchangedDocument } from './render-pages.ts';
 import { robotsTxt, sitemapXml } from './sitemap.ts';
 
-export interface BuildOptions {
-  /** Folder with `site.json`, `locales/` and `pages/`. */
-  contentDir: string;
-  /** The Tailwind entry stylesheet. */
-  cssEntry: string;
-  outDir: string;
-  langs?: readonly Lang[];
-  /** Overrides `siteUrl` of `site.json` for canonical URLs and the sitemap. */
-  siteUrl?: string;
-  /** The clock, for the copyright year. */
-  now?: Date;
-  /**
-   * Use the build cache (default true): the island bundle and CSS built from identical sources,
-   * and the pages whose inputs did not change, which are neither rendered nor written again
-   * (`cache/output-store.ts`). False builds everything from scratch.
-   */
-  cache?: boolean;
-  /** Publish even when a language lacks keys (English shows in their place), with a warning per key. */
-  allowMissing?: boolean;
-}
-
-/** One file the build wrote. */
-interface BuiltPage {
-  path: string;
-  file: string;
-  lang: Lang;
-  page: RoutePageId | 'notFound';
-  bytes: number;
-  /** False for a page the build cache kept as the previous build wrote it. */
-  rendered: boolean;
-}
-
-/**
- * The build's stages, in the order they run; `sitegen build --timings` prints how long each took.
- * Pages are written and compressed in other threads during render and verify: `write` is this
- * thread's share (handing them over), `flush` the wait for the rest after `host` and putting
- * the new output in place; `load` includes reading what the build cache knows. A stage the cache
- * made unnecessary (`verify`, `host`) is left out.
- */
-export type BuildStage = 'load' | 'assets' | 'render' | 'write' | 'verify' | 'host' | 'flush';
-
-/** What a build did: the pages written, and problems found (errors make the build fail). */
-export interface BuildResult {
-  pages: BuiltPage[];
-  assets: { css: string; cssBytes: number; islands: { file: string; bytes: number }[] };
-  errors: Problem[];
-  warnings: Problem[];
-  durationMs: number;
-  /** How many files the build wrote into the folder it published; 0 when the output already held this build, which then publishes nothing. */
-  filesWritten: number;
-  /** Milliseconds spent in each stage that ran (a build that fails early has fewer). */
-  stageMs: Partial<Record<BuildStage, number>>;
-}
-
-/** Runs `step`, adding its duration to `stageMs[stage]`. */
-function timed<T>(stageMs: BuildResult['stageMs'], stage: BuildStage, step: () => T): T {
-  const started = performance.now();
-  try {
-    return step();
-  } finally {
-    stageMs[stage] = (stageMs[stage] ?? 0) + performance.now() - started;
-  }
-}
+export type { BuildOptions, BuildResult } from './build-result.ts';
 
 /**
  * Builds the site, stage by stage: load the content and find translation gaps → assets (CSS,
@@ -106,11 +46,19 @@ function timed<T>(stageMs: BuildResult['stageMs'], stage: BuildStage, step: () =
  *
  * With the cache (the default), a page whose inputs did not change since the previous build is
  * neither rendered nor written, the output checks run again only when what they read changed,
- * and a build that changes nothing publishes nothing (see `cache/output-store.ts`).
+ * and a build that changes nothing publishes nothing (see `cache/output-store.ts`). A build whose
+ * inputs are all as the last one's, finding its output untouched, stops before loading anything
+ * (`cache/build-record.ts`); `standing` is that check when the caller made it already (the CLI
+ * does, before it imports the renderer).
  */
-export async function buildSite(options: BuildOptions): Promise<BuildResult> {
-  const started = performance.now();
-  const stageMs: BuildResult['stageMs'] = {};
+export async function buildSite(options: BuildOptions, standing?: ReturnType<typeof standingBuild>): Promise<BuildResult> {
+  const useCache = options.cache ?? true;
+  if (!useCache) forgetBuildRecord(options.outDir);
+  const known = useCache ? (standing ?? standingBuild(options)) : null;
+  if (known?.result) return known.result;
+  // The check's time counts as part of the build and of its load stage.
+  const started = performance.now() - (known?.ms ?? 0);
+  const stageMs: BuildResult['stageMs'] = known ? { load: known.ms } : {};
   const result = (fields: Partial<BuildResult>): BuildResult => ({
     pages: [],
     assets: { css: '', cssBytes: 0, islands: [] },
@@ -123,7 +71,6 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   });
   const langs = options.langs ?? LANGUAGES;
   const { outDir, contentDir } = options;
-  const useCache = options.cache ?? true;
 
   const loaded = timed(stageMs, 'load', () => loadContent(contentDir, langs, options.siteUrl));
   if (!loaded.ok) return result({ errors: [...loaded.problems] });
@@ -146,7 +93,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       return result({ errors, warnings: gaps.warnings });
     }
     const filesWritten = timed(stageMs, 'flush', () => (useCache ? publishCached(plan, outDir, previous, built.cacheRecords) : publishFresh(plan, outDir)));
-    return result({ pages: built.pages, assets: built.assets, errors, warnings: gaps.warnings, filesWritten });
+    const done = result({ pages: built.pages, assets: built.assets, errors, warnings: gaps.warnings, filesWritten });
+    if (known) writeBuildRecord(outDir, known.key, done);
+    return done;
   } catch (error) {
     if (!useCache) discardStaging(staging);
     throw error;
