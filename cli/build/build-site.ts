@@ -16,6 +16,7 @@ import {
   cachedStaging,
   forgetPreviousBuild,
   keepRecord,
+  type FolderRecord,
   type Manifest,
   type PageRecord,
   outputHolds,
@@ -92,9 +93,9 @@ export async function buildSite(options: BuildOptions, standing?: ReturnType<typ
       if (!useCache) discardStaging(staging);
       return result({ errors, warnings: gaps.warnings });
     }
-    const filesWritten = timed(stageMs, 'flush', () => (useCache ? publishCached(plan, outDir, previous, built.cacheRecords) : publishFresh(plan, outDir)));
-    const done = result({ pages: built.pages, assets: built.assets, errors, warnings: gaps.warnings, filesWritten });
-    if (known) writeBuildRecord(outDir, known.key, done);
+    const published = timed(stageMs, 'flush', () => (useCache ? publishCached(plan, outDir, previous, built.cacheRecords) : { written: publishFresh(plan, outDir), out: null }));
+    const done = result({ pages: built.pages, assets: built.assets, errors, warnings: gaps.warnings, filesWritten: published.written });
+    if (known && published.out) writeBuildRecord(outDir, known.key, done, published.out);
     return done;
   } catch (error) {
     if (!useCache) discardStaging(staging);
@@ -114,9 +115,10 @@ function publishFresh(plan: OutputPlan, outDir: string): number {
 /**
  * Publishes a build with the cache: nothing when the output already holds exactly its files;
  * otherwise the spare, completed, is swapped in and the old output kept as the next spare. Then
- * records both folders and the pages in the manifest. Returns how many files were written.
+ * records both folders and the pages in the manifest. Returns how many files were written, and
+ * the output's record.
  */
-function publishCached(plan: OutputPlan, outDir: string, previous: PreviousBuild, records: Omit<Manifest, 'version' | 'out' | 'spare'>): number {
+function publishCached(plan: OutputPlan, outDir: string, previous: PreviousBuild, records: Omit<Manifest, 'version' | 'out' | 'spare'>): { written: number; out: FolderRecord | null } {
   const spareDir = spareDirOf(outDir);
   if (outputHolds(outDir, previous.outFiles, plan.files)) {
     // Nothing to publish. The spare may have been written into (a page rendered again because a
@@ -124,13 +126,15 @@ function publishCached(plan: OutputPlan, outDir: string, previous: PreviousBuild
     const spareFiles = previous.spareFiles.all();
     for (const file of plan.written) spareFiles.set(file, plan.files.get(file)!);
     const spare = plan.written.size === 0 ? previous.spareFiles.record : recordFolder(spareDir, spareFiles);
-    writeManifest(outDir, { version: 1, out: keepRecord(outDir, previous.outFiles), spare, ...records });
-    return 0;
+    const out = keepRecord(outDir, previous.outFiles);
+    writeManifest(outDir, { version: 1, out, spare, ...records });
+    return { written: 0, out };
   }
   const written = plan.finish();
   swapWithSpare(outDir);
-  writeManifest(outDir, { version: 1, out: recordFolder(outDir, plan.files), spare: keepRecord(spareDir, previous.outFiles), ...records });
-  return written;
+  const out = recordFolder(outDir, plan.files);
+  writeManifest(outDir, { version: 1, out, spare: keepRecord(spareDir, previous.outFiles), ...records });
+  return { written, out };
 }
 
 /** A page of the output: rendered by this build, or kept as the previous one wrote it. */

@@ -27,7 +27,7 @@ import { SITEGEN_ERRORS, type SitegenErrorCode } from '../../site/errors.ts';
 import { LANGUAGES } from '../../site/languages.ts';
 import type { RoutePageId } from '../../site/routes.ts';
 import type { BuildOptions, BuildResult } from '../build-result.ts';
-import { cacheDirOf } from './output-store.ts';
+import { cacheDirOf, type FolderRecord } from './output-store.ts';
 
 const problem = z.object({
   code: z.enum(Object.keys(SITEGEN_ERRORS) as [SitegenErrorCode, ...SitegenErrorCode[]]),
@@ -78,16 +78,26 @@ export function buildInputsKey(options: BuildOptions): string {
   return hash.digest('hex').slice(0, 32);
 }
 
-/** The output folder as the record compares it: its inode and a digest of its files' names, sizes and times; null when there is none. */
+/** The digest of a folder's files: their names, sizes and times, in name order. */
+function filesDigest(files: Iterable<readonly [string, number, number]>): string {
+  const hash = createHash('sha256');
+  for (const [file, size, mtimeMs] of [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) hash.update(`${file}\0${size}\0${mtimeMs}\0`);
+  return hash.digest('hex').slice(0, 32);
+}
+
+/** The output folder as the record compares it: its inode and the digest of its files; null when there is none. */
 function outputState(outDir: string): { ino: number; files: string } | null {
   const folder = statSync(outDir, { throwIfNoEntry: false });
   if (!folder?.isDirectory()) return null;
-  const hash = createHash('sha256');
-  for (const file of filesUnder(outDir)) {
-    const stat = statSync(join(outDir, file));
-    hash.update(`${file}\0${stat.size}\0${stat.mtimeMs}\0`);
-  }
-  return { ino: folder.ino, files: hash.digest('hex').slice(0, 32) };
+  return {
+    ino: folder.ino,
+    files: filesDigest(
+      filesUnder(outDir).map((file) => {
+        const stat = statSync(join(outDir, file));
+        return [file, stat.size, stat.mtimeMs] as const;
+      }),
+    ),
+  };
 }
 
 /**
@@ -112,14 +122,17 @@ export function standingBuild(options: BuildOptions): { key: string; result: Bui
   return { key, result: { pages, assets: record.assets, errors: [], warnings: record.warnings, durationMs, filesWritten: 0, stageMs: { load: durationMs } }, ms: durationMs };
 }
 
-/** Records a successful build with the cache, whose inputs had `key`, once its output is in place. */
-export function writeBuildRecord(outDir: string, key: string, result: BuildResult): void {
-  const out = outputState(outDir);
-  if (!out) return;
+/**
+ * Records a successful build with the cache, whose inputs had `key`, once its output is in place:
+ * `out` is the manifest's record of the output (every file it holds, stated when it was written),
+ * so the output is not listed again.
+ */
+export function writeBuildRecord(outDir: string, key: string, result: BuildResult, out: FolderRecord): void {
+  const files = Object.entries(out.files).map(([file, [, size, mtimeMs]]) => [file, size, mtimeMs] as const);
   const pages = result.pages.map(({ rendered: _rendered, ...page }) => page);
   const file = recordFile(outDir);
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(`${file}.${process.pid}`, JSON.stringify({ version: 1, key, out, pages, assets: result.assets, warnings: result.warnings }));
+  writeFileSync(`${file}.${process.pid}`, JSON.stringify({ version: 1, key, out: { ino: out.ino, files: filesDigest(files) }, pages, assets: result.assets, warnings: result.warnings }));
   renameSync(`${file}.${process.pid}`, file);
 }
 

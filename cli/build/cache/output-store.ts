@@ -55,7 +55,8 @@ const manifestSchema = z.object({
 export type Manifest = z.infer<typeof manifestSchema>;
 /** One page's record in the manifest. */
 export type PageRecord = z.infer<typeof pageRecord>;
-type FolderRecord = z.infer<typeof folderRecord>;
+/** A folder as the manifest records it: its inode and its files (path → [hash, size, mtime]). */
+export type FolderRecord = z.infer<typeof folderRecord>;
 /** The recorded files of a folder that are still as recorded: path → [hash, size, mtime]. */
 export type FolderFiles = Map<string, [string, number, number]>;
 
