@@ -7,8 +7,12 @@
  * - `ingest --help` and `sitegen --help`: wall time, median of N runs (min–max beside it), and
  *   the median CPU time, steadier on a busy machine; `node -e 0` beside them is the floor;
  * - `ingest serve` on a fresh SQLite file: time until /healthz answers 200, and its resident memory
- *   (VmRSS, worker threads included) two seconds later with no traffic; every `ingest serve` runs
- *   with the node options of its tree's Dockerfile ENTRYPOINT (none today), as the image runs it;
+ *   (VmRSS, worker threads included) with no traffic, 2 s after it answered and at rest, 12 s
+ *   after (the target's figure): V8 keeps the young generation it grew while starting until its
+ *   memory reducer runs, about 8 s after the last full collection (`--trace-gc` shows it as
+ *   `Mark-Compact (reduce)`), and a service waiting for requests is at rest; every
+ *   `ingest serve` runs with the node options of its tree's Dockerfile ENTRYPOINT (none today),
+ *   as the image runs it;
  * - what the ingest image adds to its base, estimated from this checkout: the before image's
  *   production node_modules/ (all `dependencies`, as `npm ci --omit=dev` installs them, with
  *   better-sqlite3 trimmed as both Dockerfiles do), ingest/ and content/; the after image's
@@ -93,6 +97,9 @@ function startTimes(root: string, args: string[]): Times {
 
 interface Idle {
   readyMs: number;
+  /** VmRSS 2 s after ready. */
+  rssSoon: number;
+  /** VmRSS at rest (REST_MS after ready); the file-backed and anonymous parts then. */
   rss: number;
   rssFile: number;
   rssAnon: number;
@@ -106,7 +113,11 @@ function memoryOf(pid: number): { rss: number; rssFile: number; rssAnon: number 
   return { rss: kb('VmRSS'), rssFile: kb('RssFile'), rssAnon: kb('RssAnon') };
 }
 
-/** Starts `node args` in `root` with env, waits for `ready()`, measures it 2 s later, stops it. */
+/** How long after ready a process counts as at rest: past V8's memory reducer (about 8 s after the last full GC); 2 s in a smoke run. */
+const REST_MS = SMOKE ? 2000 : 12_000;
+const IDLE_COLUMN = `ingest serve idle RSS (at rest, ${REST_MS / 1000} s after ready)`;
+
+/** Starts `node args` in `root` with env, waits for `ready()`, measures it 2 s later and at rest (REST_MS), stops it. */
 async function idleProcess(root: string, args: string[], env: NodeJS.ProcessEnv, ready: () => Promise<boolean>): Promise<Idle> {
   const started = performance.now();
   const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
@@ -121,7 +132,9 @@ async function idleProcess(root: string, args: string[], env: NodeJS.ProcessEnv,
       else await new Promise((resolve) => setTimeout(resolve, 20));
     }
     await new Promise((resolve) => setTimeout(resolve, 2000));
-    return { readyMs, ...memoryOf(child.pid!) };
+    const rssSoon = memoryOf(child.pid!).rss;
+    await new Promise((resolve) => setTimeout(resolve, REST_MS - 2000));
+    return { readyMs, rssSoon, ...memoryOf(child.pid!) };
   } finally {
     child.kill('SIGKILL');
   }
@@ -161,10 +174,10 @@ async function idleIngest(root: string, heapFile?: string): Promise<Idle> {
   }
 }
 
-/** A module for `node --import` that writes process.memoryUsage() to `file` 1.5 s after start. */
+/** A module for `node --import` that writes process.memoryUsage() to `file` every half second (the last one is read at rest). */
 function heapReporter(dir: string, file: string): string {
   const module = join(dir, 'heap-report.mjs');
-  writeFileSync(module, `import { writeFileSync } from 'node:fs';\nsetTimeout(() => writeFileSync(${JSON.stringify(file)}, JSON.stringify(process.memoryUsage())), 1500).unref();\n`);
+  writeFileSync(module, `import { writeFileSync } from 'node:fs';\nsetInterval(() => writeFileSync(${JSON.stringify(file)}, JSON.stringify(process.memoryUsage())), 500).unref();\n`);
   return module;
 }
 
@@ -303,19 +316,21 @@ try {
   for (const [index, { name, ingestHelp, sitegenHelp, idle }] of results.entries()) {
     rows.push({
       '': name,
-      'ingest serve idle RSS': `${mb(median(idle.map((i) => i.rss)))} MB`,
+      'ingest serve RSS 2 s after ready': `${mb(median(idle.map((i) => i.rssSoon)))} MB`,
+      [IDLE_COLUMN]: `${mb(median(idle.map((i) => i.rss)))} MB`,
       'serve ready': `${Math.round(median(idle.map((i) => i.readyMs)))} ms`,
       'ingest --help': span(ingestHelp),
       'sitegen --help': span(sitegenHelp),
       'image adds to its base': `${mb(index === 0 ? layers.before : layers.after)} MB`,
     });
   }
-  rows.push({ '': 'node -e 0 (floor)', 'ingest serve idle RSS': '', 'serve ready': '', 'ingest --help': span(bare), 'sitegen --help': span(bare), 'image adds to its base': '' });
+  rows.push({ '': 'node -e 0 (floor)', 'ingest serve RSS 2 s after ready': '', [IDLE_COLUMN]: '', 'serve ready': '', 'ingest --help': span(bare), 'sitegen --help': span(bare), 'image adds to its base': '' });
   if (!SMOKE) {
     const after = results[1]!;
     rows.push({
       '': 'target',
-      'ingest serve idle RSS': `≤ ${TARGETS.idleRssMb} MB — ${mb(median(after.idle.map((i) => i.rss))) <= TARGETS.idleRssMb ? 'met' : 'NOT met'}`,
+      'ingest serve RSS 2 s after ready': '',
+      [IDLE_COLUMN]: `≤ ${TARGETS.idleRssMb} MB — ${mb(median(after.idle.map((i) => i.rss))) <= TARGETS.idleRssMb ? 'met' : 'NOT met'}`,
       'serve ready': '',
       'ingest --help': `≤ ${TARGETS.ingestHelpMs} ms — ${after.ingestHelp.median <= TARGETS.ingestHelpMs ? 'met' : 'NOT met'}`,
       'sitegen --help': `≤ ${TARGETS.sitegenHelpMs} ms — ${after.sitegenHelp.median <= TARGETS.sitegenHelpMs ? 'met' : 'NOT met'}`,
