@@ -51,11 +51,11 @@ const recordSchema = z.object({
 
 const recordFile = (outDir: string) => join(cacheDirOf(outDir), 'build.json');
 
-/** Every file under `dir`, relative to it, sorted; none when it does not exist. */
+/** Every file under `dir` (a link to a file counts: the build reads through it), relative to it, sorted; none when it does not exist. */
 function filesUnder(dir: string): string[] {
   try {
     return readdirSync(dir, { recursive: true, withFileTypes: true })
-      .filter((entry) => entry.isFile())
+      .filter((entry) => entry.isFile() || (entry.isSymbolicLink() && statSync(join(entry.parentPath, entry.name), { throwIfNoEntry: false })?.isFile() === true))
       .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
       .sort();
   } catch {

@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -123,6 +123,17 @@ describe('the key of a build\'s inputs', () => {
     expect(key()).not.toBe(edited);
     rmSync(join(contentDir, 'locales', 'de.json'));
     expect(key()).toBe(edited);
+  });
+
+  it('reads a content file through a link: a change to the file linked to changes it', () => {
+    const shared = join(mkdtempSync(join(tmpdir(), 'record-key-shared-')), 'shared.json');
+    writeFileSync(shared, '{"x": "1"}');
+    symlinkSync(shared, join(contentDir, 'locales', 'nl.json'));
+    const linked = key();
+    writeFileSync(shared, '{"x": "2"}');
+    expect(key()).not.toBe(linked);
+    rmSync(join(contentDir, 'locales', 'nl.json'));
+    rmSync(shared);
   });
 
   it('changes with a file in the stylesheet\'s folder (the folder Tailwind scans)', () => {
