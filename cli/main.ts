@@ -73,10 +73,8 @@ program
       cache: opts.cache,
       allowMissing: opts.allowMissing ?? false,
     };
-    // A build with nothing to do is known before the renderer is loaded (cache/build-record.ts).
-    const { standingBuild } = await import('./build/cache/build-record.ts');
-    const standing = opts.cache ? standingBuild(options) : undefined;
-    const result = standing?.result ?? (await (await import('./build/build-site.ts')).buildSite(options, standing));
+    const { buildSite } = await import('./build/build-site.ts');
+    const result = await buildSite(options);
     for (const warning of result.warnings) process.stderr.write(`warning: ${formatProblem(warning)}\n`);
     if (result.errors.length > 0) {
       process.stderr.write(`sitegen: build failed with ${result.errors.length} problem(s):\n`);

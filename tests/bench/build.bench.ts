@@ -7,8 +7,9 @@
  * rebuild after one string changed and a rebuild with nothing changed, each against its target,
  * with peak memory and the load average at the time (the machine may be shared).
  *
- * A "whole build" renders and writes every page: the page cache's manifest is deleted before it
- * (the island, CSS and image caches stay warm, as Hugo's resources do, and the output folder
+ * A "whole build" renders and writes every page: the page cache's manifest and the record of the
+ * last build (cli/build/cache/build-record.ts) are deleted before it, and a whole build that did
+ * not render every page stops the benchmark (the island, CSS and image caches stay warm, as Hugo's resources do, and the output folder
  * before last is written over, as Hugo writes over public/).
  *
  * Usage: npx tsx tests/bench/build.bench.ts [--smoke] [--content DIR]. `--smoke`: one run of each
@@ -44,9 +45,11 @@ interface Run {
   load: number;
 }
 
-/** Runs `sitegen build` on `contentDir` into `out`; `whole` deletes the page cache's manifest first, so every page is rendered and written. */
+/** Runs `sitegen build` on `contentDir` into `out`; `whole` deletes the page cache's manifest and the build record first, so every page is rendered and written. */
 function build(contentDir: string, out: string, whole: boolean): Run {
-  if (whole) rmSync(join(dirname(out), '.sitegen-cache', basename(out), 'manifest.json'), { force: true });
+  // A whole build: the page cache and the record of the last build (which would answer a build
+  // with unchanged inputs without building) are deleted; the assets' cache by their sources stays.
+  if (whole) for (const file of ['manifest.json', 'build.json']) rmSync(join(dirname(out), '.sitegen-cache', basename(out), file), { force: true });
   const started = performance.now();
   const result = spawnSync(process.execPath, [sitegen, 'build', '--content', contentDir, '--out', out, '--timings'], { encoding: 'utf8' });
   const wallMs = performance.now() - started;
@@ -54,6 +57,7 @@ function build(contentDir: string, out: string, whole: boolean): Run {
   const pages = figure(Number(result.stdout.match(/built (\d+) pages/)?.[1]), 'pages built', 1);
   const cached = result.stdout.match(/\((\d+) rendered, \d+ unchanged/);
   const rendered = cached ? Number(cached[1]) : pages;
+  if (whole && rendered !== pages) throw new Error(`a whole build rendered ${rendered} of ${pages} pages: the benchmark no longer clears every cache of the pages`);
   return {
     wallMs,
     pages,
