@@ -94,7 +94,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     }
     const published = timed(stageMs, 'flush', () => (useCache ? publishCached(plan, outDir, previous, built.cacheRecords) : { written: publishFresh(plan, outDir), out: null }));
     const done = result({ pages: built.pages, assets: built.assets, errors, warnings: gaps.warnings, filesWritten: published.written });
-    if (known && published.out) writeBuildRecord(outDir, known.key, done, published.out);
+    if (known && published.out) writeBuildRecord(outDir, known, done, published.out);
     return done;
   } catch (error) {
     if (!useCache) discardStaging(staging);

@@ -8,8 +8,9 @@
  * it saved 0.08 s more, but a whole build's peak memory rose by 45 MB (V8 sized its heap
  * differently), too near the 500 MB budget.
  *
- * The key is content-addressed, like the rest of the cache: the bytes of every file in the
- * content folder, of every project module the build reaches (templates, islands and their
+ * The key is content-addressed, like the rest of the cache: the hashes of the bytes of every
+ * file in the content folder (a file with the size and time it had when last hashed is not read
+ * again: file-hashes.ts), of every project module the build reaches (templates, islands and their
  * bundler, the CSS compiler and the stylesheet's folder), `package-lock.json` for the packages,
  * and the options that change the output (languages, site URL, `--allow-missing`, the year, the
  * working folder that problems are reported relative to). The output counts as unchanged when
@@ -17,10 +18,10 @@
  *
  *   const standing = standingBuild(options);
  *   if (standing.result) return standing.result; // nothing to do
- *   … build, publish … ; writeBuildRecord(options.outDir, standing.key, result);
+ *   … build, publish … ; writeBuildRecord(options.outDir, standing, result, outRecord);
  */
-import { createHash, type Hash } from 'node:crypto';
-import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { z } from 'zod';
 import { islandEntryFiles } from '../../../templates/islands/registry.ts';
@@ -30,6 +31,7 @@ import { SITEGEN_ERRORS, type SitegenErrorCode } from '../../site/errors.ts';
 import { LANGUAGES } from '../../site/languages.ts';
 import type { RoutePageId } from '../../site/routes.ts';
 import type { BuildOptions, BuildResult } from '../build-result.ts';
+import { FileHashes, keptHashes, type KeptHashes } from './file-hashes.ts';
 import { cacheDirOf, type FolderRecord } from './output-store.ts';
 
 const problem = z.object({
@@ -39,12 +41,19 @@ const problem = z.object({
   message: z.string(),
 });
 
-const recordSchema = z.object({
-  version: z.literal(1),
+/** The part of the record every build reads: enough to tell whether it has anything to do. */
+const recordHead = z.object({
+  version: z.literal(2),
   /** The key of the build's inputs (`buildInputsKey`). */
   key: z.string(),
   /** The output folder it published: its inode and the digest of its file list with sizes and times. */
   out: z.object({ ino: z.number(), files: z.string() }),
+  /** The hashes of the files it read, with their sizes and times (file-hashes.ts). */
+  inputs: keptHashes,
+});
+
+/** The rest, read only by a build that has nothing to do: the recorded result. */
+const recordedResult = z.object({
   pages: z.array(
     z.object({ path: z.string(), file: z.string(), lang: z.enum(LANGUAGES), page: z.custom<RoutePageId | 'notFound'>((value) => typeof value === 'string'), bytes: z.number() }),
   ),
@@ -66,40 +75,17 @@ function filesUnder(dir: string): string[] {
   }
 }
 
-/** A buffer reused for every file the key reads: a buffer of its own for each would leave the whole content (15 MB on the scaling site) as garbage outside the V8 heap. */
-let scratch = Buffer.allocUnsafe(1 << 20);
-
-/** Adds the bytes of `path` to `hash`. */
-function hashFile(hash: Hash, path: string): void {
-  const fd = openSync(path, 'r');
-  try {
-    const size = fstatSync(fd).size;
-    if (size > scratch.length) scratch = Buffer.allocUnsafe(size);
-    let length = 0;
-    for (let read = -1; read !== 0 && length < size; length += read) read = readSync(fd, scratch, length, size - length, length);
-    hash.update(scratch.subarray(0, length));
-  } finally {
-    closeSync(fd);
-  }
-}
-
-/** The key of everything a build with `options` reads (see the top of this file). */
-export function buildInputsKey(options: BuildOptions): string {
+/** The key of everything a build with `options` reads (see the top of this file), each file's hash from `hashes`. */
+export function buildInputsKey(options: BuildOptions, hashes = new FileHashes()): string {
   const hash = createHash('sha256');
   const year = (options.now ?? new Date()).getUTCFullYear();
   const settings = { langs: options.langs ?? LANGUAGES, siteUrl: options.siteUrl ?? null, allowMissing: options.allowMissing ?? false, year, cwd: process.cwd() };
   hash.update(JSON.stringify(settings)).update('\0');
-  for (const file of filesUnder(options.contentDir)) {
-    hash.update(file).update('\0');
-    hashFile(hash, join(options.contentDir, file));
-    hash.update('\0');
-  }
+  for (const file of filesUnder(options.contentDir)) hash.update(`${file}\0${hashes.of(join(options.contentDir, file))}\0`);
   const code = moduleGraph([new URL('../build-site.ts', import.meta.url), ...islandEntryFiles()]);
   const styles = dirname(options.cssEntry);
   for (const file of [...code, ...filesUnder(styles).map((name) => join(styles, name)), join(PROJECT_ROOT, 'package-lock.json')]) {
-    hash.update(relative(PROJECT_ROOT, file)).update('\0');
-    hashFile(hash, file);
-    hash.update('\0');
+    hash.update(`${relative(PROJECT_ROOT, file)}\0${hashes.of(file)}\0`);
   }
   return hash.digest('hex').slice(0, 32);
 }
@@ -126,39 +112,58 @@ function outputState(outDir: string): { ino: number; files: string } | null {
   };
 }
 
-/**
- * The key of a build with `options`, and its result when the last build had the same key and its
- * output is still as it left it: the build then has nothing to do (every page unchanged, nothing
- * written). `ms`: the time the check took, which counts as the `load` stage.
- */
-export function standingBuild(options: BuildOptions): { key: string; result: BuildResult | null; ms: number } {
-  const started = performance.now();
-  const key = buildInputsKey(options);
-  let record: z.infer<typeof recordSchema> | undefined;
+/** What `standingBuild` found: the key of the build's inputs and their hashes (for the record), and the recorded result when there is nothing to do. */
+export interface Standing {
+  key: string;
+  inputs: KeptHashes;
+  result: BuildResult | null;
+  /** How long the check took; it counts as the `load` stage. */
+  ms: number;
+}
+
+/** The record of `outDir`'s last build, or null when there is none or it cannot be read. */
+function readRecord(outDir: string): { head: z.infer<typeof recordHead>; rest: unknown } | null {
   try {
-    const parsed = recordSchema.safeParse(JSON.parse(readFileSync(recordFile(options.outDir), 'utf8')));
-    if (parsed.success) record = parsed.data;
+    const record: unknown = JSON.parse(readFileSync(recordFile(outDir), 'utf8'));
+    const head = recordHead.safeParse(record);
+    return head.success ? { head: head.data, rest: record } : null;
   } catch {
-    // No record yet, or an unreadable one: the build runs.
+    return null;
   }
-  const out = record?.key === key ? outputState(options.outDir) : null;
-  const durationMs = performance.now() - started;
-  if (!record || !out || out.ino !== record.out.ino || out.files !== record.out.files) return { key, result: null, ms: durationMs };
-  const pages = record.pages.map((page) => ({ ...page, rendered: false }));
-  return { key, result: { pages, assets: record.assets, errors: [], warnings: record.warnings, durationMs, filesWritten: 0, stageMs: { load: durationMs } }, ms: durationMs };
 }
 
 /**
- * Records a successful build with the cache, whose inputs had `key`, once its output is in place:
- * `out` is the manifest's record of the output (every file it holds, stated when it was written),
- * so the output is not listed again.
+ * The key of a build with `options`, and its result when the last build had the same key and its
+ * output is still as it left it: the build then has nothing to do (every page unchanged, nothing
+ * written).
  */
-export function writeBuildRecord(outDir: string, key: string, result: BuildResult, out: FolderRecord): void {
+export function standingBuild(options: BuildOptions): Standing {
+  const started = performance.now();
+  const record = readRecord(options.outDir);
+  const hashes = new FileHashes(record?.head.inputs);
+  const key = buildInputsKey(options, hashes);
+  const done = (result: BuildResult | null): Standing => ({ key, inputs: hashes.kept(), result, ms: performance.now() - started });
+  if (record?.head.key !== key) return done(null);
+  const out = outputState(options.outDir);
+  const recorded = recordedResult.safeParse(record.rest);
+  if (!out || out.ino !== record.head.out.ino || out.files !== record.head.out.files || !recorded.success) return done(null);
+  const pages = recorded.data.pages.map((page) => ({ ...page, rendered: false }));
+  const ms = performance.now() - started;
+  return { key, inputs: hashes.kept(), result: { pages, assets: recorded.data.assets, errors: [], warnings: recorded.data.warnings, durationMs: ms, filesWritten: 0, stageMs: { load: ms } }, ms };
+}
+
+/**
+ * Records a successful build with the cache, whose inputs `standing` found, once its output is in
+ * place: `out` is the manifest's record of the output (every file it holds, stated when it was
+ * written), so the output is not listed again.
+ */
+export function writeBuildRecord(outDir: string, standing: Standing, result: BuildResult, out: FolderRecord): void {
   const files = Object.entries(out.files).map(([file, [, size, mtimeMs]]) => [file, size, mtimeMs] as const);
   const pages = result.pages.map(({ rendered: _rendered, ...page }) => page);
+  const record = { version: 2, key: standing.key, out: { ino: out.ino, files: filesDigest(files) }, inputs: standing.inputs, pages, assets: result.assets, warnings: result.warnings };
   const file = recordFile(outDir);
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(`${file}.${process.pid}`, JSON.stringify({ version: 1, key, out: { ino: out.ino, files: filesDigest(files) }, pages, assets: result.assets, warnings: result.warnings }));
+  writeFileSync(`${file}.${process.pid}`, JSON.stringify(record));
   renameSync(`${file}.${process.pid}`, file);
 }
 
