@@ -1,23 +1,14 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildSite, type BuildOptions, type BuildResult } from '../../../cli/build/build-site.ts';
-import { DEFAULT_PATHS } from '../../../cli/paths.ts';
-
-const NOW = new Date('2026-03-01T00:00:00Z');
-const LANGS = ['en', 'de'] as const;
+import type { BuildResult } from '../../../cli/build/build-site.ts';
+import { copiedSiteBuild, identities, renderedFiles } from '../../helpers/copied-site-build.ts';
 
 /** Every file under `dir` with its bytes, by path relative to it. */
 function filesOf(dir: string): Map<string, Buffer> {
   const files = (readdirSync(dir, { recursive: true }) as string[]).filter((f) => statSync(join(dir, f)).isFile()).sort();
   return new Map(files.map((f) => [f, readFileSync(join(dir, f))]));
-}
-
-/** Every file under `dir` with its inode and modification time, which a write would change. */
-function identities(dir: string): Map<string, string> {
-  const files = (readdirSync(dir, { recursive: true }) as string[]).filter((f) => statSync(join(dir, f)).isFile()).sort();
-  return new Map(files.map((f) => [f, `${statSync(join(dir, f)).ino} ${statSync(join(dir, f)).mtimeMs}`]));
 }
 
 /** Expects an output folder to hold the same files as another (or as a folder read before), byte for byte, compared file by file so a failure names the file. */
@@ -28,16 +19,11 @@ function expectSameOutput(actual: string, expected: string | Map<string, Buffer>
   for (const [file, bytes] of b) expect(a.get(file)?.equals(bytes), file).toBe(true);
 }
 
-const renderedFiles = (result: BuildResult) => result.pages.filter((p) => p.rendered).map((p) => p.file);
-
 describe('the build cache', () => {
-  const contentDir = mkdtempSync(join(tmpdir(), 'cache-content-'));
-  const outDir = join(mkdtempSync(join(tmpdir(), 'cache-served-')), 'dist');
-  const build = (options: Partial<BuildOptions> = {}) => buildSite({ ...DEFAULT_PATHS, contentDir, outDir, langs: LANGS, now: NOW, ...options });
+  const { contentDir, outDir, build } = copiedSiteBuild('cache');
   let first: BuildResult;
 
   beforeAll(async () => {
-    cpSync(DEFAULT_PATHS.contentDir, contentDir, { recursive: true });
     first = await build();
     expect(first.errors).toEqual([]);
   }, 120_000);

@@ -1,32 +1,21 @@
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { buildSite, type BuildOptions, type BuildResult } from '../../../../cli/build/build-site.ts';
+import type { BuildOptions, BuildResult } from '../../../../cli/build/build-site.ts';
 import { buildInputsKey } from '../../../../cli/build/cache/build-record.ts';
 import { DEFAULT_PATHS } from '../../../../cli/paths.ts';
+import { copiedSiteBuild, identities, renderedFiles } from '../../../helpers/copied-site-build.ts';
 
 const NOW = new Date('2026-03-01T00:00:00Z');
-const LANGS = ['en', 'de'] as const;
-
-/** Every file under `dir` with its inode and modification time, which a write would change. */
-function identities(dir: string): Map<string, string> {
-  const files = (readdirSync(dir, { recursive: true }) as string[]).filter((f) => statSync(join(dir, f)).isFile()).sort();
-  return new Map(files.map((f) => [f, `${statSync(join(dir, f)).ino} ${statSync(join(dir, f)).mtimeMs}`]));
-}
-
-const renderedFiles = (result: BuildResult) => result.pages.filter((p) => p.rendered).map((p) => p.file);
 /** Whether a build stopped at the record: it only checked its inputs (the load stage) and wrote nothing. */
 const stood = (result: BuildResult) => Object.keys(result.stageMs).join(',') === 'load' && result.filesWritten === 0 && renderedFiles(result).length === 0;
 
 describe('the record of the last build', () => {
-  const contentDir = mkdtempSync(join(tmpdir(), 'record-content-'));
-  const outDir = join(mkdtempSync(join(tmpdir(), 'record-served-')), 'dist');
-  const build = (options: Partial<BuildOptions> = {}) => buildSite({ ...DEFAULT_PATHS, contentDir, outDir, langs: LANGS, now: NOW, ...options });
+  const { contentDir, outDir, build } = copiedSiteBuild('record');
   let first: BuildResult;
 
   beforeAll(async () => {
-    cpSync(DEFAULT_PATHS.contentDir, contentDir, { recursive: true });
     first = await build();
     expect(first.errors).toEqual([]);
   }, 120_000);
