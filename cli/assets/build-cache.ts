@@ -9,7 +9,8 @@ const CACHE_DIR = join(PROJECT_ROOT, 'node_modules', '.cache', 'sitegen');
 const KEPT_ENTRIES = 3;
 const KEPT_RECENT_MS = 10 * 60_000;
 
-function filesUnder(path: string): string[] {
+/** Every file at or under `path` (absolute), through links to files and folders; none when it does not exist. */
+export function filesUnder(path: string): string[] {
   if (!existsSync(path)) return [];
   if (!statSync(path).isDirectory()) return [path];
   return readdirSync(path).flatMap((name) => filesUnder(join(path, name)));

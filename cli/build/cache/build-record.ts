@@ -21,16 +21,18 @@
  *   … build, publish … ; writeBuildRecord(options.outDir, standing, result, outRecord);
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { z } from 'zod';
 import { islandEntryFiles } from '../../../templates/islands/registry.ts';
+import { filesUnder } from '../../assets/build-cache.ts';
 import { moduleGraph } from '../../assets/module-graph.ts';
 import { PROJECT_ROOT } from '../../paths.ts';
 import { SITEGEN_ERRORS, type SitegenErrorCode } from '../../site/errors.ts';
 import { LANGUAGES } from '../../site/languages.ts';
 import type { RoutePageId } from '../../site/routes.ts';
 import type { BuildOptions, BuildResult } from '../build-result.ts';
+import { listFiles } from '../output-dir.ts';
 import { FileHashes, keptHashes, type KeptHashes } from './file-hashes.ts';
 import { cacheDirOf, type FolderRecord } from './output-store.ts';
 
@@ -63,28 +65,15 @@ const recordedResult = z.object({
 
 const recordFile = (outDir: string) => join(cacheDirOf(outDir), 'build.json');
 
-/** Every file under `dir` (a link to a file counts: the build reads through it), relative to it, sorted; none when it does not exist. */
-function filesUnder(dir: string): string[] {
-  try {
-    return readdirSync(dir, { recursive: true, withFileTypes: true })
-      .filter((entry) => entry.isFile() || (entry.isSymbolicLink() && statSync(join(entry.parentPath, entry.name), { throwIfNoEntry: false })?.isFile() === true))
-      .map((entry) => relative(dir, join(entry.parentPath, entry.name)))
-      .sort();
-  } catch {
-    return [];
-  }
-}
-
 /** The key of everything a build with `options` reads (see the top of this file), each file's hash from `hashes`. */
 export function buildInputsKey(options: BuildOptions, hashes = new FileHashes()): string {
   const hash = createHash('sha256');
   const year = (options.now ?? new Date()).getUTCFullYear();
   const settings = { langs: options.langs ?? LANGUAGES, siteUrl: options.siteUrl ?? null, allowMissing: options.allowMissing ?? false, year, cwd: process.cwd() };
   hash.update(JSON.stringify(settings)).update('\0');
-  for (const file of filesUnder(options.contentDir)) hash.update(`${file}\0${hashes.of(join(options.contentDir, file))}\0`);
+  for (const file of filesUnder(options.contentDir).sort()) hash.update(`${relative(options.contentDir, file)}\0${hashes.of(file)}\0`);
   const code = moduleGraph([new URL('../build-site.ts', import.meta.url), ...islandEntryFiles()]);
-  const styles = dirname(options.cssEntry);
-  for (const file of [...code, ...filesUnder(styles).map((name) => join(styles, name)), join(PROJECT_ROOT, 'package-lock.json')]) {
+  for (const file of [...code, ...filesUnder(dirname(options.cssEntry)).sort(), join(PROJECT_ROOT, 'package-lock.json')]) {
     hash.update(`${relative(PROJECT_ROOT, file)}\0${hashes.of(file)}\0`);
   }
   return hash.digest('hex').slice(0, 32);
@@ -104,7 +93,7 @@ function outputState(outDir: string): { ino: number; files: string } | null {
   return {
     ino: folder.ino,
     files: filesDigest(
-      filesUnder(outDir).map((file) => {
+      [...listFiles(outDir)].map((file) => {
         const stat = statSync(join(outDir, file));
         return [file, stat.size, stat.mtimeMs] as const;
       }),
