@@ -10,13 +10,13 @@
  *   { ...outboxRow('sales', now), contact_id: 7 }
  *   → { kind: 'sales', status: 'pending', attempts: 0, next_attempt_at: '2026-…Z', created_at: '2026-…Z', message_key: '9f86d0…', contact_id: 7 }
  */
-import { randomBytes } from 'node:crypto';
 import { isoAt } from '../../clock.ts';
+import { randomHex } from '../../random-hex.ts';
 import type { OutboxKind } from '../tables.ts';
 
 /** A fresh random Message-ID part: 128 bits as 32 lower-case hex digits (`newMessageKey()` → `'3f1c…'`). */
 export function newMessageKey(): string {
-  return randomBytes(16).toString('hex');
+  return randomHex(16);
 }
 
 /** The columns of a new outbox row of `kind` queued at `now`, without its subject (`contact_id` or `newsletter_id`). */

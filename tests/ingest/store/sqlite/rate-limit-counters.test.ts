@@ -1,12 +1,13 @@
 /**
  * The rate-limit counters of a SQLite service: per-minute windows in memory, daily ones in
  * `rate-limits.sqlite`, where no crowd of other clients can evict them and a restart keeps them.
+ * Daily counts are kept in memory and written to the file together within `FLUSH_MS`.
  */
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RATE_LIMIT_FILE } from '../../../../ingest/store/sqlite/sqlite-backend.ts';
-import { sqliteRateLimitCounters } from '../../../../ingest/store/sqlite/sqlite-rate-limit-store.ts';
+import { FLUSH_MS, sqliteRateLimitCounters } from '../../../../ingest/store/sqlite/sqlite-rate-limit-store.ts';
 import { type BackendTestApp, contact, tempDir, testAppOn } from '../../fixtures.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -51,6 +52,33 @@ describe('daily rate-limit counters on SQLite', () => {
     before.close();
     const after = sqliteRateLimitCounters(path);
     expect((await incrementDaily(after, 'contact-daily:192.0.2.5')).current).toBe(3);
+    after.close();
+  });
+
+  it('writes the daily counts to the file within FLUSH_MS, while the service runs', async () => {
+    temp = tempDir();
+    const path = join(temp.dir, RATE_LIMIT_FILE);
+    const running = sqliteRateLimitCounters(path);
+    for (let i = 0; i < 3; i++) await incrementDaily(running, 'contact-daily:192.0.2.9');
+    await new Promise((resolve) => setTimeout(resolve, FLUSH_MS * 2));
+    // A second process opening the file now (the first one still running) finds the three posts.
+    const reader = sqliteRateLimitCounters(path);
+    expect((await incrementDaily(reader, 'contact-daily:192.0.2.9')).current).toBe(4);
+    reader.close();
+    running.close();
+  });
+
+  it('adds up the counts of two services sharing the file', async () => {
+    temp = tempDir();
+    const path = join(temp.dir, RATE_LIMIT_FILE);
+    const [one, two] = [sqliteRateLimitCounters(path), sqliteRateLimitCounters(path)];
+    await incrementDaily(one, 'contact-daily:192.0.2.10');
+    await incrementDaily(one, 'contact-daily:192.0.2.10');
+    await incrementDaily(two, 'contact-daily:192.0.2.10');
+    one.close();
+    two.close();
+    const after = sqliteRateLimitCounters(path);
+    expect((await incrementDaily(after, 'contact-daily:192.0.2.10')).current).toBe(4);
     after.close();
   });
 
