@@ -9,7 +9,7 @@ import { validateOutput } from '../verify/verify-output.ts';
 import { buildAssets } from './build-assets.ts';
 import { type BuildOptions, type BuildResult, type BuiltPage, timed } from './build-result.ts';
 import { type LoadedContent, loadContent, translationGaps, unknownKeyProblems } from './load-content.ts';
-import { forgetBuildRecord, standingBuild, writeBuildRecord } from './cache/build-record.ts';
+import { forgetBuildRecord, type Standing, standingBuild, writeBuildRecord } from './cache/build-record.ts';
 import { OutputPlan } from './cache/output-plan.ts';
 import {
   cacheDirOf,
@@ -86,7 +86,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const assetsDir = useCache ? join(cacheDirOf(outDir), `assets-${process.pid}`) : staging;
   const plan = new OutputPlan(staging, previous.spareFiles);
   try {
-    const built = await buildInto(plan, assetsDir, options, content, langs, stageMs, previous, useCache);
+    const built = await buildInto(plan, assetsDir, options, content, langs, stageMs, previous, known);
     const errors = [...unknownKeyProblems(content, contentDir), ...built.errors];
     if (errors.length > 0) {
       if (!useCache) discardStaging(staging);
@@ -153,9 +153,11 @@ async function buildInto(
   langs: readonly Lang[],
   stageMs: BuildResult['stageMs'],
   previous: PreviousBuild,
-  useCache: boolean,
+  /** With the cache: what the build record's check found (its file hashes serve the page cache). */
+  known: Standing | null,
 ): Promise<Pick<BuildResult, 'pages' | 'assets' | 'errors'> & { cacheRecords: Omit<Manifest, 'version' | 'out' | 'spare'> }> {
   const { outDir, contentDir } = options;
+  const useCache = known !== null;
   const assetsStarted = performance.now();
   const assets = await buildAssets(assetsDir, options.cssEntry, content, langs, useCache);
   const assetFiles = listFiles(assetsDir);
@@ -169,7 +171,7 @@ async function buildInto(
   const routes = content.routes.allRoutes(langs);
   const year = (options.now ?? new Date()).getUTCFullYear();
   const shared = useCache ? sharedInputsHash(renderCodeHash(), content, assets, routes, langs, year) : '';
-  const cache = pageCache(previous, shared, content, contentDir);
+  const cache = pageCache(previous, shared, content, contentDir, known?.fileHash);
   const position = new Map(routes.map((route, i) => [route.path, i]));
   const writer = startPageWriter(plan.dir);
   try {

@@ -1,7 +1,9 @@
 // A page writer thread (see startPageWriter in page-writer.ts). Plain JavaScript on purpose: a
-// worker thread starts without the TypeScript loader, in a few milliseconds.
+// worker thread starts without the TypeScript loader, in a few milliseconds. `writeBatch` is also
+// what page-writer.ts runs itself for the few files of a small rebuild, where starting a thread
+// would cost more than it saves.
 //
-// workerData: { dir, gzip: zlib options, brotli: brotli params without the size hint }. Each
+// workerData: { pageWriter: true, dir, gzip: zlib options, brotli: brotli params without the size hint }. Each
 // message is a batch of files, [{ file, bytes, compress }]: it writes each under dir and, when
 // `compress`, FILE.gz and FILE.br beside it. The message null ends the thread. An error ends it
 // too, and the main thread reports it.
@@ -10,12 +12,8 @@
 // cache's spare, whose unchanged files are hard links to the files of the site being served.
 import { mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { parentPort, workerData } from 'node:worker_threads';
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-
-/** @type {{ dir: string, gzip: import('node:zlib').ZlibOptions, brotli: Record<number, number> }} */
-const { dir, gzip, brotli } = workerData;
-const folders = new Set();
 
 /** Writes `bytes` as a new file at `path`, deleting any file there first (which may be a link to a served file). */
 function writeNew(path, bytes) {
@@ -27,11 +25,15 @@ function writeNew(path, bytes) {
   writeFileSync(path, bytes);
 }
 
-parentPort.on('message', (/** @type {{ file: string, bytes: Uint8Array, compress: boolean }[] | null} */ batch) => {
-  if (batch === null) {
-    parentPort.close();
-    return;
-  }
+/**
+ * Writes a batch of files under `options.dir`, each compressed beside it when `compress` says so;
+ * `folders` remembers the folders already made.
+ *
+ * @param {{ dir: string, gzip: import('node:zlib').ZlibOptions, brotli: Record<number, number> }} options
+ * @param {{ file: string, bytes: Uint8Array, compress: boolean }[]} batch
+ * @param {Set<string>} folders
+ */
+export function writeBatch({ dir, gzip, brotli }, batch, folders) {
   for (const { file, bytes, compress } of batch) {
     const path = join(dir, file);
     const folder = dirname(path);
@@ -42,4 +44,15 @@ parentPort.on('message', (/** @type {{ file: string, bytes: Uint8Array, compress
     writeNew(`${path}.gz`, gzipSync(bytes, gzip));
     writeNew(`${path}.br`, brotliCompressSync(bytes, { params: { ...brotli, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } }));
   }
-});
+}
+
+if (!isMainThread && workerData?.pageWriter) {
+  const folders = new Set();
+  parentPort.on('message', (/** @type {{ file: string, bytes: Uint8Array, compress: boolean }[] | null} */ batch) => {
+    if (batch === null) {
+      parentPort.close();
+      return;
+    }
+    writeBatch(workerData, batch, folders);
+  });
+}

@@ -1,9 +1,18 @@
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { brotliParams, type CompressionLevels, FAST_LEVELS, isCompressible } from '../assets/precompress.ts';
+// @ts-expect-error -- plain JavaScript (the thread's own module), typed by its JSDoc.
+import { writeBatch } from './page-writer-thread.js';
 
 /** How many threads a page writer uses: one per core but the one that renders, up to 4. */
 const WRITER_THREADS = Math.min(4, Math.max(1, availableParallelism() - 1));
+
+/**
+ * How many files a build writes on its own thread before it starts the writer threads: a rebuild
+ * after one string changed writes a page, the sitemap and robots.txt, and a thread's start and end
+ * (about 45 ms on the 2-core machine) cost more than writing and compressing those here.
+ */
+export const INLINE_FILES = 8;
 
 /** A file to write: its path under the output folder and its text, or its bytes (UTF-8), which are moved to the writing thread (unusable here after). */
 export type PageFile = { file: string } & ({ text: string } | { bytes: Uint8Array });
@@ -23,9 +32,9 @@ export interface PageWriter {
 }
 
 /**
- * Starts the threads that write a build's pages into `dir` (with the first file handed over), so
- * that writing and compressing them happens on the other cores while this thread renders the next
- * ones and verifies the whole. The
+ * Starts the threads that write a build's pages into `dir` (once more than `inlineFiles` files
+ * have been handed over; the first ones are written here), so that writing and compressing them
+ * happens on the other cores while this thread renders the next ones and verifies the whole. The
  * files and copies are the bytes `writeOutFile` and `precompress` would write.
  *
  * @example
@@ -33,11 +42,15 @@ export interface PageWriter {
  * writer.write([{ file: 'de/about.html', text: html }]); // [41873]
  * await writer.finish();
  */
-export function startPageWriter(dir: string, levels: CompressionLevels = FAST_LEVELS): PageWriter {
-  const workerData = { dir, gzip: { level: levels.gzip }, brotli: brotliParams(levels) };
-  // The threads start with the first file handed over: a build that writes nothing starts none.
+export function startPageWriter(dir: string, levels: CompressionLevels = FAST_LEVELS, inlineFiles = INLINE_FILES): PageWriter {
+  const workerData = { pageWriter: true, dir, gzip: { level: levels.gzip }, brotli: brotliParams(levels) };
+  // The threads start once more than `inlineFiles` files have been handed over: a build that
+  // writes fewer writes them here, and one that writes nothing starts none.
   let workers: Worker[] = [];
   let exited: Promise<void>[] = [];
+  let inline = 0;
+  let inlineError: unknown = null;
+  const folders = new Set<string>();
   const start = () => {
     workers = Array.from({ length: WRITER_THREADS }, () => new Worker(new URL('./page-writer-thread.js', import.meta.url), { workerData }));
     exited = workers.map(
@@ -53,16 +66,30 @@ export function startPageWriter(dir: string, levels: CompressionLevels = FAST_LE
   let next = 0;
   return {
     write(files) {
-      if (workers.length === 0 && files.length > 0) start();
-      const batches = workers.map((): { file: string; bytes: Uint8Array; compress: boolean }[] => []);
-      const sizes = files.map((page) => {
-        const { file } = page;
-        // Encoded here (unless it came encoded) and moved, not copied, to the thread that writes it.
+      // Encoded here (unless it came encoded) and moved, not copied, to the thread that writes it.
+      const pages = files.map((page) => {
         const bytes = 'bytes' in page ? page.bytes : new TextEncoder().encode(page.text);
-        batches[next]!.push({ file, bytes, compress: isCompressible(file, bytes.length) });
-        next = (next + 1) % workers.length;
-        return bytes.length;
+        return { file: page.file, bytes, compress: isCompressible(page.file, bytes.length) };
       });
+      const sizes = pages.map((page) => page.bytes.length);
+      if (workers.length === 0 && inline + pages.length <= inlineFiles) {
+        inline += pages.length;
+        // Reported when the build finishes, as a thread's error is.
+        if (inlineError === null) {
+          try {
+            writeBatch(workerData, pages, folders);
+          } catch (error) {
+            inlineError = error;
+          }
+        }
+        return sizes;
+      }
+      if (workers.length === 0 && pages.length > 0) start();
+      const batches = workers.map((): typeof pages => []);
+      for (const page of pages) {
+        batches[next]!.push(page);
+        next = (next + 1) % workers.length;
+      }
       batches.forEach((batch, i) => {
         if (batch.length > 0) workers[i]!.postMessage(batch, batch.map((f) => f.bytes.buffer as ArrayBuffer));
       });
@@ -71,6 +98,7 @@ export function startPageWriter(dir: string, levels: CompressionLevels = FAST_LE
     async finish() {
       for (const worker of workers) worker.postMessage(null);
       await Promise.all(exited);
+      if (inlineError !== null) throw inlineError;
     },
     async stop() {
       await Promise.all(workers.map((worker) => worker.terminate()));

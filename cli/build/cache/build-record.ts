@@ -105,6 +105,8 @@ function outputState(outDir: string): { ino: number; files: string } | null {
 export interface Standing {
   key: string;
   inputs: KeptHashes;
+  /** The hash of a file's bytes, from the hashes the check took (a content file is not read again). */
+  fileHash(path: string): string;
   result: BuildResult | null;
   /** How long the check took; it counts as the `load` stage. */
   ms: number;
@@ -131,14 +133,15 @@ export function standingBuild(options: BuildOptions): Standing {
   const record = readRecord(options.outDir);
   const hashes = new FileHashes(record?.head.inputs);
   const key = buildInputsKey(options, hashes);
-  const done = (result: BuildResult | null): Standing => ({ key, inputs: hashes.kept(), result, ms: performance.now() - started });
+  const fileHash = (path: string) => hashes.of(path);
+  const done = (result: BuildResult | null): Standing => ({ key, inputs: hashes.kept(), fileHash, result, ms: performance.now() - started });
   if (record?.head.key !== key) return done(null);
   const out = outputState(options.outDir);
   const recorded = recordedResult.safeParse(record.rest);
   if (!out || out.ino !== record.head.out.ino || out.files !== record.head.out.files || !recorded.success) return done(null);
   const pages = recorded.data.pages.map((page) => ({ ...page, rendered: false }));
   const ms = performance.now() - started;
-  return { key, inputs: hashes.kept(), result: { pages, assets: recorded.data.assets, errors: [], warnings: recorded.data.warnings, durationMs: ms, filesWritten: 0, stageMs: { load: ms } }, ms };
+  return { key, inputs: hashes.kept(), fileHash, result: { pages, assets: recorded.data.assets, errors: [], warnings: recorded.data.warnings, durationMs: ms, filesWritten: 0, stageMs: { load: ms } }, ms };
 }
 
 /**

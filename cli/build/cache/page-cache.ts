@@ -4,7 +4,7 @@ import { contentPageId } from '../../site/routes.ts';
 import type { LoadedContent } from '../load-content.ts';
 import type { PageRoute, RenderedDocument, ReusePage } from '../render-pages.ts';
 import type { PageRecord, PreviousBuild } from './output-store.ts';
-import { digest, markdownHash, stringsHash } from './page-inputs.ts';
+import { digest, type FileHash, markdownHash, stringsHash } from './page-inputs.ts';
 
 /** The content hash recorded for a page's precompressed copy (`ext`: gz or br): its HTML's, the levels and the compressors'. */
 function compressedHash(hash: string, ext: 'gz' | 'br'): string {
@@ -38,13 +38,13 @@ export interface PageCache {
 /**
  * The page cache of a build: `shared` is the hash of what every page reads (page-inputs.ts
  * `sharedInputsHash`); a page's key adds its route, its Markdown and the values of the strings
- * it read. With no previous build, no page is reused.
+ * it read (each Markdown file hashed by `fileHash`). With no previous build, no page is reused.
  */
-export function pageCache(previous: PreviousBuild, shared: string, content: LoadedContent, contentDir: string): PageCache {
+export function pageCache(previous: PreviousBuild, shared: string, content: LoadedContent, contentDir: string, fileHash?: FileHash): PageCache {
   const manifest = previous.manifest;
   const contentPages = new Map(content.contentPages.map((p) => [`${p.lang} ${contentPageId(p.name)}`, p]));
   const keyOf = (route: PageRoute, strings: string) =>
-    digest(shared, route.page, route.lang, route.path, route.canonical, markdownHash(route, contentPages.get(`${route.lang} ${route.page}`), contentDir), strings);
+    digest(shared, route.page, route.lang, route.path, route.canonical, markdownHash(route, contentPages.get(`${route.lang} ${route.page}`), contentDir, fileHash), strings);
 
   // The strings hash of each (language, string list) pair, computed once: most pages share a list.
   const stringHashes = new Map<string, string>();

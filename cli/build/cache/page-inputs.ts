@@ -58,20 +58,21 @@ export function stringsHash(keys: readonly string[], lang: Lang, messages: Reado
   return digest(...keys.map((key) => `${key}=${JSON.stringify(messageAt(own, key)) ?? ''}|${JSON.stringify(messageAt(english, key)) ?? ''}`));
 }
 
+/** The hash of a file's bytes, read each time (the build passes its record's hashes, which read a file only when it changed: file-hashes.ts). */
+export type FileHash = (path: string) => string;
+const readAndHash: FileHash = (path) => digest(readFileSync(path));
+
 /**
- * The hash of the Markdown a route's page reads: the legal text's file, or the page added as
- * Markdown (front matter and body); empty for a page made by its template alone.
+ * The hash of the Markdown a route's page reads: its file (a legal text, or a page added as
+ * Markdown: front matter and body), by `fileHash`; empty for a page made by its template alone.
  */
-export function markdownHash(route: { page: RoutePageId | 'notFound'; lang: Lang }, contentPage: ContentPage | undefined, contentDir: string): string {
+export function markdownHash(route: { page: RoutePageId | 'notFound'; lang: Lang }, contentPage: ContentPage | undefined, contentDir: string, fileHash: FileHash = readAndHash): string {
   if (route.page === 'notFound') return '';
   if (isMarkdownPage(route.page)) {
     const file = markdownFile(contentDir, route.lang, route.page);
-    return existsSync(file) ? digest(readFileSync(file)) : 'missing';
+    return existsSync(file) ? fileHash(file) : 'missing';
   }
-  if (!contentPage) return '';
-  // The body apart: JSON.stringify would copy and escape it first.
-  const { body, ...frontMatter } = contentPage;
-  return digest(JSON.stringify(frontMatter), body);
+  return contentPage ? fileHash(contentPage.file) : '';
 }
 
 /**

@@ -61,6 +61,23 @@ describe('the build cache', () => {
     expectSameOutput(outDir, original);
   }, 180_000);
 
+  it('renders again only the page added as Markdown whose text changed', async () => {
+    await build();
+    const file = join(contentDir, 'pages', 'de', 'healthcare.md');
+    const text = readFileSync(file, 'utf8');
+    writeFileSync(file, `${text}\nEin neuer Absatz über Pseudonymisierung.\n`);
+    try {
+      const changed = await build();
+      expect(changed.errors).toEqual([]);
+      const rendered = renderedFiles(changed);
+      expect(rendered).toHaveLength(1);
+      expect(readFileSync(join(outDir, rendered[0]!), 'utf8')).toContain('Ein neuer Absatz über Pseudonymisierung.');
+    } finally {
+      writeFileSync(file, text);
+    }
+    expect(renderedFiles(await build())).toHaveLength(1);
+  }, 120_000);
+
   it('rewrites a page changed by hand in the output, even though its inputs did not change', async () => {
     const page = join(outDir, 'about.html');
     const built = readFileSync(page);

@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { precompress } from '../../../cli/assets/precompress.ts';
-import { startPageWriter } from '../../../cli/build/page-writer.ts';
+import { FAST_LEVELS, precompress } from '../../../cli/assets/precompress.ts';
+import { INLINE_FILES, startPageWriter } from '../../../cli/build/page-writer.ts';
 
 const files = [
   { file: 'index.html', text: `<!DOCTYPE html><html lang="en"><p>${'Masked data — ünïcode, '.repeat(200)}</p></html>` },
@@ -12,9 +12,12 @@ const files = [
 ];
 
 describe('startPageWriter', () => {
-  it('writes each file, and beside those worth it the same .gz and .br copies precompress makes', async () => {
+  it.each([
+    ['in its threads', 0],
+    ['on the build’s own thread (a small rebuild)', INLINE_FILES],
+  ])('writes each file %s, and beside those worth it the same .gz and .br copies precompress makes', async (_where, inlineFiles) => {
     const threaded = mkdtempSync(join(tmpdir(), 'page-writer-'));
-    const writer = startPageWriter(threaded);
+    const writer = startPageWriter(threaded, FAST_LEVELS, inlineFiles);
     expect(writer.write(files)).toEqual(files.map((f) => Buffer.byteLength(f.text)));
     await writer.finish();
 
@@ -31,10 +34,13 @@ describe('startPageWriter', () => {
     for (const file of written(threaded)) expect(readFileSync(join(threaded, file)).equals(readFileSync(join(inline, file))), file).toBe(true);
   });
 
-  it('reports a file it cannot write when the build finishes', async () => {
+  it.each([
+    ['in its threads', 0],
+    ['on the build’s own thread', INLINE_FILES],
+  ])('reports a file it cannot write %s when the build finishes', async (_where, inlineFiles) => {
     const dir = mkdtempSync(join(tmpdir(), 'page-writer-'));
     writeFileSync(join(dir, 'de'), 'a file where the folder de/ should be');
-    const writer = startPageWriter(dir);
+    const writer = startPageWriter(dir, FAST_LEVELS, inlineFiles);
     writer.write([{ file: 'de/about.html', text: '<p>Über uns</p>' }]);
     await expect(writer.finish()).rejects.toThrow(/EEXIST|ENOTDIR/);
   });
