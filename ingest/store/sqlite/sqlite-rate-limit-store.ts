@@ -123,21 +123,20 @@ export function sqliteRateLimitCounters(path: string, clock: () => number = Date
   const unwritten = new Set<string>();
   let flushTimer: NodeJS.Timeout | null = null;
 
-  // Writes every key's unwritten hits in one transaction and takes back the merged counts. A
-  // failed write (a full disk) keeps them for the next flush; the counts in memory still hold.
-  const writeAll = db.transaction((now: number) => {
-    for (const key of unwritten) {
+  // Writes every key's unwritten hits in one transaction, then takes back the merged counts. A
+  // failed write (a full disk) keeps them all for the next flush; the counts in memory still hold.
+  const writeAll = db.transaction((now: number) =>
+    [...unwritten].map((key) => {
       const counter = counters.get(key)!;
-      const row = add.get({ key, hits: counter.unwritten, resetAt: counter.resetAt, now })!;
-      Object.assign(counter, { hits: row.hits, resetAt: row.reset_at, unwritten: 0 });
-    }
-  });
+      return [counter, add.get({ key, hits: counter.unwritten, resetAt: counter.resetAt, now })!] as const;
+    }),
+  );
   const flush = () => {
     if (flushTimer !== null) clearTimeout(flushTimer);
     flushTimer = null;
     if (unwritten.size === 0 || !db.open) return;
     try {
-      writeAll(clock());
+      for (const [counter, row] of writeAll(clock())) Object.assign(counter, { hits: row.hits, resetAt: row.reset_at, unwritten: 0 });
       unwritten.clear();
       if (counters.size > CACHED_KEYS) counters.clear();
     } catch {
