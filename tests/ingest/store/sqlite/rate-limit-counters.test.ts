@@ -5,6 +5,7 @@
  */
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RATE_LIMIT_FILE } from '../../../../ingest/store/sqlite/sqlite-backend.ts';
 import { FLUSH_MS, sqliteRateLimitCounters } from '../../../../ingest/store/sqlite/sqlite-rate-limit-store.ts';
@@ -66,6 +67,27 @@ describe('daily rate-limit counters on SQLite', () => {
     expect((await incrementDaily(reader, 'contact-daily:192.0.2.9')).current).toBe(4);
     reader.close();
     running.close();
+  });
+
+  it('keeps the increments of a write that failed, and writes them once the file takes writes again', async () => {
+    temp = tempDir();
+    const path = join(temp.dir, RATE_LIMIT_FILE);
+    const counters = sqliteRateLimitCounters(path);
+    const wait = () => new Promise((resolve) => setTimeout(resolve, FLUSH_MS * 3));
+    await incrementDaily(counters, 'contact-daily:192.0.2.11');
+    await wait();
+    // Another connection takes the table away: the next writes fail ("no such table").
+    const other = new Database(path);
+    other.exec('DROP TABLE counters');
+    expect((await incrementDaily(counters, 'contact-daily:192.0.2.11')).current).toBe(2);
+    expect((await incrementDaily(counters, 'contact-daily:192.0.2.11')).current).toBe(3);
+    await wait();
+    other.exec('CREATE TABLE counters (key TEXT PRIMARY KEY, hits INTEGER NOT NULL, reset_at INTEGER NOT NULL) WITHOUT ROWID');
+    await wait();
+    // The two posts counted while writes failed reached the file (the one before went with the table).
+    expect(other.prepare('SELECT hits FROM counters WHERE key = ?').get('contact-daily:192.0.2.11')).toEqual({ hits: 2 });
+    other.close();
+    counters.close();
   });
 
   it('adds up the counts of two services sharing the file', async () => {
