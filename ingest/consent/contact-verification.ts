@@ -10,7 +10,8 @@
 import { isoAt } from '../clock.ts';
 import type { OpsDatabase } from '../store/ops-database.ts';
 import { outboxRow } from '../store/outbox/outbox-row.ts';
-import { contactReceived, NO_WEBHOOKS, type WebhookRouting, webhookRows } from '../store/webhooks/webhook-row.ts';
+import { webhookWaiting } from '../store/webhooks/waiting-contacts.ts';
+import { NO_WEBHOOKS, type WebhookRouting } from '../store/webhooks/webhook-row.ts';
 import type { ConsentLinks } from './links.ts';
 
 /** What a contact's confirmation link did. */
@@ -32,15 +33,18 @@ export function contactVerification(db: OpsDatabase, links: ConsentLinks, webhoo
         if (row.verified_at !== null) return 'already_confirmed';
         if (check === 'expired') return 'expired';
         const [won] = await tx.all(
-          kysely.updateTable('contacts').set({ verified_at: isoAt(now), expires_at: null }).where('id', '=', row.id).where('verified_at', 'is', null).returning('id'),
+          // The lead is ready for sales now: its endpoints hear of it with the sales mail (the event waits on the row, `waiting-contacts.ts`).
+          kysely
+            .updateTable('contacts')
+            .set({ verified_at: isoAt(now), expires_at: null, webhook_waiting: webhookWaiting(webhooks) })
+            .where('id', '=', row.id)
+            .where('verified_at', 'is', null)
+            .returning('id'),
         );
         // Another request verified it between this one's read and its write.
         if (won === undefined) return 'already_confirmed';
         await tx.run(kysely.deleteFrom('outbox').where('contact_id', '=', row.id).where('kind', '=', 'contact_confirm').where('status', '=', 'pending'));
         await tx.run(kysely.insertInto('outbox').values({ ...outboxRow('sales', now), contact_id: row.id }));
-        // The lead is ready for sales now: its endpoints hear of it with the sales mail.
-        const hooks = webhookRows(webhooks, contactReceived(row), row.email_lower, now);
-        if (hooks.length > 0) await tx.run(kysely.insertInto('webhook_deliveries').values(hooks));
         return 'confirmed';
       });
     },

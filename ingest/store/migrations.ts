@@ -314,6 +314,18 @@ const webhookDeliveriesLean: Migration = {
   },
 };
 
+// A lead's `contact.received` event rides on its contact row until a webhook worker queues it
+// (`store/webhooks/waiting-contacts.ts`): the submission writes one flag in the row it inserts
+// anyway, not a delivery row with a second copy of the message, and the worker expands the flagged
+// rows into delivery rows off the submission path. The partial index holds only the flagged rows,
+// a handful at any time, so the worker finds them without reading the table.
+const contactWebhookWaiting: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('contacts').addColumn('webhook_waiting', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema.createIndex('contacts_webhook_waiting').on('contacts').column('id').where(sql.ref('webhook_waiting'), '=', 1).execute();
+  },
+};
+
 /** Every migration by name; names sort in the order they apply. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '2025-01-12-001-initial': initial,
@@ -325,6 +337,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '2026-11-28-007-outbox-message-key': outboxMessageKey,
   '2026-11-29-008-webhook-deliveries': webhookDeliveries,
   '2026-11-30-009-webhook-deliveries-lean': webhookDeliveriesLean,
+  '2026-12-01-010-contact-webhook-waiting': contactWebhookWaiting,
 };
 
 /**

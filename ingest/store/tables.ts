@@ -63,6 +63,12 @@ export interface ContactsTable {
   verified_at: string | null;
   /** Unverified rows only: when the confirmation link expires and the row is deleted. */
   expires_at: string | null;
+  /**
+   * 1 while the lead's `contact.received` webhook event waits to be queued to the endpoints (set
+   * with the row, or with its verification, when an endpoint takes the event; a webhook worker
+   * queues it and sets 0: `store/webhooks/waiting-contacts.ts`); 0 otherwise.
+   */
+  webhook_waiting: Generated<number>;
 }
 
 /** Where an outbox row is in its life: `pending` → `sending` → `sent`, or back to `pending` for a retry, or `failed` after 48 h. */

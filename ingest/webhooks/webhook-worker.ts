@@ -1,5 +1,6 @@
 /**
- * The webhook worker: runs in every replica beside the mail worker, claims each due delivery
+ * The webhook worker: runs in every replica beside the mail worker, queues the events of leads that
+ * wait on their contact rows (`store/webhooks/waiting-contacts.ts`), claims each due delivery
  * (`store/webhooks/webhook-store.ts`: the same lease and fencing as the outbox), POSTs it signed
  * (`deliver.ts`), and records the outcome:
  *
@@ -27,6 +28,7 @@ import type { WebhookEndpoint } from '../config/webhook-endpoints.ts';
 import { keepLease } from '../mail/outbox-lease.ts';
 import { MIN_IDLE_MS, passLoop } from '../mail/pass-loop.ts';
 import { DEFAULT_PASS_BACKOFF, nextRetry, type RetryPolicy } from '../mail/retry-policy.ts';
+import { routingOf } from '../store/webhooks/webhook-row.ts';
 import type { WebhookJob, WebhookOutcome, WebhookStore } from '../store/webhooks/webhook-store.ts';
 import { deliver, type DeliveryResult } from './deliver.ts';
 import { giveWay } from './give-way.ts';
@@ -92,6 +94,7 @@ export function webhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
   let lastRelease = Number.NEGATIVE_INFINITY;
   let notifyTimer: NodeJS.Timeout | undefined;
   const byName = new Map(deps.endpoints.map((endpoint) => [endpoint.name, endpoint]));
+  const routing = routingOf(deps.endpoints);
   // One keep-alive connection pool per endpoint: a busy receiver is not asked to accept a new connection per event.
   const agents = new Map<string, Agent>();
   const agentFor = (endpoint: WebhookEndpoint): Agent => {
@@ -174,11 +177,13 @@ export function webhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
     let claimed = 0;
     while (!loop.stopping) {
       const began = gate.begin();
+      // Leads whose event waits on their contact row become delivery rows first, as a batch.
+      const queued = await deps.store.queueWaiting(routing, BATCH_SIZE);
       // Due when the pass began; leased from now (a pass may outlast a lease).
       const jobs = await deps.store.claimBatch(deps.clock.now(), startedAt, BATCH_SIZE);
-      if (jobs.length === 0) break;
+      if (jobs.length === 0 && queued === 0) break;
       claimed += jobs.length;
-      await deliverBatch(jobs);
+      if (jobs.length > 0) await deliverBatch(jobs);
       await gate.after(began);
     }
     return claimed;

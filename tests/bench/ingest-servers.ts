@@ -259,7 +259,8 @@ export async function serveScenario(name: ScenarioName): Promise<void> {
   });
   const { backend } = service;
   const webhookRows = webhookStore(backend.consentDb, backend.kind === 'postgres');
-  const open = (counts: Record<string, number>) => (counts.pending ?? 0) + (counts.sending ?? 0);
+  // The webhook counts' `waiting`: leads whose event the worker has not queued yet.
+  const open = (counts: Record<string, number>) => (counts.waiting ?? 0) + (counts.pending ?? 0) + (counts.sending ?? 0);
   // A held scenario's events are never sent: only its mails count.
   const backlog = async () => open(await backend.outbox.counts()) + ('held' in scenario ? 0 : open(await webhookRows.counts()));
   answerParent((service.app.server.address() as { port: number }).port, async () => {

@@ -14,14 +14,14 @@ import { pause, reportFigures, scenario, stackPerTest } from './support/scenario
 
 const startStack = stackPerTest();
 
-/** Waits until no webhook delivery is pending or being sent; returns how long that took. */
+/** Waits until no lead waits for its webhook event to be queued and no delivery is pending or being sent; returns how long that took. */
 async function untilWebhooksDrained(url: string, timeoutMs: number): Promise<number> {
   const started = Date.now();
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     for (;;) {
-      const { rows } = await client.query<{ n: string }>("SELECT count(*) AS n FROM webhook_deliveries WHERE status IN ('pending', 'sending')");
+      const { rows } = await client.query<{ n: string }>("SELECT (SELECT count(*) FROM webhook_deliveries WHERE status IN ('pending', 'sending')) + (SELECT count(*) FROM contacts WHERE webhook_waiting = 1) AS n");
       if (Number(rows[0]!.n) === 0) return Date.now() - started;
       if (Date.now() - started > timeoutMs) throw new Error(`${rows[0]!.n} webhook deliveries still waiting after ${timeoutMs} ms`);
       await pause(100);

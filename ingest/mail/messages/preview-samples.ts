@@ -55,6 +55,7 @@ const DEMO: Selectable<ContactsTable> = {
   source_page: '/es',
   verified_at: RECEIVED,
   expires_at: null,
+  webhook_waiting: 0,
 };
 
 /** A sample contact for each reason a visitor can give, as the contact form stores it. */

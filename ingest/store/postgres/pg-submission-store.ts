@@ -27,7 +27,8 @@ import type { Tables } from '../tables.ts';
 import { DatabaseUnavailableError } from './pg-connection.ts';
 import type { PostgresHealth } from './pg-health.ts';
 import { type SignupJob, subscribeBatch } from './pg-signup-batch.ts';
-import { contactReceived, NO_WEBHOOKS, type WebhookRouting, webhookRows } from '../webhooks/webhook-row.ts';
+import { webhookWaiting } from '../webhooks/waiting-contacts.ts';
+import { NO_WEBHOOKS, type WebhookRouting } from '../webhooks/webhook-row.ts';
 
 type SubscribeOutcome = Awaited<ReturnType<SubmissionStore['subscribe']>>;
 
@@ -68,11 +69,10 @@ export function postgresSubmissionStore(
       health.guard(() =>
         kysely.transaction().execute(async (trx) => {
           if ((await claimNonce(trx, nonce, now)).length === 0) return 'captcha_reused' as const;
-          const row = contactRow(contact, now);
+          // Its contact.received event waits on the row for the webhook worker (`webhooks/waiting-contacts.ts`).
+          const row = { ...contactRow(contact, now), webhook_waiting: webhookWaiting(webhooks) };
           const { id } = await trx.insertInto('contacts').values(row).returning('id').executeTakeFirstOrThrow();
           await trx.insertInto('outbox').values({ ...outboxRow('sales', now), contact_id: id }).execute();
-          const hooks = webhookRows(webhooks, contactReceived(row), row.email_lower, now);
-          if (hooks.length > 0) await trx.insertInto('webhook_deliveries').values(hooks).execute();
           await deleteExpiredNonces(trx, now);
           return 'created' as const;
         }),

@@ -30,7 +30,8 @@ import { outboxRow } from '../outbox/outbox-row.ts';
 import { capValues, chargeMailQuery } from '../mail-caps.ts';
 import { contactRow, newsletterRow, type SubmissionStore } from '../submission-store.ts';
 import type { Tables } from '../tables.ts';
-import { contactReceived, newsletterConfirmed, NO_WEBHOOKS, type WebhookRouting, webhookRows } from '../webhooks/webhook-row.ts';
+import { webhookWaiting } from '../webhooks/waiting-contacts.ts';
+import { newsletterConfirmed, NO_WEBHOOKS, type WebhookRouting, webhookRows } from '../webhooks/webhook-row.ts';
 
 // Prepared statements, built once with kysely. Each value in the template is its own column
 // name, so the compiled parameter list says which value binds to each placeholder.
@@ -96,7 +97,7 @@ function statements(kysely: Kysely<Tables>) {
         .values(
           nameTemplate(
             'first_name', 'last_name', 'email', 'email_lower', 'phone', 'company_name', 'country', 'message', 'lang', 'created_at', 'intent', 'source_page',
-            'verified_at', 'expires_at',
+            'verified_at', 'expires_at', 'webhook_waiting',
           ),
         ),
     ),
@@ -188,6 +189,7 @@ export async function openSubmissionStore(
     return outcomes;
   };
   const webhooks = options.webhooks ?? NO_WEBHOOKS;
+  const contactEventWaits = webhookWaiting(webhooks);
   const step = (name: keyof typeof prepared, values: Record<string, unknown>, stopIfNoRow = false): WriteStep => [
     names.indexOf(name),
     prepared[name].bind.map((column) => {
@@ -248,12 +250,11 @@ export async function openSubmissionStore(
     async submitContact(contact, nonce, now) {
       const at = isoAt(now);
       noteNonce(nonce.expiresAt);
-      const row = contactRow(contact, now);
       const stoppedAt = await groupCommit.submit([
         step('claimNonce', { nonce: nonce.value, expires_at: isoAt(nonce.expiresAt), used_at: at }, true),
-        step('insertContact', row),
+        // Its contact.received event waits on the row for the webhook worker (`webhooks/waiting-contacts.ts`).
+        step('insertContact', { ...contactRow(contact, now), webhook_waiting: contactEventWaits }),
         step('insertOutbox', outboxRow('sales', now)),
-        ...webhookRows(webhooks, contactReceived(row), row.email_lower, now).map((hook) => step('insertWebhook', hook)),
         step('deleteExpiredNonces', { now: at }),
       ]);
       return stoppedAt === 0 ? 'captcha_reused' : 'created';
@@ -261,7 +262,7 @@ export async function openSubmissionStore(
     async submitUnverifiedContact(contact, now, expiresAt) {
       const stoppedAt = await groupCommit.submit([
         step('chargeMailCap', capValues(contact.email, 'contact', now), true),
-        step('insertContact', contactRow(contact, now, expiresAt)),
+        step('insertContact', { ...contactRow(contact, now, expiresAt), webhook_waiting: 0 }),
         step('insertOutbox', outboxRow('contact_confirm', now)),
       ]);
       return stoppedAt === 0 ? 'capped' : 'queued';

@@ -2,6 +2,8 @@
  * The webhook deliveries' table, for the workers that send them (one per replica) and for the
  * operator's `ingest webhooks` commands; written once on `OpsDatabase` for SQLite and PostgreSQL.
  *
+ * A lead's `contact.received` event waits on its contact row until a worker queues it here
+ * (`queueWaiting`, `waiting-contacts.ts`); every other event is queued as rows by the change itself.
  * A row moves `pending` → `sending` (claimed) → `delivered`, or back to `pending` with a later
  * `next_attempt_at`, or to `failed` (the receiver refused it, or the retry budget ran out: a dead
  * letter, sent again by `ingest webhooks retry`). Claims and their fencing are the outbox's: a claim
@@ -19,6 +21,8 @@ import type { Kysely, Updateable } from 'kysely';
 import { isoAt } from '../../clock.ts';
 import type { OpsDatabase } from '../ops-database.ts';
 import type { Tables, WebhookStatus } from '../tables.ts';
+import { queueWaitingContacts, waitingContacts } from './waiting-contacts.ts';
+import type { WebhookRouting } from './webhook-row.ts';
 
 /** Which claim of a row a worker holds. */
 export interface WebhookClaim {
@@ -105,15 +109,22 @@ export function webhookStore(db: OpsDatabase, skipLocked: boolean) {
     /** Returns rows whose lease started before `claimedBefore` to `pending`; returns how many. */
     releaseStale: (claimedBefore: number) =>
       db.run(kysely.updateTable('webhook_deliveries').set({ status: 'pending', claimed_at: null }).where('status', '=', 'sending').where('claimed_at', '<', isoAt(claimedBefore))),
-    /** When the next pending row falls due, or null. */
+    /**
+     * Queues the events of up to `limit` leads waiting on their contact rows to the endpoints
+     * `routing` gives them (`waiting-contacts.ts`), due at once; returns how many leads it took.
+     */
+    queueWaiting: (routing: WebhookRouting, limit: number) => queueWaitingContacts(db, routing, { limit, skipLocked }),
+    /** When the next pending row falls due, or a lead's event waits to be queued (since it became ready), or null. */
     async nextDueAt(): Promise<number | null> {
       const [row] = await db.all(kysely.selectFrom('webhook_deliveries').select((eb) => eb.fn.min('next_attempt_at').as('at')).where('status', '=', 'pending'));
-      return row?.at ? Date.parse(row.at) : null;
+      const pending = row?.at ? Date.parse(row.at) : null;
+      const { oldestAt } = await waitingContacts(db);
+      return pending === null ? oldestAt : oldestAt === null ? pending : Math.min(pending, oldestAt);
     },
-    /** Row counts by status (metrics, tests). */
-    async counts(): Promise<Record<WebhookStatus, number>> {
+    /** Row counts by status, and `waiting`: the leads whose event is not queued yet (metrics, tests). */
+    async counts(): Promise<Record<WebhookStatus | 'waiting', number>> {
       const rows = await db.all(kysely.selectFrom('webhook_deliveries').select((eb) => ['status', eb.fn.countAll<number>().as('n')]).groupBy('status'));
-      const counts: Record<WebhookStatus, number> = { pending: 0, sending: 0, delivered: 0, failed: 0 };
+      const counts: Record<WebhookStatus | 'waiting', number> = { waiting: (await waitingContacts(db)).count, pending: 0, sending: 0, delivered: 0, failed: 0 };
       for (const row of rows) counts[row.status] = Number(row.n);
       return counts;
     },

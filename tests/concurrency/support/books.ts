@@ -104,9 +104,9 @@ export async function settled(stack: Stack, timeoutMs = 20_000): Promise<void> {
   await untilOutboxDrained(stack.databaseUrl, timeoutMs).catch((error: unknown) => {
     throw new Error(`${(error as Error).message}\n${stack.logTails()}`);
   });
-  // The webhook events too: none pending or being sent (a delivered row is marked after the receiver's 2xx).
+  // The webhook events too: none waiting on its contact row, pending or being sent (a delivered row is marked after the receiver's 2xx).
   const waitingHooks = async () =>
-    Number((await query<{ n: number | string }>(stack.databaseUrl, "SELECT count(*) AS n FROM webhook_deliveries WHERE status IN ('pending', 'sending')"))[0]!.n);
+    Number((await query<{ n: number | string }>(stack.databaseUrl, "SELECT (SELECT count(*) FROM webhook_deliveries WHERE status IN ('pending', 'sending')) + (SELECT count(*) FROM contacts WHERE webhook_waiting = 1) AS n"))[0]!.n);
   while ((await waitingHooks()) !== 0) {
     if (Date.now() - started > timeoutMs) throw new Error(`webhook deliveries still waiting after ${timeoutMs} ms\n${stack.logTails()}`);
     await new Promise((resolve) => setTimeout(resolve, 50));

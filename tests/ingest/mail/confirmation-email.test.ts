@@ -95,6 +95,7 @@ describe('the contact confirmation mail (a contact sent without JavaScript)', ()
     source_page: null,
     verified_at: null,
     expires_at: '2026-11-30T09:00:00.000Z',
+    webhook_waiting: 0,
   };
 
   it('is in the message language, links to the contact confirm page with an expiring token, and holds nothing the sender typed but the address', () => {

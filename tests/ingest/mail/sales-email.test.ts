@@ -42,6 +42,7 @@ function row(overrides: Partial<Selectable<ContactsTable>> = {}): Selectable<Con
     created_at: '2026-11-23T04:56:48.933Z',
     intent: 'demo',
     source_page: '/de/about',
+    webhook_waiting: 0,
     ...overrides,
   };
 }

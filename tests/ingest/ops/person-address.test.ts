@@ -37,7 +37,7 @@ function contactRow(id: number, email: string, overrides: Partial<Selectable<Con
   return {
     id, first_name: 'Visitor', last_name: String(id), email, email_lower: email.toLowerCase(), phone: null, company_name: null, country: 'es',
     message: 'Hello', lang: 'en', created_at: '2026-11-23T09:00:00.000Z', intent: 'general', source_page: null,
-    verified_at: '2026-11-23T09:00:00.000Z', expires_at: '2026-11-30T09:00:00.000Z', ...overrides,
+    verified_at: '2026-11-23T09:00:00.000Z', expires_at: '2026-11-30T09:00:00.000Z', webhook_waiting: 0, ...overrides,
   };
 }
 
