@@ -2,9 +2,11 @@
  * Passing an erasure on (GDPR art. 17(2) and 19): inside `ingest erase`'s transaction, the
  * webhook rows about the person are deleted, and every endpoint that was sent (or queued) an
  * event about them is queued a `person.erased` notice carrying the address and the time, nothing
- * else. The notice keeps the address until it is delivered (`webhook-store.ts` drops it then), so
- * once every notice is through the table holds no trace of the person. An endpoint that received
- * data but is no longer configured cannot be told: it is reported, for the operator to tell by hand.
+ * else. A lead whose event still waited on its contact row (`waiting-contacts.ts`) was never
+ * queued nor sent: it goes with the row, and no endpoint is told of it. The notice keeps the
+ * address until it is delivered (`webhook-store.ts` drops it then), so once every notice is through
+ * the table holds no trace of the person. An endpoint that received data but is no longer
+ * configured cannot be told: it is reported, for the operator to tell by hand.
  *
  *   await passOnErasure(kysely, tx, 'ana@example.com', ['crm'], now)
  *   → { removed: 3, notices: [{ endpoint: 'crm', eventId: 'msg_…' }], unconfigured: ['old-crm'] }

@@ -1,8 +1,9 @@
 /**
  * Where the webhook's cost on the submission path is, without HTTP: the SQLite store takes contacts
  * from 50 concurrent callers (group commit, synchronous=FULL, as in production), once with no
- * endpoint and once with one, so that each contact's transaction also queues its
- * `contact.received` delivery. Reported: CPU per contact in this process (the store writes on the
+ * endpoint and once with one, so that each contact's transaction also stores its
+ * `contact.received` event (a flag on the contact row, `waiting-contacts.ts`; no worker runs here to
+ * queue it as delivery rows). Reported: CPU per contact in this process (the store writes on the
  * main thread), the median of interleaved rounds, and the difference. The HTTP rows beside it
  * (`ingest.bench.ts`) say what that difference is worth against a whole request.
  */
@@ -68,6 +69,6 @@ export async function webhookQueueCostRows(count: number, rounds: number): Promi
   const [plain, hooked] = [median(without), median(withOne)];
   return [
     { 'SQLite store, no HTTP': 'contacts, no endpoint', 'CPU µs/contact': Math.round(plain), queueing: '-' },
-    { 'SQLite store, no HTTP': 'contacts, 1 endpoint (event queued)', 'CPU µs/contact': Math.round(hooked), queueing: `+${Math.round(hooked - plain)} µs` },
+    { 'SQLite store, no HTTP': 'contacts, 1 endpoint (event stored)', 'CPU µs/contact': Math.round(hooked), queueing: `+${Math.round(hooked - plain)} µs` },
   ];
 }
