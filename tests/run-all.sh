@@ -7,7 +7,14 @@ cd "$(dirname "$0")/.."
 # figures the developers' guide quotes for test speed).
 SECONDS=0
 elapsed() { printf '%d min %02d s' $((SECONDS / 60)) $((SECONDS % 60)); }
-stage() { printf '\n== %s (at %s)\n' "$1" "$(elapsed)"; }
+# The CPU seconds (user + system) of every process the run has waited for so far: bash's `times`,
+# second line (a process that detaches, as the PostgreSQL servers pg_ctl starts, is not counted).
+# With the wall time it says how busy the machine's cores were (docs/developers.md, test speed).
+# (`times` must run in this shell, not in a pipe's or a substitution's subshell, hence the file.)
+times_file=$(mktemp)
+trap 'rm -f "$times_file"' EXIT
+cpu() { times >"$times_file"; CPU=$(awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/); printf "%d", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$times_file"); }
+stage() { cpu; printf '\n== %s (at %s, %s s of CPU so far)\n' "$1" "$(elapsed)" "$CPU"; }
 
 # `later` starts a stage's command in the background; `collect` waits for all of them, prints each
 # one's output in one piece, in the order they were started, and fails when one failed.
@@ -60,4 +67,5 @@ bash tests/e2e/support/ensure-browser.sh
 bash tests/e2e/support/ensure-nginx.sh
 npx playwright test -c tests/e2e
 
-printf '\nnpm test: every stage passed in %s\n' "$(elapsed)"
+cpu
+printf '\nnpm test: every stage passed in %s, %s s of CPU in all its processes on %s cores\n' "$(elapsed)" "$CPU" "$(nproc)"
