@@ -7,14 +7,26 @@ cd "$(dirname "$0")/.."
 # figures the developers' guide quotes for test speed).
 SECONDS=0
 elapsed() { printf '%d min %02d s' $((SECONDS / 60)) $((SECONDS % 60)); }
-# The CPU seconds (user + system) of every process the run has waited for so far: bash's `times`,
-# second line (a process that detaches, as the PostgreSQL servers pg_ctl starts, is not counted).
-# With the wall time it says how busy the machine's cores were (docs/developers.md, test speed).
-# (`times` must run in this shell, not in a pipe's or a substitution's subshell, hence the file.)
-times_file=$(mktemp)
-trap 'rm -f "$times_file"' EXIT
-cpu() { times >"$times_file"; CPU=$(awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/); printf "%d", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$times_file"); }
-stage() { cpu; printf '\n== %s (at %s, %s s of CPU so far)\n' "$1" "$(elapsed)" "$CPU"; }
+# How busy the machine's cores were during each stage, from /proc/stat (every process counts,
+# the browsers' and the database servers' too): the summary at the end says, stage by stage,
+# whether the run waited for something or was short of CPU (docs/developers.md, test speed).
+marks=()
+mark() {
+  local user=0 nice=0 system=0 idle=0 iowait=0 irq=0 softirq=0 steal=0
+  [ -r /proc/stat ] && read -r _ user nice system idle iowait irq softirq steal _ </proc/stat
+  marks+=("$1|$SECONDS|$((user + nice + system + irq + softirq + steal))|$((idle + iowait))")
+}
+stage() { mark "$1"; printf '\n== %s (at %s)\n' "$1" "$(elapsed)"; }
+summary() {
+  mark ''
+  local i name at busy idle next_at next_busy next_idle
+  for ((i = 0; i + 1 < ${#marks[@]}; i++)); do
+    IFS='|' read -r name at busy idle <<<"${marks[i]}"
+    IFS='|' read -r _ next_at next_busy next_idle <<<"${marks[i + 1]}"
+    local ticks=$((next_busy - busy + next_idle - idle))
+    printf '  %4d s  cores busy %3s %%  %.70s\n' $((next_at - at)) "$([ "$ticks" -gt 0 ] && echo $((100 * (next_busy - busy) / ticks)) || echo '?')" "$name"
+  done
+}
 
 # `later` starts a stage's command in the background; `collect` waits for all of them, prints each
 # one's output in one piece, in the order they were started, and fails when one failed.
@@ -67,5 +79,5 @@ bash tests/e2e/support/ensure-browser.sh
 bash tests/e2e/support/ensure-nginx.sh
 npx playwright test -c tests/e2e
 
-cpu
-printf '\nnpm test: every stage passed in %s, %s s of CPU in all its processes on %s cores\n' "$(elapsed)" "$CPU" "$(nproc)"
+printf '\nnpm test: every stage passed in %s, on %s cores:\n' "$(elapsed)" "$(nproc)"
+summary
