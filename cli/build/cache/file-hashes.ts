@@ -45,8 +45,14 @@ export class FileHashes {
     previous?.paths.forEach((path, i) => this.#previous.set(path, { size: previous.sizes[i]!, mtimeMs: previous.mtimes[i]!, hash: previous.hashes[i]! }));
   }
 
-  /** The hash of the bytes of the file at `path` (through a link), read only when its size or time changed. */
+  /**
+   * The hash of the bytes of the file at `path` (through a link), read only when its size or time
+   * changed; asked again in the same build, the hash it gave first (the one the build's key holds),
+   * without looking at the file again.
+   */
   of(path: string): string {
+    const known = this.#now.get(path);
+    if (known) return known.hash;
     const stat = statSync(path);
     const previous = this.#previous.get(path);
     if (previous && previous.size === stat.size && previous.mtimeMs === stat.mtimeMs) {
