@@ -10,6 +10,7 @@ import { buildAssets } from './build-assets.ts';
 import { type BuildOptions, type BuildResult, type BuiltPage, timed } from './build-result.ts';
 import { type LoadedContent, loadContent, translationGaps, unknownKeyProblems } from './load-content.ts';
 import { forgetBuildRecord, type Standing, standingBuild, writeBuildRecord } from './cache/build-record.ts';
+import { frontMatterCache } from './cache/front-matter-cache.ts';
 import { OutputPlan } from './cache/output-plan.ts';
 import {
   cacheDirOf,
@@ -72,7 +73,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const langs = options.langs ?? LANGUAGES;
   const { outDir, contentDir } = options;
 
-  const loaded = timed(stageMs, 'load', () => loadContent(contentDir, langs, options.siteUrl));
+  const frontMatter = known ? frontMatterCache(outDir, known.fileHash) : null;
+  const loaded = timed(stageMs, 'load', () => loadContent(contentDir, langs, options.siteUrl, frontMatter?.read));
   if (!loaded.ok) return result({ errors: [...loaded.problems] });
   const gaps = timed(stageMs, 'load', () => translationGaps(contentDir, langs, options.allowMissing ?? false));
   const foreign = foreignOutDir(outDir) ?? droppedLanguages(outDir, langs);
@@ -95,6 +97,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     const published = timed(stageMs, 'flush', () => (useCache ? publishCached(plan, outDir, previous, built.cacheRecords) : { written: publishFresh(plan, outDir), out: null }));
     const done = result({ pages: built.pages, assets: built.assets, errors, warnings: gaps.warnings, filesWritten: published.written });
     if (known && published.out) writeBuildRecord(outDir, known, done, published.out);
+    frontMatter?.save();
     return done;
   } catch (error) {
     if (!useCache) discardStaging(staging);

@@ -1,4 +1,4 @@
-import { type ContentPage, loadContentPages } from '../site/markdown/content-pages.ts';
+import { type ContentPage, loadContentPages, type PageReader } from '../site/markdown/content-pages.ts';
 import { fillPlaceholders } from '../site/markdown/markdown.ts';
 import { ContentError, type Problem } from '../site/errors.ts';
 import { createTranslator, type Translate } from '../site/i18n.ts';
@@ -27,9 +27,10 @@ export interface LoadedContent {
 /**
  * The first stage: reads and validates `site.json`, the language files of `langs` (English
  * always: it is the fallback) and the pages added as Markdown (front matter, URLs), which make
- * the routes table. `siteUrl` overrides the configured one (`--site-url`).
+ * the routes table. `siteUrl` overrides the configured one (`--site-url`); `readPage` reads a page
+ * file (a build with the cache: through its front matter cache).
  */
-export function loadContent(contentDir: string, langs: readonly Lang[], siteUrl?: string): { ok: true; content: LoadedContent } | { ok: false; problems: readonly Problem[] } {
+export function loadContent(contentDir: string, langs: readonly Lang[], siteUrl?: string, readPage?: PageReader): { ok: true; content: LoadedContent } | { ok: false; problems: readonly Problem[] } {
   try {
     const configured = loadSiteConfig(contentDir);
     const site = siteUrl ? Object.freeze({ ...configured, siteUrl: siteUrl.replace(/\/+$/, '') }) : configured;
@@ -37,7 +38,7 @@ export function loadContent(contentDir: string, langs: readonly Lang[], siteUrl?
     const values = placeholderValues(site);
     const unknownKeys = new Set<string>();
     const translators = new Map(langs.map((lang) => [lang, createTranslator(lang, messages, values, (key) => unknownKeys.add(key))]));
-    const contentPages = loadContentPages(contentDir);
+    const contentPages = loadContentPages(contentDir, readPage);
     if (contentPages.problems.length > 0) throw new ContentError(contentPages.problems);
     // The solutions page shows each industry page's description, so it is filled in as the page's own is.
     const routes = siteRoutes(contentPages.pages.map((page) => ({ ...page, description: fillPlaceholders(page.description, values, page.file, page.fieldLines.description) })));

@@ -82,7 +82,7 @@ export function checkPages(contentDir: string, root: string, placeholders: Reado
       const file = relative(root, path);
       const page = loaded.pages.find((p) => p.file === path);
       // Titles and sections count in the body (a front matter that failed is reported as such).
-      if (page) problems.push(...structureProblems(file, `${'\n'.repeat(page.bodyLine - 1)}${page.body}`, path === english?.file ? null : englishSections, 0));
+      if (page) problems.push(...structureProblems(file, `${'\n'.repeat(page.bodyLine - 1)}${page.body()}`, path === english?.file ? null : englishSections, 0));
       problems.push(...placeholderProblems(file, readFileSync(path, 'utf8'), placeholders));
     }
     for (const lang of LANGUAGES.filter((l) => !having.some((f) => f.lang === l))) {

@@ -33,7 +33,8 @@ export function renderCodeHash(): string {
  * show them), the assets the pages link to or inline, the languages built and the year.
  */
 export function sharedInputsHash(codeHash: string, content: LoadedContent, assets: SiteAssets, routes: readonly RenderedRoute[], langs: readonly Lang[], year: number): string {
-  const frontMatter = content.contentPages.map(({ body: _body, ...rest }) => rest);
+  // Field by field: a page read from its file and one from the front matter cache hash alike.
+  const frontMatter = content.contentPages.map((p) => [p.name, p.lang, p.file, p.slug, p.title, p.description, p.nav ?? null, p.navLabel, p.navOrder, p.bodyLine, p.fieldLines]);
   const linked = { stylesheet: assets.stylesheet, islands: assets.islands.assets, loader: assets.loader, socialImages: assets.socialImages };
   return digest(codeHash, JSON.stringify(content.site), JSON.stringify(content.values), JSON.stringify(routes), JSON.stringify(frontMatter), JSON.stringify(linked), langs.join(','), String(year));
 }

@@ -41,8 +41,8 @@ export interface ContentPage extends ContentPageRoute {
   /** The file it was read from, `<contentDir>/pages/<lang>/<name>.md`. */
   file: string;
   title: string;
-  /** The Markdown below the front matter. */
-  body: string;
+  /** The Markdown below the front matter, read when asked: a build with the cache reads only the bodies of the pages it renders (`cli/build/cache/front-matter-cache.ts`). */
+  body(): string;
   /** The file line of the body's first line, so a problem in the body can name its line. */
   bodyLine: number;
   /** The file lines of the front matter's title, description and slug, for problems found later. */
@@ -57,8 +57,11 @@ function fieldLine(page: Pick<SplitPage, 'frontLines'>, source: string, field: s
   return index === -1 ? 1 : index + 1;
 }
 
+/** How a page file is read: `readContentPage`, or through the build's cache of front matter. */
+export type PageReader = (file: string, lang: Lang, name: string) => ContentPage | Problem[];
+
 /** Reads one page file: its front matter validated, or the problems that keep it from being a page. */
-function readContentPage(file: string, lang: Lang, name: string): ContentPage | Problem[] {
+export function readContentPage(file: string, lang: Lang, name: string): ContentPage | Problem[] {
   const source = readFileSync(file, 'utf8').replace(/\r\n/g, '\n');
   if (!source.startsWith('---\n')) {
     return [{ code: 'front_matter_invalid', file, line: 1, message: 'has no front matter: start the file with a "---" line, then title, description and slug, then "---"' }];
@@ -90,7 +93,7 @@ function readContentPage(file: string, lang: Lang, name: string): ContentPage | 
     ...(data.nav ? { nav: data.nav } : {}),
     navLabel: data.navLabel ?? data.title,
     navOrder: data.navOrder ?? 0,
-    body: split.body,
+    body: () => split.body,
     bodyLine: split.bodyLine,
     fieldLines: { title: fieldLine(split, source, 'title'), description: fieldLine(split, source, 'description'), slug: fieldLine(split, source, 'slug') },
   };
@@ -114,7 +117,7 @@ export function contentPageFiles(contentDir: string): { lang: Lang; name: string
  * them: the file name, the front matter, and each language's URLs (unique, clear of the fixed
  * routes). A page with a problem is left out, and the problem returned with its file and line.
  */
-export function loadContentPages(contentDir: string): { pages: ContentPage[]; problems: Problem[] } {
+export function loadContentPages(contentDir: string, read: PageReader = readContentPage): { pages: ContentPage[]; problems: Problem[] } {
   const pages: ContentPage[] = [];
   const problems: Problem[] = [];
   const taken = new Map<string, ContentPage>();
@@ -123,7 +126,7 @@ export function loadContentPages(contentDir: string): { pages: ContentPage[]; pr
       problems.push({ code: 'front_matter_invalid', file, line: 1, message: `file name "${name}.md" must be lower-case letters, digits and dashes (it joins the page's languages)` });
       continue;
     }
-    const page = readContentPage(file, lang, name);
+    const page = read(file, lang, name);
     if (Array.isArray(page)) {
       problems.push(...page);
       continue;
@@ -155,6 +158,6 @@ export interface RenderedContentPage extends RenderedMarkdown {
 export function renderContentPage(page: ContentPage, values: Record<string, string>): RenderedContentPage {
   const title = fillPlaceholders(page.title, values, page.file, page.fieldLines.title);
   const description = fillPlaceholders(page.description, values, page.file, page.fieldLines.description);
-  const body = renderMarkdown(fillPlaceholders(page.body, values, page.file, page.bodyLine), { lineBreaks: false });
+  const body = renderMarkdown(fillPlaceholders(page.body(), values, page.file, page.bodyLine), { lineBreaks: false });
   return { ...body, title, description };
 }

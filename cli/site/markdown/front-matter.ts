@@ -29,17 +29,28 @@ const CLOSE = '\n---';
  * js-yaml's error (with its `mark`) for front matter that is not valid YAML.
  */
 export function splitFrontMatter(source: string): SplitPage {
+  const { closeIndex, body } = cut(source);
+  const matter = source.slice(3, 3 + closeIndex);
+  const block = matter.replace(/^\s*#[^\n]+/gm, '').trim();
+  const data: unknown = block === '' ? {} : yaml.safeLoad(matter);
+  const frontLines = source.slice(0, 3 + closeIndex).split('\n');
+  return { data, body, frontLines, bodyLine: countLines(source) - countLines(body) + 1 };
+}
+
+/** The Markdown below the front matter of `source` (which starts with `---\n`), as `splitFrontMatter` gives it, without parsing the YAML. */
+export function bodyOf(source: string): string {
+  return cut(source).body;
+}
+
+/** Where the front matter of `source` ends (its closing line's index after the opening `---`) and the body below it. */
+function cut(source: string): { closeIndex: number; body: string } {
   const afterOpen = source.slice(3);
   let closeIndex = afterOpen.indexOf(CLOSE);
   if (closeIndex === -1) closeIndex = afterOpen.length;
-  const matter = afterOpen.slice(0, closeIndex);
-  const block = matter.replace(/^\s*#[^\n]+/gm, '').trim();
-  const data: unknown = block === '' ? {} : yaml.safeLoad(matter);
   let body = closeIndex === afterOpen.length ? '' : afterOpen.slice(closeIndex + CLOSE.length);
   if (body.startsWith('\r')) body = body.slice(1);
   if (body.startsWith('\n')) body = body.slice(1);
-  const frontLines = source.slice(0, 3 + closeIndex).split('\n');
-  return { data, body, frontLines, bodyLine: countLines(source) - countLines(body) + 1 };
+  return { closeIndex, body };
 }
 
 /** How many lines `text` has, as `text.split('\n').length` counts them. */

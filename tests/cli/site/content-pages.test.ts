@@ -32,7 +32,7 @@ describe('loadContentPages', () => {
       'nl case-study casestudy header Casestudy',
     ]);
     expect(pages[0]!.bodyLine).toBe(8);
-    expect(pages[0]!.body.split('\n')[1]).toBe('An introduction for {{brand}}.');
+    expect(pages[0]!.body().split('\n')[1]).toBe('An introduction for {{brand}}.');
   });
 
   it('reports a bad field of the front matter at its line, and leaves the page out', () => {

