@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PATHS, PROJECT_ROOT } from '../../cli/paths.ts';
+import { testFolder, testOutDir } from '../helpers/test-folders.ts';
 
 function sitegen(...args: string[]) {
   const run = spawnSync(process.execPath, [join(PROJECT_ROOT, 'cli', 'bin.js'), ...args], { encoding: 'utf8' });
@@ -12,7 +13,7 @@ function sitegen(...args: string[]) {
 
 describe('sitegen CLI', () => {
   it('rejects an unknown --lang with the valid codes and exit code 2', () => {
-    const run = sitegen('build', '--lang', 'en,xx', '--out', mkdtempSync(join(tmpdir(), 'sg-')));
+    const run = sitegen('build', '--lang', 'en,xx', '--out', testOutDir('sg-'));
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('"xx"');
     expect(run.stderr).toContain('all, en, es, pt, fr, de, it, nl');
@@ -20,13 +21,13 @@ describe('sitegen CLI', () => {
 
   it('rejects an unknown option and a malformed --site-url with exit code 2', () => {
     expect(sitegen('build', '--colour').code).toBe(2);
-    const run = sitegen('build', '--site-url', 'not a url', '--out', mkdtempSync(join(tmpdir(), 'sg-')));
+    const run = sitegen('build', '--site-url', 'not a url', '--out', testOutDir('sg-'));
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('--site-url');
   });
 
   it('builds only Spanish with --lang es, with canonical URLs from --site-url', () => {
-    const out = mkdtempSync(join(tmpdir(), 'sg-'));
+    const out = testOutDir('sg-');
     const run = sitegen('build', '--lang', 'es', '--out', out, '--site-url', 'https://staging.example.org');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('built 30 pages in 1 language(s)'); // 7 fixed pages, 20 service pages, /aviso-legal, /es/sanidad (content/pages/es/healthcare.md), 404
@@ -45,7 +46,7 @@ describe('sitegen CLI', () => {
     const content = join(mkdtempSync(join(tmpdir(), 'sg-content-')), 'content');
     cpSync(DEFAULT_PATHS.contentDir, content, { recursive: true });
     writeFileSync(join(content, 'pages', 'en', 'release-notes.md'), '---\ntitle: Release notes\ndescription: What changed in {{brand}}.\nslug: release-notes\n---\n\nVersion 2 masks **views** too.\n');
-    const out = mkdtempSync(join(tmpdir(), 'sg-'));
+    const out = testOutDir('sg-');
     const run = sitegen('build', '--lang', 'en', '--content', content, '--out', out, '--timings');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('built 30 pages in 1 language(s)'); // the 29 of the project's content, and release-notes.md
@@ -54,7 +55,7 @@ describe('sitegen CLI', () => {
   });
 
   it('refuses to empty a folder it did not create', () => {
-    const out = mkdtempSync(join(tmpdir(), 'sg-'));
+    const out = testFolder('sg-');
     writeFileSync(join(out, 'precious.txt'), 'keep me');
     const run = sitegen('build', '--lang', 'en', '--out', out);
     expect(run.code).toBe(1);

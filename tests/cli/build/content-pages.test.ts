@@ -1,12 +1,13 @@
 import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite, type BuildResult } from '../../../cli/build/build-site.ts';
 import { LANGUAGES, NATIVE_NAMES } from '../../../cli/site/languages.ts';
 import { DEFAULT_PATHS, PROJECT_ROOT } from '../../../cli/paths.ts';
 import { loadSiteConfig } from '../../../cli/site/site-config.ts';
 import { attributeOf, readBuilt, visibleText } from '../../helpers/built-site.ts';
+import { testOutDir } from '../../helpers/test-folders.ts';
 
 const SITE = loadSiteConfig(DEFAULT_PATHS.contentDir).siteUrl;
 const FIXTURE = join(PROJECT_ROOT, 'tests', 'fixtures', 'content-pages');
@@ -27,9 +28,11 @@ describe('pages added as Markdown files', () => {
   let outDir = '';
   let result: BuildResult;
   beforeAll(async () => {
-    outDir = mkdtempSync(join(tmpdir(), 'content-pages-out-'));
+    outDir = join(mkdtempSync(join(tmpdir(), 'content-pages-out-')), 'dist');
     result = await buildSite({ ...DEFAULT_PATHS, contentDir: contentWithFixturePages(), outDir, now: new Date('2026-03-01T00:00:00Z') });
   });
+  // The output's parent holds its build cache too.
+  afterAll(() => rmSync(join(outDir, '..'), { recursive: true, force: true }));
 
   it('builds a page in each language that has its file, and passes the build\'s output validation', () => {
     expect(result.errors).toEqual([]);
@@ -110,14 +113,14 @@ describe('a Markdown page that cannot be built', () => {
   it('reports a {{placeholder}} without a value in a page body at its line', async () => {
     const contentDir = contentWithFixturePages();
     writeFileSync(join(contentDir, 'pages', 'en', 'case-study.md'), '---\ntitle: Case study\ndescription: x\nslug: case-study\n---\n\nFirst line.\n\nWrite to {{salesEmail}}.\n');
-    const failed = await buildSite({ ...DEFAULT_PATHS, contentDir, outDir: mkdtempSync(join(tmpdir(), 'content-pages-ph-')), langs: ['en'] });
+    const failed = await buildSite({ ...DEFAULT_PATHS, contentDir, outDir: testOutDir('content-pages-ph-'), langs: ['en'] });
     expect(failed.errors).toEqual([expect.objectContaining({ code: 'placeholder_unknown', file: join(contentDir, 'pages', 'en', 'case-study.md'), line: 9 })]);
   });
 });
 
 describe('the shipped example page', () => {
   it('is built in all seven languages at its translated URLs', async () => {
-    const outDir = mkdtempSync(join(tmpdir(), 'content-pages-real-'));
+    const outDir = testOutDir('content-pages-real-');
     const built = await buildSite({ ...DEFAULT_PATHS, outDir });
     expect(built.errors).toEqual([]);
     expect(built.pages.filter((p) => p.page === 'content:healthcare').map((p) => p.path).sort()).toEqual(

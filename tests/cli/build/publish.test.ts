@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { buildSite, type BuildOptions } from '../../../cli/build/build-site.ts';
 import { DEFAULT_PATHS } from '../../../cli/paths.ts';
 import { formatProblem } from '../../../cli/site/errors.ts';
+import { testOutDir } from '../../helpers/test-folders.ts';
 
 /** A copy of the real content, with `change` applied to one of its files. */
 function contentWith(file: string, change: (text: string) => string): string {
@@ -14,7 +15,7 @@ function contentWith(file: string, change: (text: string) => string): string {
   return dir;
 }
 
-const build = (options: Partial<BuildOptions>) => buildSite({ ...DEFAULT_PATHS, outDir: mkdtempSync(join(tmpdir(), 'out-')), ...options });
+const build = (options: Partial<BuildOptions>) => buildSite({ ...DEFAULT_PATHS, outDir: testOutDir(), ...options });
 const withoutSignUp = (text: string) => text.replace(/\n\s*"signUp": "[^"]*",/, '');
 
 describe('builds that never publish a broken site', () => {

@@ -6,6 +6,7 @@ import { buildSite } from '../../../cli/build/build-site.ts';
 import { fillPlaceholders, renderMarkdown } from '../../../cli/site/markdown/markdown.ts';
 import { DEFAULT_PATHS } from '../../../cli/paths.ts';
 import { formatProblem } from '../../../cli/site/errors.ts';
+import { testOutDir } from '../../helpers/test-folders.ts';
 
 function contentCopy(): string {
   const dir = mkdtempSync(join(tmpdir(), 'content-'));
@@ -20,7 +21,7 @@ describe('content validation', () => {
     site.email = 'not-an-email';
     delete site.social.linkedin;
     writeFileSync(join(contentDir, 'site.json'), JSON.stringify(site));
-    const result = await buildSite({ ...DEFAULT_PATHS, contentDir, outDir: mkdtempSync(join(tmpdir(), 'out-')) });
+    const result = await buildSite({ ...DEFAULT_PATHS, contentDir, outDir: testOutDir() });
     expect(result.errors.map(formatProblem).some((e) => e.includes('site.json: email:'))).toBe(true);
     expect(result.errors.map(formatProblem).some((e) => e.includes('site.json: social.linkedin:'))).toBe(true);
     expect(result.pages).toEqual([]);
@@ -30,7 +31,7 @@ describe('content validation', () => {
     const contentDir = contentCopy();
     const file = join(contentDir, 'pages', 'de', 'cookies.md');
     writeFileSync(file, `${readFileSync(file, 'utf8')}\nFragen an {{dpo}}.\n`);
-    const result = await buildSite({ ...DEFAULT_PATHS, contentDir, outDir: mkdtempSync(join(tmpdir(), 'out-')) });
+    const result = await buildSite({ ...DEFAULT_PATHS, contentDir, outDir: testOutDir() });
     const lines = readFileSync(file, 'utf8').split('\n').length - 1;
     expect(result.errors.map(formatProblem)).toContain(`${file}:${lines}: placeholder {{dpo}} has no value in content/site.json [placeholder_unknown]`);
   });
@@ -38,7 +39,7 @@ describe('content validation', () => {
   it('fails the build when a language lacks a page text', async () => {
     const contentDir = contentCopy();
     rmSync(join(contentDir, 'pages', 'nl', 'privacy.md'));
-    const result = await buildSite({ ...DEFAULT_PATHS, contentDir, outDir: mkdtempSync(join(tmpdir(), 'out-')), langs: ['nl'] });
+    const result = await buildSite({ ...DEFAULT_PATHS, contentDir, outDir: testOutDir(), langs: ['nl'] });
     expect(result.errors.map(formatProblem).some((e) => e.includes('nl/privacy.md: missing'))).toBe(true);
   });
 
