@@ -9,6 +9,8 @@ import type { Insertable } from 'kysely';
 import { isoAt } from '../clock.ts';
 import type { ContactSubmission, NewsletterSignup } from '../contract/schemas.ts';
 import type { ContactsTable, NewsletterTable } from './tables.ts';
+import { webhookWaiting } from './webhooks/waiting-contacts.ts';
+import { NO_WEBHOOKS, type WebhookRouting } from './webhooks/webhook-row.ts';
 
 /**
  * What storing a signup did: `created`; `duplicate` (the address is stored already); `capped`
@@ -87,9 +89,15 @@ export function newsletterRow(signup: NewsletterSignup, now: number, terms: Sign
 /** A contact without its captcha (a plain HTML form post). */
 export type UnverifiedContact = Omit<ContactSubmission, 'captcha'>;
 
-/** The contacts row for a validated contact submission: verified now (by its captcha), or unverified until `expiresAt`. */
-export function contactRow(contact: UnverifiedContact, now: number, expiresAt: number | null = null): Insertable<ContactsTable> {
+/**
+ * The contacts row for a validated contact submission: verified now (by its captcha), or
+ * unverified until `expiresAt`. A verified lead's `contact.received` event waits on the row when
+ * `webhooks` gives the event an endpoint (`webhooks/waiting-contacts.ts`); an unverified one's is
+ * flagged by its verification.
+ */
+export function contactRow(contact: UnverifiedContact, now: number, expiresAt: number | null = null, webhooks: WebhookRouting = NO_WEBHOOKS): Insertable<ContactsTable> {
   return {
+    webhook_waiting: expiresAt === null ? webhookWaiting(webhooks) : 0,
     verified_at: expiresAt === null ? isoAt(now) : null,
     expires_at: expiresAt === null ? null : isoAt(expiresAt),
     first_name: contact.firstName,

@@ -27,7 +27,6 @@ import type { Tables } from '../tables.ts';
 import { DatabaseUnavailableError } from './pg-connection.ts';
 import type { PostgresHealth } from './pg-health.ts';
 import { type SignupJob, subscribeBatch } from './pg-signup-batch.ts';
-import { webhookWaiting } from '../webhooks/waiting-contacts.ts';
 import { NO_WEBHOOKS, type WebhookRouting } from '../webhooks/webhook-row.ts';
 
 type SubscribeOutcome = Awaited<ReturnType<SubmissionStore['subscribe']>>;
@@ -70,8 +69,7 @@ export function postgresSubmissionStore(
         kysely.transaction().execute(async (trx) => {
           if ((await claimNonce(trx, nonce, now)).length === 0) return 'captcha_reused' as const;
           // Its contact.received event waits on the row for the webhook worker (`webhooks/waiting-contacts.ts`).
-          const row = { ...contactRow(contact, now), webhook_waiting: webhookWaiting(webhooks) };
-          const { id } = await trx.insertInto('contacts').values(row).returning('id').executeTakeFirstOrThrow();
+          const { id } = await trx.insertInto('contacts').values(contactRow(contact, now, null, webhooks)).returning('id').executeTakeFirstOrThrow();
           await trx.insertInto('outbox').values({ ...outboxRow('sales', now), contact_id: id }).execute();
           await deleteExpiredNonces(trx, now);
           return 'created' as const;

@@ -30,7 +30,6 @@ import { outboxRow } from '../outbox/outbox-row.ts';
 import { capValues, chargeMailQuery } from '../mail-caps.ts';
 import { contactRow, newsletterRow, type SubmissionStore } from '../submission-store.ts';
 import type { Tables } from '../tables.ts';
-import { webhookWaiting } from '../webhooks/waiting-contacts.ts';
 import { newsletterConfirmed, NO_WEBHOOKS, type WebhookRouting, webhookRows } from '../webhooks/webhook-row.ts';
 
 // Prepared statements, built once with kysely. Each value in the template is its own column
@@ -189,7 +188,6 @@ export async function openSubmissionStore(
     return outcomes;
   };
   const webhooks = options.webhooks ?? NO_WEBHOOKS;
-  const contactEventWaits = webhookWaiting(webhooks);
   const step = (name: keyof typeof prepared, values: Record<string, unknown>, stopIfNoRow = false): WriteStep => [
     names.indexOf(name),
     prepared[name].bind.map((column) => {
@@ -253,7 +251,7 @@ export async function openSubmissionStore(
       const stoppedAt = await groupCommit.submit([
         step('claimNonce', { nonce: nonce.value, expires_at: isoAt(nonce.expiresAt), used_at: at }, true),
         // Its contact.received event waits on the row for the webhook worker (`webhooks/waiting-contacts.ts`).
-        step('insertContact', { ...contactRow(contact, now), webhook_waiting: contactEventWaits }),
+        step('insertContact', contactRow(contact, now, null, webhooks)),
         step('insertOutbox', outboxRow('sales', now)),
         step('deleteExpiredNonces', { now: at }),
       ]);
@@ -262,7 +260,7 @@ export async function openSubmissionStore(
     async submitUnverifiedContact(contact, now, expiresAt) {
       const stoppedAt = await groupCommit.submit([
         step('chargeMailCap', capValues(contact.email, 'contact', now), true),
-        step('insertContact', { ...contactRow(contact, now, expiresAt), webhook_waiting: 0 }),
+        step('insertContact', contactRow(contact, now, expiresAt)),
         step('insertOutbox', outboxRow('contact_confirm', now)),
       ]);
       return stoppedAt === 0 ? 'capped' : 'queued';
