@@ -18,7 +18,7 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { z } from 'zod';
-import { type ContentPage, type PageReader, readContentPage } from '../../site/markdown/content-pages.ts';
+import { type ContentPage, type PageReader, readContentPage, readPageSource } from '../../site/markdown/content-pages.ts';
 import { bodyOf } from '../../site/markdown/front-matter.ts';
 import { NAV_PLACEMENTS } from '../../site/routes.ts';
 import { cacheDirOf } from './output-store.ts';
@@ -50,8 +50,8 @@ function keptEntries(outDir: string): Map<string, Entry> {
   }
 }
 
-/** The entry of a page read from its file. */
-function entryOf(page: ContentPage): Entry {
+/** What a page's file gives (its entry here), fields in a fixed order: the page cache hashes it too (`page-inputs.ts`). */
+export function frontMatterEntry(page: ContentPage): Entry {
   const { slug, title, description, nav, navLabel, navOrder, bodyLine, fieldLines } = page;
   return { slug, title, description, ...(nav ? { nav } : {}), navLabel, navOrder, bodyLine, fieldLines };
 }
@@ -66,10 +66,10 @@ export function frontMatterCache(outDir: string, fileHash: (path: string) => str
       const entry = kept.get(hash);
       if (entry) {
         used.set(hash, entry);
-        return { ...entry, name, lang, file, body: () => bodyOf(readFileSync(file, 'utf8').replace(/\r\n/g, '\n')) };
+        return { ...entry, name, lang, file, body: () => bodyOf(readPageSource(file)) };
       }
       const page = readContentPage(file, lang, name);
-      if (!Array.isArray(page)) used.set(hash, entryOf(page));
+      if (!Array.isArray(page)) used.set(hash, frontMatterEntry(page));
       return page;
     },
     /** Keeps the entries of this build's page files for the next build (those of files gone or changed are dropped). */

@@ -10,6 +10,7 @@ import { isMarkdownPage, markdownFile } from '../../site/markdown/markdown.ts';
 import type { RenderedRoute, RoutePageId } from '../../site/routes.ts';
 import type { SiteAssets } from '../build-assets.ts';
 import type { LoadedContent } from '../load-content.ts';
+import { frontMatterEntry } from './front-matter-cache.ts';
 
 /** A short hex digest of `parts`, each ended by a NUL so `['ab', 'c']` and `['a', 'bc']` differ. */
 export function digest(...parts: readonly (string | Uint8Array)[]): string {
@@ -33,8 +34,8 @@ export function renderCodeHash(): string {
  * show them), the assets the pages link to or inline, the languages built and the year.
  */
 export function sharedInputsHash(codeHash: string, content: LoadedContent, assets: SiteAssets, routes: readonly RenderedRoute[], langs: readonly Lang[], year: number): string {
-  // Field by field: a page read from its file and one from the front matter cache hash alike.
-  const frontMatter = content.contentPages.map((p) => [p.name, p.lang, p.file, p.slug, p.title, p.description, p.nav ?? null, p.navLabel, p.navOrder, p.bodyLine, p.fieldLines]);
+  // Fields in a fixed order: a page read from its file and one from the front matter cache hash alike.
+  const frontMatter = content.contentPages.map((p) => [p.name, p.lang, p.file, frontMatterEntry(p)]);
   const linked = { stylesheet: assets.stylesheet, islands: assets.islands.assets, loader: assets.loader, socialImages: assets.socialImages };
   return digest(codeHash, JSON.stringify(content.site), JSON.stringify(content.values), JSON.stringify(routes), JSON.stringify(frontMatter), JSON.stringify(linked), langs.join(','), String(year));
 }

@@ -60,9 +60,14 @@ function fieldLine(page: Pick<SplitPage, 'frontLines'>, source: string, field: s
 /** How a page file is read: `readContentPage`, or through the build's cache of front matter. */
 export type PageReader = (file: string, lang: Lang, name: string) => ContentPage | Problem[];
 
+/** A page file's text, with Windows line ends read as `\n` (the lines problems name count them so). */
+export function readPageSource(file: string): string {
+  return readFileSync(file, 'utf8').replace(/\r\n/g, '\n');
+}
+
 /** Reads one page file: its front matter validated, or the problems that keep it from being a page. */
 export function readContentPage(file: string, lang: Lang, name: string): ContentPage | Problem[] {
-  const source = readFileSync(file, 'utf8').replace(/\r\n/g, '\n');
+  const source = readPageSource(file);
   if (!source.startsWith('---\n')) {
     return [{ code: 'front_matter_invalid', file, line: 1, message: 'has no front matter: start the file with a "---" line, then title, description and slug, then "---"' }];
   }
