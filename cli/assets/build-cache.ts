@@ -11,9 +11,18 @@ const KEPT_RECENT_MS = 10 * 60_000;
 
 /** Every file at or under `path` (absolute), through links to files and folders; none when it does not exist. */
 export function filesUnder(path: string): string[] {
-  if (!existsSync(path)) return [];
-  if (!statSync(path).isDirectory()) return [path];
-  return readdirSync(path).flatMap((name) => filesUnder(join(path, name)));
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (!stat) return [];
+  return stat.isDirectory() ? filesIn(path) : [path];
+}
+
+/** The files under the folder `dir`: the folder's entries say which are folders, so only a link is looked at: a build lists the whole content folder. */
+function filesIn(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return filesIn(path);
+    return entry.isSymbolicLink() ? filesUnder(path) : [path];
+  });
 }
 
 /**

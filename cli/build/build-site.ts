@@ -20,7 +20,6 @@ import {
   type FolderRecord,
   type Manifest,
   type PageRecord,
-  outputHolds,
   type PreviousBuild,
   noPreviousBuild,
   readPreviousBuild,
@@ -122,20 +121,18 @@ function publishFresh(plan: OutputPlan, outDir: string): number {
  */
 function publishCached(plan: OutputPlan, outDir: string, previous: PreviousBuild, records: Omit<Manifest, 'version' | 'out' | 'spare'>): { written: number; out: FolderRecord | null } {
   const spareDir = spareDirOf(outDir);
-  if (outputHolds(outDir, previous.outFiles, plan.files)) {
+  if (previous.outFiles.holds(plan.files)) {
     // Nothing to publish. The spare may have been written into (a page rendered again because a
     // string it reads changed, with the same HTML): its record then says what it holds now.
-    const spareFiles = previous.spareFiles.all();
-    for (const file of plan.written) spareFiles.set(file, plan.files.get(file)!);
-    const spare = plan.written.size === 0 ? previous.spareFiles.record : recordFolder(spareDir, spareFiles);
+    const spare = keepRecord(spareDir, previous.spareFiles, new Map([...plan.written].map((file) => [file, plan.files.get(file)!])));
     const out = keepRecord(outDir, previous.outFiles);
-    writeManifest(outDir, { version: 1, out, spare, ...records });
+    writeManifest(outDir, { version: 2, out, spare, ...records });
     return { written: 0, out };
   }
   const written = plan.finish();
   swapWithSpare(outDir);
-  const out = recordFolder(outDir, plan.files);
-  writeManifest(outDir, { version: 1, out, spare: keepRecord(spareDir, previous.outFiles), ...records });
+  const out = recordFolder(outDir, plan.files, plan.written, previous.spareFiles);
+  writeManifest(outDir, { version: 2, out, spare: keepRecord(spareDir, previous.outFiles), ...records });
   return { written, out };
 }
 

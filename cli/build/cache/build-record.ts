@@ -150,7 +150,7 @@ export function standingBuild(options: BuildOptions): Standing {
  * written), so the output is not listed again.
  */
 export function writeBuildRecord(outDir: string, standing: Standing, result: BuildResult, out: FolderRecord): void {
-  const files = Object.entries(out.files).map(([file, [, size, mtimeMs]]) => [file, size, mtimeMs] as const);
+  const files = [...out.files].map(([file, [, size, mtimeMs]]) => [file, size, mtimeMs] as const);
   const pages = result.pages.map(({ rendered: _rendered, ...page }) => page);
   const record = { version: 2, key: standing.key, out: { ino: out.ino, files: filesDigest(files) }, inputs: standing.inputs, pages, assets: result.assets, warnings: result.warnings };
   const file = recordFile(outDir);

@@ -2,7 +2,7 @@ import { copyFileSync, linkSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { listFiles, writeOutFile } from '../output-dir.ts';
 import type { PageFile, PageWriter } from '../page-writer.ts';
-import type { SpareFiles } from './output-store.ts';
+import type { RecordedFolder } from './output-store.ts';
 import { digest } from './page-inputs.ts';
 import { pageFiles } from './page-cache.ts';
 
@@ -27,7 +27,7 @@ export class OutputPlan {
 
   constructor(
     readonly dir: string,
-    readonly held: Pick<SpareFiles, 'hash'>,
+    readonly held: Pick<RecordedFolder, 'hash'>,
   ) {}
 
   /** Whether `dir` lacks `file` with content `hash` (and notes the file as part of the output). */

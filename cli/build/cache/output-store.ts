@@ -23,9 +23,25 @@ import { z } from 'zod';
 import { listFiles } from '../output-dir.ts';
 
 /** A file as recorded: content hash, size in bytes, modification time in ms. */
-const fileRecord = z.tuple([z.string(), z.number(), z.number()]);
-/** A folder as recorded: its inode (a folder renamed or replaced behind the cache's back is another) and its files. */
-const folderRecord = z.object({ ino: z.number(), files: z.record(z.string(), fileRecord) });
+export type FileRecord = readonly [hash: string, size: number, mtimeMs: number];
+
+/**
+ * A folder as recorded: its inode (a folder renamed or replaced behind the cache's back is
+ * another) and its files, path → record. Kept in columns, one entry per file at the same index:
+ * the manifest of the scaling site reads in about two thirds of the time of an array per file.
+ */
+const folderRecord = z
+  .object({ ino: z.number(), paths: z.array(z.string()), hashes: z.array(z.string()), sizes: z.array(z.number()), mtimes: z.array(z.number()) })
+  .refine((folder) => [folder.hashes, folder.sizes, folder.mtimes].every((column) => column.length === folder.paths.length), 'columns of different lengths')
+  .transform(({ ino, paths, hashes, sizes, mtimes }) => ({ ino, files: new Map(paths.map((path, i): [string, FileRecord] => [path, [hashes[i]!, sizes[i]!, mtimes[i]!]])) }));
+
+/** The columns `folderRecord` reads. */
+function folderColumns(folder: FolderRecord | null): z.input<typeof folderRecord> | null {
+  if (!folder) return null;
+  const paths = [...folder.files.keys()];
+  const records = [...folder.files.values()];
+  return { ino: folder.ino, paths, hashes: records.map((r) => r[0]), sizes: records.map((r) => r[1]), mtimes: records.map((r) => r[2]) };
+}
 
 const pageRecord = z.object({
   /** The hash of everything the page read (page-inputs.ts), the strings' values included. */
@@ -39,7 +55,7 @@ const pageRecord = z.object({
 });
 
 const manifestSchema = z.object({
-  version: z.literal(1),
+  version: z.literal(2),
   out: folderRecord.nullable(),
   spare: folderRecord.nullable(),
   pages: z.record(z.string(), pageRecord),
@@ -56,9 +72,7 @@ export type Manifest = z.infer<typeof manifestSchema>;
 /** One page's record in the manifest. */
 export type PageRecord = z.infer<typeof pageRecord>;
 /** A folder as the manifest records it: its inode and its files (path → [hash, size, mtime]). */
-export type FolderRecord = z.infer<typeof folderRecord>;
-/** The recorded files of a folder that are still as recorded: path → [hash, size, mtime]. */
-export type FolderFiles = Map<string, [string, number, number]>;
+export type FolderRecord = z.output<typeof folderRecord>;
 
 /** The cache folder of an output folder: `<parent>/.sitegen-cache/<name>` (beside it, so renames between them stay on one file system). */
 export function cacheDirOf(outDir: string): string {
@@ -69,23 +83,13 @@ export function cacheDirOf(outDir: string): string {
 export const spareDirOf = (outDir: string) => join(cacheDirOf(outDir), 'spare');
 const manifestFile = (outDir: string) => join(cacheDirOf(outDir), 'manifest.json');
 
-/** The files of `dir` that are exactly as `record` says (same folder, same size and time); empty when none can be trusted. */
-function trustedFiles(dir: string, record: FolderRecord | null): FolderFiles {
-  const files: FolderFiles = new Map();
-  if (!record || statSync(dir, { throwIfNoEntry: false })?.ino !== record.ino) return files;
-  for (const [file, [hash, size, mtimeMs]] of Object.entries(record.files)) {
-    const stat = statSync(join(dir, file), { throwIfNoEntry: false });
-    if (stat && stat.size === size && stat.mtimeMs === mtimeMs) files.set(file, [hash, size, mtimeMs]);
-  }
-  return files;
-}
-
 /**
- * The files of the spare the manifest records, each trusted (size and time checked) only when
- * asked for: a build that changes little asks for few of them.
+ * A folder's files as the manifest recorded them, each trusted (its size and time checked) only
+ * when asked for: a build that changes little asks for few of them, and never for the served
+ * output's files when the spare holds the same.
  */
-export class SpareFiles {
-  readonly #checked = new Map<string, string | undefined>();
+export class RecordedFolder {
+  readonly #checked = new Map<string, FileRecord | undefined>();
   readonly #sameFolder: boolean;
 
   constructor(
@@ -95,33 +99,43 @@ export class SpareFiles {
     this.#sameFolder = record !== null && statSync(dir, { throwIfNoEntry: false })?.ino === record.ino;
   }
 
-  /** The content hash of `file` in the spare, when it is as recorded. */
-  hash(file: string): string | undefined {
+  /** The record of `file` ([hash, size, time]) when the folder holds it as recorded. */
+  trusted(file: string): FileRecord | undefined {
     if (!this.#sameFolder) return undefined;
     if (!this.#checked.has(file)) {
-      const recorded = this.record!.files[file];
+      const recorded = this.record!.files.get(file);
       const stat = recorded && statSync(join(this.dir, file), { throwIfNoEntry: false });
-      this.#checked.set(file, stat && stat.size === recorded[1] && stat.mtimeMs === recorded[2] ? recorded[0] : undefined);
+      this.#checked.set(file, stat && stat.size === recorded[1] && stat.mtimeMs === recorded[2] ? recorded : undefined);
     }
     return this.#checked.get(file);
   }
 
-  /** Every trusted file: path → content hash. */
-  all(): Map<string, string> {
-    const files = new Map<string, string>();
-    for (const file of Object.keys(this.record?.files ?? {})) {
-      const hash = this.hash(file);
-      if (hash !== undefined) files.set(file, hash);
-    }
-    return files;
+  /** The recorded files, when the folder is the one recorded (none for another folder put in its place). */
+  get files(): ReadonlyMap<string, FileRecord> {
+    return this.#sameFolder ? this.record!.files : new Map();
+  }
+
+  /** The content hash of `file` in the folder, when it is as recorded. */
+  hash(file: string): string | undefined {
+    return this.trusted(file)?.[0];
+  }
+
+  /** Whether the folder holds exactly `desired` (path → content hash): every file as recorded with that hash, and no other file. */
+  holds(desired: ReadonlyMap<string, string>): boolean {
+    const files = this.files;
+    if (!this.#sameFolder || files.size !== desired.size) return false;
+    // The recorded hashes first: a build that changed a file is told without looking at the folder.
+    for (const [file, hash] of desired) if (files.get(file)?.[0] !== hash) return false;
+    for (const [file, hash] of desired) if (this.hash(file) !== hash) return false;
+    return listFiles(this.dir).size === desired.size;
   }
 }
 
-/** The previous build as far as it can be trusted: its manifest, the output's unchanged files and the spare's. */
+/** The previous build as far as it can be trusted: its manifest, and the output's and the spare's recorded files. */
 export interface PreviousBuild {
   manifest: Manifest | null;
-  outFiles: FolderFiles;
-  spareFiles: SpareFiles;
+  outFiles: RecordedFolder;
+  spareFiles: RecordedFolder;
 }
 
 /** Reads the cache of `outDir`; an unreadable or outdated manifest counts as none (everything is built). */
@@ -133,11 +147,11 @@ export function readPreviousBuild(outDir: string): PreviousBuild {
   } catch {
     // No manifest yet, or a half-written one: build everything.
   }
-  return { manifest, outFiles: trustedFiles(outDir, manifest?.out ?? null), spareFiles: new SpareFiles(spareDirOf(outDir), manifest?.spare ?? null) };
+  return { manifest, outFiles: new RecordedFolder(outDir, manifest?.out ?? null), spareFiles: new RecordedFolder(spareDirOf(outDir), manifest?.spare ?? null) };
 }
 
 /** What a build with the cache turned off knows of the previous one: nothing. */
-export const noPreviousBuild = (outDir: string): PreviousBuild => ({ manifest: null, outFiles: new Map(), spareFiles: new SpareFiles(spareDirOf(outDir), null) });
+export const noPreviousBuild = (outDir: string): PreviousBuild => ({ manifest: null, outFiles: new RecordedFolder(outDir, null), spareFiles: new RecordedFolder(spareDirOf(outDir), null) });
 
 /** Deletes what the cache knows (`--no-cache`): the next cached build starts from nothing. */
 export function forgetPreviousBuild(outDir: string): void {
@@ -151,41 +165,46 @@ export function cachedStaging(outDir: string): string {
   return spare;
 }
 
-/** Records `files` of `dir` (path → content hash) with their current size and time. */
-export function recordFolder(dir: string, files: ReadonlyMap<string, string>): FolderRecord {
-  const record: FolderRecord = { ino: statSync(dir).ino, files: {} };
+/**
+ * The record of `files` (path → content hash) in `dir`, the folder `written` files were just
+ * written into: each other file has the size and time `known` trusted it with (a rename keeps
+ * them), a written one is looked at now.
+ */
+export function recordFolder(dir: string, files: ReadonlyMap<string, string>, written: ReadonlySet<string>, known: RecordedFolder): FolderRecord {
+  const record: FolderRecord = { ino: statSync(dir).ino, files: new Map() };
   for (const [file, hash] of files) {
-    const stat = statSync(join(dir, file));
-    record.files[file] = [hash, stat.size, stat.mtimeMs];
+    const kept = written.has(file) ? undefined : known.trusted(file);
+    if (kept?.[0] === hash) record.files.set(file, kept);
+    else {
+      const stat = statSync(join(dir, file));
+      record.files.set(file, [hash, stat.size, stat.mtimeMs]);
+    }
   }
   return record;
 }
 
 /**
- * The record of a folder whose files were recorded before (`files`), after it was renamed
- * (`dir` is where it is now); null when there is no such folder.
+ * The record of `folder` after `written` files of it were written (path → content hash): the
+ * others as recorded (each is checked when a later build asks for it). `dir` is where the folder
+ * is now; null when there is no such folder.
  */
-export function keepRecord(dir: string, files: FolderFiles | Record<string, [string, number, number]>): FolderRecord | null {
+export function keepRecord(dir: string, folder: RecordedFolder, written: ReadonlyMap<string, string> = new Map()): FolderRecord | null {
   const stat = statSync(dir, { throwIfNoEntry: false });
-  return stat ? { ino: stat.ino, files: files instanceof Map ? Object.fromEntries(files) : files } : null;
+  if (!stat) return null;
+  const files = new Map(folder.files);
+  for (const [file, hash] of written) {
+    const now = statSync(join(dir, file));
+    files.set(file, [hash, now.size, now.mtimeMs]);
+  }
+  return { ino: stat.ino, files };
 }
 
 /** Writes the manifest (into a temporary file renamed over the old one, so it is never half-written). */
 export function writeManifest(outDir: string, manifest: Manifest): void {
   const file = manifestFile(outDir);
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(`${file}.${process.pid}`, JSON.stringify(manifest));
+  writeFileSync(`${file}.${process.pid}`, JSON.stringify({ ...manifest, out: folderColumns(manifest.out), spare: folderColumns(manifest.spare) }));
   renameSync(`${file}.${process.pid}`, file);
-}
-
-/**
- * Whether `outDir` already holds exactly `desired` (path → content hash): every file recorded
- * with that hash and unchanged since, and no other file.
- */
-export function outputHolds(outDir: string, outFiles: FolderFiles, desired: ReadonlyMap<string, string>): boolean {
-  if (outFiles.size !== desired.size) return false;
-  for (const [file, hash] of desired) if (outFiles.get(file)?.[0] !== hash) return false;
-  return existsSync(outDir) && listFiles(outDir).size === desired.size;
 }
 
 /**

@@ -23,7 +23,7 @@ export function pageFiles(file: string, htmlHash: string, bytes: number): [strin
  * the records of this build's pages for the next one.
  */
 export interface PageCache {
-  /** For the render stage: true for a page whose inputs are all unchanged and whose files the output still holds. */
+  /** For the render stage: true for a page whose inputs are all unchanged and whose files the output or the spare still holds. */
   reuse: ReusePage;
   /** The previous record of a page `reuse` kept. */
   previous(file: string): PageRecord;
@@ -74,7 +74,8 @@ export function pageCache(previous: PreviousBuild, shared: string, content: Load
     reuse(route, file) {
       const record = manifest?.pages[file];
       if (!record || record.strings >= manifest!.stringSets.length) return false;
-      const held = pageFiles(file, record.html, record.bytes).every(([f, hash]) => previous.outFiles.get(f)?.[0] === hash);
+      // The spare is asked first: the build writes into it, so it is looked at anyway.
+      const held = pageFiles(file, record.html, record.bytes).every(([f, hash]) => previous.spareFiles.hash(f) === hash || previous.outFiles.hash(f) === hash);
       return held && keyOf(route, previousStrings(route.lang, record.strings)) === record.key;
     },
     previous: (file) => manifest!.pages[file]!,
