@@ -1,6 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fileMemo } from './file-memo.ts';
 
 // Relative module references in source text: static and side-effect imports, re-exports,
 // `import('./x')` and `new URL('./x', import.meta.url)` (workers, loaded files).
@@ -13,6 +13,9 @@ function code(source: string): string {
     .filter((line) => !/^\s*(\/\/|\/\*|\*)/.test(line))
     .join('\n');
 }
+
+/** The relative references of a module, as written (`./x.ts`), kept while the file is unchanged. */
+const referencesOf = fileMemo((bytes) => [...code(bytes.toString('utf8')).matchAll(RELATIVE_REFERENCE)].map((match) => match[2]!));
 
 /**
  * Every project file `entries` reach through relative imports, entries included, sorted: the
@@ -29,9 +32,10 @@ export function moduleGraph(entries: ReadonlyArray<string | URL>): string[] {
   while (pending.length > 0) {
     const file = pending.pop()!;
     if (seen.has(file)) continue;
-    if (!existsSync(file)) throw new Error(`${file}: imported but missing (a module moved without its importers?)`);
+    const references = referencesOf(file);
+    if (!references) throw new Error(`${file}: imported but missing (a module moved without its importers?)`);
     seen.add(file);
-    for (const match of code(readFileSync(file, 'utf8')).matchAll(RELATIVE_REFERENCE)) pending.push(resolve(dirname(file), match[2]!));
+    for (const reference of references) pending.push(resolve(dirname(file), reference));
   }
   return [...seen].sort();
 }

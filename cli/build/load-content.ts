@@ -70,9 +70,10 @@ export function translationGaps(contentDir: string, langs: readonly Lang[], allo
   if ('message' in english) return { errors: [english], warnings: [] };
   const locales = langs.filter((lang) => lang !== DEFAULT_LANG).map(read).filter((l): l is LocaleFile => !('message' in l));
   const missing = locales.flatMap((locale) => missingKeys(locale, english));
+  // Only a string with a placeholder can have an unknown one: the others are not compared.
   const unknownPlaceholders = locales.flatMap((locale) =>
     Object.entries(locale.flat)
-      .filter(([key]) => key in english.flat)
+      .filter(([key, value]) => value.includes('{{') && key in english.flat)
       .flatMap(([key, value]) => translationProblems(locale, key, value, english.flat[key]!).filter((p) => p.code === 'placeholder_unknown')),
   );
   return allowMissing ? { errors: unknownPlaceholders, warnings: missing } : { errors: [...missing, ...unknownPlaceholders], warnings: [] };

@@ -1,3 +1,6 @@
+/** A colon after a string (sticky: tried where the string ends), which makes the string a key. */
+const KEY_COLON = /\s*:/y;
+
 /**
  * Maps every key of a JSON document to the line it is written on, so problems can be reported
  * as `file:line`. Nested keys are dotted.
@@ -22,8 +25,8 @@ export function jsonKeyLines(text: string): Map<string, number> {
           j += 2;
         } else value += text[j++];
       }
-      const rest = text.slice(j + 1).match(/^\s*:/);
-      if (rest) {
+      KEY_COLON.lastIndex = j + 1;
+      if (KEY_COLON.test(text)) {
         pendingKey = value;
         lines.set([...path.filter((p): p is string => p !== null), value].join('.'), line);
       }

@@ -15,9 +15,8 @@
 import { createHash } from 'node:crypto';
 import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { z } from 'zod';
+import { RACY_MS } from '../../assets/file-memo.ts';
 
-/** How close to the moment it was hashed a file's time must be for the file to be read again next time. */
-const RACY_MS = 2_000;
 
 /** The kept hashes, in columns (one entry per file at the same index): compact to store and quick to check. */
 export const keptHashes = z

@@ -6,15 +6,24 @@ import type { PageRoute, RenderedDocument, ReusePage } from '../render-pages.ts'
 import type { PageRecord, PreviousBuild } from './output-store.ts';
 import { digest, type FileHash, markdownHash, stringsHash } from './page-inputs.ts';
 
-/** The content hash recorded for a page's precompressed copy (`ext`: gz or br): its HTML's, the levels and the compressors'. */
-function compressedHash(hash: string, ext: 'gz' | 'br'): string {
-  return digest(hash, ext, JSON.stringify(FAST_LEVELS), process.versions.zlib ?? '', process.versions.brotli ?? '');
+/** What a page's precompressed copies depend on besides its HTML: the levels and the compressors' versions. */
+const COMPRESSION = JSON.stringify([FAST_LEVELS, process.versions.zlib ?? '', process.versions.brotli ?? '']);
+/** The hashes `compressedHash` gave, by HTML hash: a kept page's files are asked for twice in a build. */
+const compressedHashes = new Map<string, [gz: string, br: string]>();
+
+/** The content hashes recorded for a page's precompressed copies (`.gz`, `.br`): of its HTML's hash, the levels and the compressors. */
+function compressedHash(hash: string): [gz: string, br: string] {
+  if (!compressedHashes.has(hash)) compressedHashes.set(hash, [digest(hash, 'gz', COMPRESSION), digest(hash, 'br', COMPRESSION)]);
+  return compressedHashes.get(hash)!;
 }
 
 /** A page's files in the output (the HTML, and its `.gz` and `.br` when it is worth compressing) with their content hashes. */
 export function pageFiles(file: string, htmlHash: string, bytes: number): [string, string][] {
   const files: [string, string][] = [[file, htmlHash]];
-  if (isCompressible(file, bytes)) files.push([`${file}.gz`, compressedHash(htmlHash, 'gz')], [`${file}.br`, compressedHash(htmlHash, 'br')]);
+  if (isCompressible(file, bytes)) {
+    const [gz, br] = compressedHash(htmlHash);
+    files.push([`${file}.gz`, gz], [`${file}.br`, br]);
+  }
   return files;
 }
 
@@ -48,15 +57,16 @@ export function pageCache(previous: PreviousBuild, shared: string, content: Load
 
   // The strings hash of each (language, string list) pair, computed once: most pages share a list.
   const stringHashes = new Map<string, string>();
+  const stringEntries = new Map<string, string>();
   const previousStrings = (lang: Lang, set: number) => {
     const id = `${lang} ${set}`;
-    if (!stringHashes.has(id)) stringHashes.set(id, stringsHash(manifest!.stringSets[set] ?? [], lang, content.messages));
+    if (!stringHashes.has(id)) stringHashes.set(id, stringsHash(manifest!.stringSets[set] ?? [], lang, content.messages, stringEntries));
     return stringHashes.get(id)!;
   };
   const newStrings = new Map<string, string>();
   const currentStrings = (lang: Lang, set: number) => {
     const id = `${lang} ${set}`;
-    if (!newStrings.has(id)) newStrings.set(id, stringsHash(stringSets[set]!, lang, content.messages));
+    if (!newStrings.has(id)) newStrings.set(id, stringsHash(stringSets[set]!, lang, content.messages, stringEntries));
     return newStrings.get(id)!;
   };
 

@@ -15,7 +15,10 @@ import { frontMatterEntry } from './front-matter-cache.ts';
 /** A short hex digest of `parts`, each ended by a NUL so `['ab', 'c']` and `['a', 'bc']` differ. */
 export function digest(...parts: readonly (string | Uint8Array)[]): string {
   const hash = createHash('sha256');
-  for (const part of parts) hash.update(part).update('\0');
+  // Strings joined and hashed in one call: the same bytes, in about half the time of a call each
+  // (a build takes a digest of every page's inputs).
+  if (parts.every((part) => typeof part === 'string')) hash.update(`${parts.join('\0')}\0`);
+  else for (const part of parts) hash.update(part).update('\0');
   return hash.digest('hex').slice(0, 32);
 }
 
@@ -52,12 +55,21 @@ function messageAt(messages: Messages | undefined, key: string): unknown {
 
 /**
  * A hash of what the strings `keys` say in `lang`, English included (the fallback): equal
- * hashes mean a page that read these keys would read the same texts again.
+ * hashes mean a page that read these keys would read the same texts again. `entries` keeps
+ * what each key says for the next call on the same messages.
  */
-export function stringsHash(keys: readonly string[], lang: Lang, messages: ReadonlyMap<Lang, Messages>): string {
+export function stringsHash(keys: readonly string[], lang: Lang, messages: ReadonlyMap<Lang, Messages>, entries = new Map<string, string>()): string {
   const own = messages.get(lang);
   const english = messages.get(DEFAULT_LANG);
-  return digest(...keys.map((key) => `${key}=${JSON.stringify(messageAt(own, key)) ?? ''}|${JSON.stringify(messageAt(english, key)) ?? ''}`));
+  const entry = (key: string) => `${key}=${JSON.stringify(messageAt(own, key)) ?? ''}|${JSON.stringify(messageAt(english, key)) ?? ''}`;
+  return digest(
+    ...keys.map((key) => {
+      // `entries` keeps each key's entry for `lang` across calls: pages share most of their keys.
+      const id = `${lang}\0${key}`;
+      if (!entries.has(id)) entries.set(id, entry(key));
+      return entries.get(id)!;
+    }),
+  );
 }
 
 /** The hash of a file's bytes, read each time (the build passes its record's hashes, which read a file only when it changed: file-hashes.ts). */

@@ -12,7 +12,8 @@ export interface LocaleFile {
   /** Its path as reported (relative to the folder problems are reported from). */
   file: string;
   flat: Record<string, string>;
-  lines: Map<string, number>;
+  /** Found when first asked for: a build reads every file and asks only to report a problem. */
+  readonly lines: Map<string, number>;
 }
 
 /** Reads one language's resource file for comparison; a missing or unreadable file is a problem. */
@@ -33,7 +34,15 @@ export function readLocaleFile(contentDir: string, root: string, lang: Lang): Lo
   }
   const flat: Record<string, string> = {};
   for (const [key, value] of Object.entries(flatten(messages))) flat[key] = typeof value === 'string' ? value : String(value);
-  return { lang, file, flat, lines: jsonKeyLines(text) };
+  let lines: Map<string, number> | undefined;
+  return {
+    lang,
+    file,
+    flat,
+    get lines() {
+      return (lines ??= jsonKeyLines(text));
+    },
+  };
 }
 
 const braces = (names: readonly string[]) => names.map((name) => `{{${name}}}`).join(', ');
