@@ -58,19 +58,20 @@ const tagsOf = (text: string) => (text.match(/<\/?\w+>/g) ?? []).join('');
  * //  { code: 'placeholders_differ', message: 'key "footer.copyright" leaves out {{year}}, which en uses' }]
  */
 export function translationProblems(locale: LocaleFile, key: string, value: string, source: string): Problem[] {
-  const at = { file: locale.file, line: locale.lines.get(key) ?? 1 };
+  // The key's line is found only for a problem: finding it reads the whole file again.
+  const at = () => ({ file: locale.file, line: locale.lines.get(key) ?? 1 });
   const problems: Problem[] = [];
   const mine = placeholdersOf(value);
   const theirs = placeholdersOf(source);
   const unknown = mine.filter((name) => !theirs.includes(name) && !(PLACEHOLDER_NAMES as readonly string[]).includes(name));
   if (unknown.length > 0) {
     const valid = theirs.length > 0 ? `${braces(theirs)} (as en uses) and the site values ${braces(PLACEHOLDER_NAMES)}` : `the site values ${braces(PLACEHOLDER_NAMES)}`;
-    problems.push({ code: 'placeholder_unknown', ...at, message: `key "${key}" uses ${braces(unknown)}, which has no value here; valid placeholders: ${valid}` });
+    problems.push({ code: 'placeholder_unknown', ...at(), message: `key "${key}" uses ${braces(unknown)}, which has no value here; valid placeholders: ${valid}` });
   }
   const left = theirs.filter((name) => !mine.includes(name));
-  if (left.length > 0) problems.push({ code: 'placeholders_differ', ...at, message: `key "${key}" leaves out ${braces(left)}, which en uses` });
+  if (left.length > 0) problems.push({ code: 'placeholders_differ', ...at(), message: `key "${key}" leaves out ${braces(left)}, which en uses` });
   if (tagsOf(value) !== tagsOf(source)) {
-    problems.push({ code: 'tags_differ', ...at, message: `key "${key}" has tags ${tagsOf(value) || '(none)'} but en has ${tagsOf(source) || '(none)'}` });
+    problems.push({ code: 'tags_differ', ...at(), message: `key "${key}" has tags ${tagsOf(value) || '(none)'} but en has ${tagsOf(source) || '(none)'}` });
   }
   return problems;
 }
