@@ -1,8 +1,12 @@
 import { absoluteUrl, hreflangLinks } from '../site/head.ts';
 import { isIndexed, type RenderedRoute, type SiteRoutes } from '../site/routes.ts';
 
+const XML_SPECIAL = /[&<>"]/g;
+const XML_ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+
+/** `text` with XML's special characters as entities (one pass: the sitemap of the scaling site escapes 10,000 URLs). */
 function escapeXml(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  return text.replace(XML_SPECIAL, (char) => XML_ENTITY[char]!);
 }
 
 /**

@@ -60,6 +60,7 @@ export function frontMatterEntry(page: ContentPage): Entry {
 export function frontMatterCache(outDir: string, fileHash: (path: string) => string): { read: PageReader; save(): void } {
   const kept = keptEntries(outDir);
   const used = new Map<string, Entry>();
+  let fromFiles = 0;
   return {
     read(file, lang, name) {
       const hash = fileHash(file);
@@ -69,11 +70,14 @@ export function frontMatterCache(outDir: string, fileHash: (path: string) => str
         return { ...entry, name, lang, file, body: () => bodyOf(readPageSource(file)) };
       }
       const page = readContentPage(file, lang, name);
+      fromFiles++;
       if (!Array.isArray(page)) used.set(hash, frontMatterEntry(page));
       return page;
     },
-    /** Keeps the entries of this build's page files for the next build (those of files gone or changed are dropped). */
+    /** Keeps the entries of this build's page files for the next build (those of files gone or changed are dropped); writes nothing when they are the kept ones. */
     save() {
+      // Every entry came from the cache and every cached one was used: the file already says this.
+      if (fromFiles === 0 && used.size === kept.size) return;
       const file = cacheFile(outDir);
       mkdirSync(dirname(file), { recursive: true });
       writeFileSync(`${file}.${process.pid}`, JSON.stringify({ version: 1, pages: Object.fromEntries(used) }));

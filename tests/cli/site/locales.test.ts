@@ -1,10 +1,12 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mailTextsSchema } from '../../../ingest/contract/mail-texts.ts';
 import { LANGUAGES } from '../../../cli/site/languages.ts';
 import { flatten, loadAllMessages, placeholdersOf } from '../../../cli/site/locales.ts';
 import { DEFAULT_PATHS, PROJECT_ROOT } from '../../../cli/paths.ts';
+import { ContentError } from '../../../cli/site/errors.ts';
+import { testFolder } from '../../helpers/test-folders.ts';
 
 const messages = loadAllMessages(DEFAULT_PATHS.contentDir);
 const flat = new Map(LANGUAGES.map((lang) => [lang, flatten(messages.get(lang)!)]));
@@ -60,3 +62,25 @@ describe('the confirmation texts (newsletter, contact form without JavaScript)',
 
 /** Labels whose translation is the English word itself: French "Question" and "Message", Italian "Email". */
 const SAME_WORD: Partial<Record<string, string[]>> = { fr: ['mail.sales.reasonQuestion', 'mail.sales.message'], it: ['mail.sales.email'] };
+
+describe('loadAllMessages', () => {
+  it('names the file and each bad key: an empty text, a number, a list; the good ones pass', () => {
+    const contentDir = testFolder('locales-');
+    mkdirSync(join(contentDir, 'locales'));
+    writeFileSync(join(contentDir, 'locales', 'en.json'), JSON.stringify({ nav: { about: 'About', home: '' }, count: 3, list: ['a'], footer: { legal: { privacy: 'Privacy' } } }));
+    let problems: unknown = null;
+    try {
+      loadAllMessages(contentDir, ['en']);
+    } catch (error) {
+      problems = error instanceof ContentError ? error.problems : error;
+    }
+    const file = join(contentDir, 'locales', 'en.json');
+    expect(problems).toEqual([
+      { code: 'content_invalid', file, message: 'nav.home: must not be empty' },
+      { code: 'content_invalid', file, message: 'count: must be a text or a group of texts' },
+      { code: 'content_invalid', file, message: 'list: must be a text or a group of texts' },
+    ]);
+    writeFileSync(file, JSON.stringify({ nav: { about: 'About' }, footer: { legal: { privacy: 'Privacy' } } }));
+    expect(loadAllMessages(contentDir, ['en']).get('en')).toEqual({ nav: { about: 'About' }, footer: { legal: { privacy: 'Privacy' } } });
+  });
+});

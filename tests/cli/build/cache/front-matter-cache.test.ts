@@ -3,7 +3,7 @@
  * the cache, or when it renders the page; what it gives for a known file is what reading the file
  * gives, and a file that fails to read as a page is read (and reported) every time.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -71,6 +71,27 @@ describe('frontMatterCache', () => {
       expect(loaded.pages).toEqual([]);
       expect(loaded.problems.map((p) => p.code)).toEqual(['front_matter_invalid', 'front_matter_invalid']);
     }
+  });
+
+  it('leaves its file as it is after a build that used exactly the kept entries, and drops the entry of a page file gone', () => {
+    const { contentDir, outDir, write } = site({ 'en/case-study.md': CASE_STUDY, 'en/other.md': page('title: Other\ndescription: Other page\nslug: other', '\nText.\n') });
+    const byPath = (path: string) => path.split('/').at(-1)!;
+    const keptFile = join(outDir, '..', '.sitegen-cache', 'dist', 'front-matter.json');
+    const first = frontMatterCache(outDir, byPath);
+    loadContentPages(contentDir, first.read);
+    first.save();
+    const written = statSync(keptFile).ino;
+    const unchanged = frontMatterCache(outDir, byPath);
+    loadContentPages(contentDir, unchanged.read);
+    unchanged.save();
+    expect(statSync(keptFile).ino).toBe(written);
+    rmSync(join(contentDir, 'pages', 'en', 'other.md'));
+    const fewer = frontMatterCache(outDir, byPath);
+    loadContentPages(contentDir, fewer.read);
+    fewer.save();
+    // The page comes back with other bytes under its old hash: nothing kept gives the old title.
+    write('en/other.md', page('title: Other again\ndescription: Other page\nslug: other', '\nText.\n'));
+    expect(loadContentPages(contentDir, frontMatterCache(outDir, byPath).read).pages.map((p) => p.title).sort()).toEqual(['Case study', 'Other again']);
   });
 
   it('starts empty from a kept file it cannot read', () => {
