@@ -41,6 +41,10 @@ const PROGRAMS = {
     outDir: 'build/sitegen',
     bundle: {},
     inline: ['zod', 'marked', 'js-yaml', 'i18next', 'commander'],
+    // Also one CommonJS script without chunks, which `sitegen build` runs with a V8 code cache
+    // (cli/code-cache.js): main.js's modules, compiled and run from scratch at every start, were
+    // a fifth of a one-string rebuild.
+    script: { main: 'cli/main.ts' },
   },
 };
 
@@ -129,13 +133,10 @@ export async function compile(name) {
   if (program === undefined) throw new Error(`compile.js: no program ${JSON.stringify(name)} (ingest, sitegen)`);
   const { build } = await import('esbuild');
   const outDir = join(ROOT, program.outDir);
-  const result = await build({
+  const options = {
     absWorkingDir: ROOT,
-    entryPoints: program.entries,
     outdir: outDir,
     bundle: true,
-    splitting: true,
-    format: 'esm',
     platform: 'node',
     target: 'node20',
     jsx: 'automatic',
@@ -146,18 +147,35 @@ export async function compile(name) {
     keepNames: true,
     write: false,
     logLevel: 'warning',
-    // The CommonJS packages inside the bundle call require() for Node's own modules.
-    banner: { js: "import { createRequire as __compiledRequire } from 'node:module'; const require = __compiledRequire(import.meta.url);" },
     plugins: [sourceLocation(outDir), zodEnglishOnly(), ...(program.inline ? [packagesOutside(program.inline), jsYamlWithoutEsprima()] : [])],
     ...program.bundle,
+  };
+  const result = await build({
+    ...options,
+    entryPoints: program.entries,
+    splitting: true,
+    format: 'esm',
+    // The CommonJS packages inside the bundle call require() for Node's own modules.
+    banner: { js: "import { createRequire as __compiledRequire } from 'node:module'; const require = __compiledRequire(import.meta.url);" },
   });
+  // The script: each module's import.meta.url (rewritten by sourceLocation) is the script's own URL.
+  const script = program.script
+    ? await build({
+        ...options,
+        entryPoints: program.script,
+        format: 'cjs',
+        outExtension: { '.js': '.cjs' },
+        define: { 'import.meta.url': '__scriptUrl' },
+        banner: { js: "var __scriptUrl = require('node:url').pathToFileURL(__filename).href;" },
+      })
+    : { outputFiles: [] };
   mkdirSync(outDir, { recursive: true });
   // Each file is written beside its place and renamed into it, chunks before the entries and
   // main.js (whose time stamps the compile) last, so a program started meanwhile (another test,
   // another terminal) never reads half a file or a chunk not written yet.
   const entryFile = join(outDir, 'main.js');
   const order = (path) => (path === entryFile ? 2 : Object.keys(program.entries).some((entry) => path === join(outDir, `${entry}.js`)) ? 1 : 0);
-  const files = [...result.outputFiles].sort((a, b) => order(a.path) - order(b.path));
+  const files = [...script.outputFiles, ...result.outputFiles].sort((a, b) => order(a.path) - order(b.path));
   for (const file of files) writeAtomically(file.path, file.contents);
   const inputs = Object.keys(result.metafile.inputs).filter((input) => !input.includes('node_modules/'));
   writeAtomically(join(outDir, INPUTS_FILE), JSON.stringify([...inputs, 'package-lock.json', 'compile.js']));

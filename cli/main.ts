@@ -203,10 +203,15 @@ program
     process.stdout.write(`sitegen: previewing ${resolve(opts.out)} on ${browserUrl(host, port)}\n`);
   });
 
-try {
-  await program.parseAsync(process.argv);
-} catch (error) {
-  if (!(error instanceof CommanderError)) throw error;
-  const benign = ['commander.helpDisplayed', 'commander.version', 'commander.help'];
-  process.exitCode = benign.includes(error.code) ? EXIT.ok : EXIT.usage;
-}
+// No top-level await: `sitegen build` runs this module compiled as a script (cli/code-cache.js).
+program.parseAsync(process.argv).catch((error: unknown) => {
+  if (error instanceof CommanderError) {
+    const benign = ['commander.helpDisplayed', 'commander.version', 'commander.help'];
+    process.exitCode = benign.includes(error.code) ? EXIT.ok : EXIT.usage;
+    return;
+  }
+  // Not a problem of the content or the command line: a fault of sitegen or of the machine (a
+  // full disk), printed with where it happened (the .ts files and lines).
+  process.stderr.write(`sitegen: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exitCode = EXIT.failed;
+});

@@ -21,8 +21,33 @@ export function initialize(data) { log = data.log; }
 export async function load(url, context, next) { appendFileSync(log, url + '\\n'); return next(url, context); }
 `,
   );
+  // The hooks see ES modules; CommonJS modules (require) and a script run through node:vm
+  // (`sitegen build` runs build/sitegen/main.cjs so: cli/code-cache.js) are logged here.
   const hooks = join(dir, 'register.mjs');
-  writeFileSync(hooks, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)}, { data: { log: ${JSON.stringify(log)} } });\n`);
+  writeFileSync(
+    hooks,
+    `import { appendFileSync } from 'node:fs';
+import Module, { register } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import vm from 'node:vm';
+const log = ${JSON.stringify(log)};
+register(${JSON.stringify(pathToFileURL(join(dir, 'hooks.mjs')).href)}, { data: { log } });
+const note = (file) => appendFileSync(log, pathToFileURL(file).href + '\\n');
+const load = Module._load;
+Module._load = function (request, parent, isMain) {
+  const exports = load.call(this, request, parent, isMain);
+  try { if (!Module.isBuiltin(request)) note(Module._resolveFilename(request, parent, isMain)); } catch {}
+  return exports;
+};
+const Script = vm.Script;
+vm.Script = class extends Script {
+  constructor(code, options) {
+    super(code, options);
+    if (options?.filename) note(options.filename);
+  }
+};
+`,
+  );
   return { hooks, loaded: () => readFileSync(log, 'utf8').split('\n').filter(Boolean) };
 }
 
