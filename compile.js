@@ -164,6 +164,9 @@ export async function compile(name) {
         ...options,
         entryPoints: program.script,
         format: 'cjs',
+        // import() of a package becomes require(): a vm script has no loader for import() that
+        // survives its code cache, and Node 20 require()s ES modules too.
+        supported: { 'dynamic-import': false },
         outExtension: { '.js': '.cjs' },
         define: { 'import.meta.url': '__scriptUrl' },
         banner: { js: "var __scriptUrl = require('node:url').pathToFileURL(__filename).href;" },

@@ -31,7 +31,9 @@ export function runWithCodeCache(file) {
   } catch {
     // None yet: this run writes it.
   }
-  const script = new vm.Script(Module.wrap(source), { filename: file, cachedData, importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER });
+  // The script has no import() (compile.js makes each a require()): Node 20 loses a vm script's
+  // import() loader when it runs from a code cache.
+  const script = new vm.Script(Module.wrap(source), { filename: file, cachedData });
   if (cachedData === undefined || script.cachedDataRejected) process.once('exit', () => writeCache(script, file, cacheFile));
   mapStackTraces(file);
   const module = { exports: {}, filename: file, id: file, loaded: false };

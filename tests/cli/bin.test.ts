@@ -4,7 +4,7 @@
  * that build need; `sitegen build` does load them (so the check can see them).
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,4 +46,14 @@ describe('the compiled sitegen', () => {
     const files = packageFilesIn(log.loaded());
     for (const used of [/^react-dom\//, /^marked\//]) expect(holds(files, used), String(used)).toBe(true);
   }, 120_000);
+
+  it('builds from its code cache with --no-cache, which loads the bundler, the CSS compiler and the image renderer (import() in the script)', async () => {
+    const dir = scratch();
+    await run(process.execPath, [join(ROOT, 'cli/bin.js'), 'build', '--lang', 'en', '--out', join(dir, 'first')], { cwd: ROOT });
+    expect(readdirSync(join(ROOT, 'build', 'sitegen')).some((name) => name.endsWith('.v8-cache'))).toBe(true);
+    const { stdout, stderr } = await run(process.execPath, [join(ROOT, 'cli/bin.js'), 'build', '--no-cache', '--lang', 'en', '--out', join(dir, 'out')], { cwd: ROOT });
+    expect(stdout).toMatch(/built \d+ pages in 1 language/);
+    expect(stderr).toBe('');
+    expect(readdirSync(join(dir, 'out', 'assets', 'islands')).length).toBeGreaterThan(3);
+  }, 180_000);
 });
