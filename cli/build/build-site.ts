@@ -5,6 +5,7 @@ import { hostConfigs } from '../host/host-configs.ts';
 import type { Problem } from '../site/errors.ts';
 import { LANGUAGES, type Lang } from '../site/languages.ts';
 import type { RoutePageId } from '../site/routes.ts';
+import { skeletonHash } from '../verify/html-scan.ts';
 import { validateOutput } from '../verify/verify-output.ts';
 import { buildAssets } from './build-assets.ts';
 import { type BuildOptions, type BuildResult, type BuiltPage, timed } from './build-result.ts';
@@ -29,7 +30,7 @@ import {
   writeManifest,
 } from './cache/output-store.ts';
 import { pageCache } from './cache/page-cache.ts';
-import { digest, renderCodeHash, sharedInputsHash, skeletonHash } from './cache/page-inputs.ts';
+import { digest, renderCodeHash, sharedInputsHash } from './cache/page-inputs.ts';
 import { createStaging, discardStaging, droppedLanguages, foreignOutDir, listFiles, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, publishOutput } from './output-dir.ts';
 import { startPageWriter } from './page-writer.ts';
 import { type RenderedDocument, renderPages, type UnchangedDocument } from './render-pages.ts';
@@ -131,7 +132,12 @@ function publishCached(plan: OutputPlan, outDir: string, previous: PreviousBuild
   }
   const written = plan.finish();
   swapWithSpare(outDir);
-  const out = recordFolder(outDir, plan.files, plan.written, previous.spareFiles);
+  // A file this build did not write is as the spare held it; one it linked, as the output held it.
+  const known = (file: string) => {
+    if (!plan.written.has(file)) return previous.spareFiles.trusted(file);
+    return plan.linked.get(file) === join(outDir, file) ? previous.outFiles.trusted(file) : undefined;
+  };
+  const out = recordFolder(outDir, plan.files, known);
   writeManifest(outDir, { version: 2, out, spare: keepRecord(spareDir, previous.outFiles), ...records });
   return { written, out };
 }
@@ -178,6 +184,7 @@ async function buildInto(
     const outputPages: OutputPage[] = [];
     const skeletons = new Map<string, string>();
     const renderedRecords = new Map<string, PageRecord>();
+    const keptRecords = new Map<string, PageRecord>();
     const problems: Problem[] = [];
     const pages: BuiltPage[] = [];
     for (const lang of langs) {
@@ -190,6 +197,7 @@ async function buildInto(
         });
         for (const document of rendered.unchanged) {
           const record = cache.kept(document.file);
+          keptRecords.set(document.file, record);
           plan.keptPage(outDir, document.file, record.html, record.bytes);
           skeletons.set(document.file, record.skeleton);
         }
@@ -209,12 +217,14 @@ async function buildInto(
     const written = new Set([...assetFiles, ...outputPages.map((d) => d.file), 'sitemap.xml', 'robots.txt']);
     // The checks and the host configurations read the pages' tags, scripts and styles, the
     // sitemap and the list of files: when none of these changed, they come out as last time.
-    // Reading a page's skeleton costs about a third of rendering it, so it is read only when few
-    // pages were rendered; otherwise the checks run, and those pages' skeletons are recorded as
-    // unknown (''), which makes the next build that renders any of them run the checks again.
-    const checksKey = useCache && renderedRecords.size <= Math.max(50, outputPages.length / 10) ? timed(stageMs, 'write', () => {
+    // Reading a page's skeleton costs about a third of rendering it, so it is read here only when
+    // few pages were rendered; otherwise the checks run, and they read every page's skeleton as
+    // they scan it: recorded, it lets the next build (one string changed) skip the checks.
+    const checksKeyOf = (skeletonOf: (file: string) => string | undefined) =>
+      digest(shared, sitemap, robots, [...written].sort().join('\n'), ...outputPages.map((d) => `${d.file} ${d.path} ${d.aliasOf ?? ''} ${skeletonOf(d.file) ?? ''}`));
+    let checksKey = useCache && renderedRecords.size <= Math.max(50, outputPages.length / 10) ? timed(stageMs, 'write', () => {
       for (const document of outputPages) if (document.html !== undefined) skeletons.set(document.file, (renderedRecords.get(document.file)!.skeleton = skeletonHash(document.html)));
-      return digest(shared, sitemap, robots, [...written].sort().join('\n'), ...outputPages.map((d) => `${d.file} ${d.path} ${d.aliasOf ?? ''} ${skeletons.get(d.file)}`));
+      return checksKeyOf((file) => skeletons.get(file));
     }) : '';
     let verified: Problem[] = [];
     let host = previous.manifest?.host ?? {};
@@ -224,8 +234,13 @@ async function buildInto(
       // count as present, so each problem is reported once, not again at every link to the page.
       const builtPaths = new Set(documents.map((d) => d.path));
       const unbuiltPages = new Set(content.routes.allRoutes().map((r) => r.path).filter((p) => !builtPaths.has(p)));
-      verified = timed(stageMs, 'verify', () => validateOutput({ siteUrl: content.site.siteUrl, documents, sitemap, exists: (file) => written.has(file), unbuiltPages }));
+      const scanned = new Map<string, string>();
+      verified = timed(stageMs, 'verify', () => validateOutput({ siteUrl: content.site.siteUrl, documents, sitemap, exists: (file) => written.has(file), unbuiltPages }, scanned));
       host = timed(stageMs, 'host', () => hostConfigs({ siteUrl: content.site.siteUrl, ingestUrl: content.site.ingestUrl, routes, langs, html: documents.map((d) => d.html), manifest: true }));
+      if (useCache) {
+        for (const [file, record] of [...renderedRecords, ...keptRecords]) record.skeleton = scanned.get(file) ?? '';
+        checksKey = checksKeyOf((file) => scanned.get(file));
+      }
     }
     for (const [file, text] of Object.entries(host)) plan.text(file, text);
     const flushStarted = performance.now();

@@ -3,6 +3,7 @@
  * head metadata) without a DOM. It skips comments and the contents of `<script>` and `<style>`
  * (so JSON props or CSS never look like markup) but still reports those elements' own tags.
  */
+import { createHash, type Hash } from 'node:crypto';
 
 /** One start tag: its lower-case name and its attributes (names lower-cased, values decoded). */
 export interface HtmlTag {
@@ -69,12 +70,35 @@ class ScannedTag implements HtmlTag {
  * // [{ name: 'a', attrs: { href: '/de' } }, { name: 'script', attrs: { type: 'module' } }]
  */
 export function scanTags(html: string): HtmlTag[] {
+  return scan(html, null).tags;
+}
+
+/**
+ * The hash of what the output checks and the host configurations read in a page: every tag
+ * (links, ids, head metadata) and every inline script and style, in order, without comments
+ * and text. Two pages with the same skeleton pass or fail the same checks and need the same
+ * Content-Security-Policy hashes: a page whose text changed but whose skeleton did not does
+ * not make the build check the whole site again.
+ */
+export function skeletonHash(html: string): string {
+  return scan(html, createHash('sha256'), false).skeleton!;
+}
+
+/** Every start tag of a page and its skeleton's hash (`skeletonHash`), in one pass: the output checks scan every page anyway. */
+export function scanPage(html: string): { tags: HtmlTag[]; skeleton: string } {
+  const { tags, skeleton } = scan(html, createHash('sha256'));
+  return { tags, skeleton: skeleton! };
+}
+
+/** One pass over the tags of `html`: kept unless `keepTags` is false, each hashed into `hash` when given. */
+function scan(html: string, hash: Hash | null, keepTags = true): { tags: HtmlTag[]; skeleton: string | null } {
   const tags: HtmlTag[] = [];
   for (const match of html.matchAll(TAG)) {
     if (match[0].startsWith('<!--')) continue;
-    tags.push(new ScannedTag((match[1] ?? match[3])!.toLowerCase(), match[2] ?? match[4] ?? ''));
+    hash?.update(match[0]).update('\0');
+    if (keepTags) tags.push(new ScannedTag((match[1] ?? match[3])!.toLowerCase(), match[2] ?? match[4] ?? ''));
   }
-  return tags;
+  return { tags, skeleton: hash ? hash.digest('hex').slice(0, 32) : null };
 }
 
 /** The text inside each `<script>` element whose attributes match `filter` (inline scripts only). */

@@ -1,4 +1,4 @@
-import { scanTags, type HtmlTag } from './html-scan.ts';
+import { scanPage, scanTags, type HtmlTag } from './html-scan.ts';
 import { resolveUrl } from '../site/resolve-url.ts';
 import { validateAlternates } from './alternates.ts';
 import type { BuiltOutput, OutputDocument } from './built-output.ts';
@@ -83,16 +83,20 @@ function idsOf(tags: readonly HtmlTag[]): Map<string, number> {
  * and stylesheet reference resolves to a file (and its `#fragment` to an element), no `id` is
  * used twice in a page, and — through `validateAlternates` — canonical, hreflang and sitemap agree.
  *
+ * `skeletons`, when given, receives each page's skeleton hash (`skeletonHash`), which the scan
+ * finds on its way: the build cache keys the checks by them.
+ *
  * @example validateOutput({ siteUrl, documents, sitemap, exists })
  * // ['de/about.html: link /de/abut resolves to nothing (404)', 'index.html: id "newsletter" is used 2 times']
  */
-export function validateOutput(output: BuiltOutput): Problem[] {
+export function validateOutput(output: BuiltOutput, skeletons?: Map<string, string>): Problem[] {
   const problems: Problem[] = [];
   // Each page is scanned once, and only what the checks below need of it is kept (a thousand
   // pages hold hundreds of thousands of tags).
   const scans = new Map(
     output.documents.map((d) => {
-      const tags = scanTags(d.html);
+      const { tags, skeleton } = scanPage(d.html);
+      skeletons?.set(d.file, skeleton);
       return [d.file, { ids: idsOf(tags), references: tags.flatMap(referencesOf), headTags: tags.filter((t) => HEAD_TAGS.has(t.name)) }];
     }),
   );

@@ -166,14 +166,14 @@ export function cachedStaging(outDir: string): string {
 }
 
 /**
- * The record of `files` (path → content hash) in `dir`, the folder `written` files were just
- * written into: each other file has the size and time `known` trusted it with (a rename keeps
- * them), a written one is looked at now.
+ * The record of `files` (path → content hash) in `dir`: each file has the size and time `known`
+ * gives for it (a file kept from the folder that is now `dir`, or a hard link to a checked file of
+ * another: a rename or a link keeps them), any other is looked at now.
  */
-export function recordFolder(dir: string, files: ReadonlyMap<string, string>, written: ReadonlySet<string>, known: RecordedFolder): FolderRecord {
+export function recordFolder(dir: string, files: ReadonlyMap<string, string>, known: (file: string) => FileRecord | undefined): FolderRecord {
   const record: FolderRecord = { ino: statSync(dir).ino, files: new Map() };
   for (const [file, hash] of files) {
-    const kept = written.has(file) ? undefined : known.trusted(file);
+    const kept = known(file);
     if (kept?.[0] === hash) record.files.set(file, kept);
     else {
       const stat = statSync(join(dir, file));

@@ -106,19 +106,3 @@ export function recordingTranslator(translate: Translate): { t: Translate; keys:
   };
   return { t: t as unknown as Translate, keys };
 }
-
-/** The tags, scripts and styles of a page, as the output checks scan them (html-scan.ts): the text between them left out. */
-const SCANNED = /<!--[\s\S]*?-->|<(script|style)\b([^>]*)>[\s\S]*?<\/\1\s*>|<([a-zA-Z][\w:-]*)(\s[^>]*)?>/gi;
-
-/**
- * The hash of what the output checks and the host configurations read in a page: every tag
- * (links, ids, head metadata) and every inline script and style, in order, without comments
- * and text. Two pages with the same skeleton pass or fail the same checks and need the same
- * Content-Security-Policy hashes: a page whose text changed but whose skeleton did not does
- * not make the build check the whole site again.
- */
-export function skeletonHash(html: string): string {
-  const hash = createHash('sha256');
-  for (const match of html.matchAll(SCANNED)) if (!match[0].startsWith('<!--')) hash.update(match[0]).update('\0');
-  return hash.digest('hex').slice(0, 32);
-}

@@ -1,6 +1,6 @@
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BuildResult } from '../../../cli/build/build-site.ts';
 import { copiedSiteBuild, identities, renderedFiles } from '../../helpers/copied-site-build.ts';
@@ -48,6 +48,9 @@ describe('the build cache', () => {
     expect(changed.errors).toEqual([]);
     expect(renderedFiles(changed)).toEqual(['de/about.html']);
     expect(readFileSync(join(outDir, 'de', 'about.html'), 'utf8')).toContain('Unsere Mission heute');
+    // The output checks do not run again: the first build's checks recorded each page's
+    // skeleton as they scanned it, and a text change leaves the page's skeleton as it was.
+    expect(changed.stageMs.verify).toBeUndefined();
 
     const cleanDir = join(mkdtempSync(join(tmpdir(), 'cache-clean-')), 'dist');
     const clean = await build({ outDir: cleanDir, cache: false });
@@ -77,6 +80,31 @@ describe('the build cache', () => {
     }
     expect(renderedFiles(await build())).toHaveLength(1);
   }, 120_000);
+
+  it('completes a spare it cannot trust (another folder put in its place) by linking over its files, never writing through them', async () => {
+    expect((await build()).errors).toEqual([]);
+    const spare = join(dirname(outDir), '.sitegen-cache', 'dist', 'spare');
+    cpSync(spare, `${spare}.copy`, { recursive: true });
+    rmSync(spare, { recursive: true });
+    renameSync(`${spare}.copy`, spare);
+    const before = filesOf(outDir);
+    const file = join(contentDir, 'locales', 'de.json');
+    const strings = readFileSync(file, 'utf8');
+    writeFileSync(file, strings.replace('"title": "Unsere Mission"', '"title": "Unsere Mission morgen"'));
+    try {
+      const changed = await build();
+      expect(changed.errors).toEqual([]);
+      expect(renderedFiles(changed)).toEqual(['de/about.html']);
+      const after = filesOf(outDir);
+      expect([...after.keys()]).toEqual([...before.keys()]);
+      for (const [path, bytes] of before) if (!path.startsWith('de/about.html')) expect(after.get(path)?.equals(bytes), path).toBe(true);
+      // The output it replaced is the spare now, as it was: no link was written through.
+      expectSameOutput(spare, before);
+    } finally {
+      writeFileSync(file, strings);
+      await build(); // the page back as the tests after this one expect it
+    }
+  }, 180_000);
 
   it('rewrites a page changed by hand in the output, even though its inputs did not change', async () => {
     const page = join(outDir, 'about.html');

@@ -7,6 +7,7 @@ import { LANGUAGES } from '../../../cli/site/languages.ts';
 import { loadSiteConfig } from '../../../cli/site/site-config.ts';
 import { DEFAULT_PATHS } from '../../../cli/paths.ts';
 import type { BuiltOutput, OutputDocument } from '../../../cli/verify/built-output.ts';
+import { skeletonHash } from '../../../cli/verify/html-scan.ts';
 import { validateOutput as outputProblems } from '../../../cli/verify/verify-output.ts';
 
 /** The problems as `file: message` lines (their codes are checked by the last test). */
@@ -60,6 +61,16 @@ function fixture(change: { file?: string; html?: (html: string) => string; sitem
 describe('validateOutput on a hand-made site', () => {
   it('finds nothing wrong with a consistent site (links into JSON script props are not links)', () => {
     expect(validateOutput(fixture())).toEqual([]);
+  });
+
+  it("gives each page's skeleton hash as it scans it: what skeletonHash gives, unchanged by text, changed by a tag", () => {
+    const skeletons = new Map<string, string>();
+    const output = fixture();
+    outputProblems(output, skeletons);
+    expect([...skeletons.keys()]).toEqual(output.documents.map((d) => d.file));
+    for (const document of output.documents) expect(skeletons.get(document.file), document.file).toBe(skeletonHash(document.html));
+    expect(skeletonHash(page('en', '/', HOME).replace('>skip<', '>jump<'))).toBe(skeletonHash(page('en', '/', HOME)));
+    expect(skeletonHash(page('en', '/', HOME).replace('<a href="#main">', '<a href="#main" class="x">'))).not.toBe(skeletonHash(page('en', '/', HOME)));
   });
 
   it.each([
