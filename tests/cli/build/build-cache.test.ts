@@ -51,6 +51,9 @@ describe('the build cache', () => {
     // The output checks do not run again: the first build's checks recorded each page's
     // skeleton as they scanned it, and a text change leaves the page's skeleton as it was.
     expect(changed.stageMs.verify).toBeUndefined();
+    // The first build left a spare of links to its output: only the page and its two
+    // compressed copies are written, no unchanged file is linked again.
+    expect(changed.filesWritten).toBe(3);
 
     const cleanDir = join(mkdtempSync(join(tmpdir(), 'cache-clean-')), 'dist');
     const clean = await build({ outDir: cleanDir, cache: false });
