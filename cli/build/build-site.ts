@@ -12,13 +12,12 @@ import { type BuildOptions, type BuildResult, type BuiltPage, timed } from './bu
 import { type LoadedContent, loadContent, translationGaps, unknownKeyProblems } from './load-content.ts';
 import { forgetBuildRecord, type Standing, standingBuild, writeBuildRecord } from './cache/build-record.ts';
 import { frontMatterCache } from './cache/front-matter-cache.ts';
-import { OutputPlan } from './cache/output-plan.ts';
+import { linkedSpare, OutputPlan } from './cache/output-plan.ts';
 import {
   cacheDirOf,
   cachedStaging,
   forgetPreviousBuild,
   keepRecord,
-  linkSpare,
   type FolderRecord,
   type Manifest,
   type PageRecord,
@@ -143,7 +142,7 @@ function publishCached(plan: OutputPlan, outDir: string, previous: PreviousBuild
   // output, so that the next build (one string changed) writes only what changed. (An output
   // replaced without a record stays the spare: deleting it and linking anew cost a whole build
   // of the scaling site 0.5 s, as much as the next build saves.)
-  const spare = keepRecord(spareDir, previous.outFiles) ?? linkSpare(outDir, out);
+  const spare = keepRecord(spareDir, previous.outFiles) ?? linkedSpare(outDir, out);
   writeManifest(outDir, { version: 2, out, spare, ...records });
   return { written, out };
 }

@@ -17,7 +17,6 @@ import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { z } from 'zod';
 import { RACY_MS } from '../../assets/file-memo.ts';
 
-
 /** The kept hashes, in columns (one entry per file at the same index): compact to store and quick to check. */
 export const keptHashes = z
   .object({ paths: z.array(z.string()), sizes: z.array(z.number()), mtimes: z.array(z.number()), hashes: z.array(z.string()) })

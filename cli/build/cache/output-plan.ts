@@ -2,7 +2,7 @@ import { copyFileSync, linkSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { listFiles, writeOutFile } from '../output-dir.ts';
 import type { PageFile, PageWriter } from '../page-writer.ts';
-import type { RecordedFolder } from './output-store.ts';
+import { type FolderRecord, type RecordedFolder, recordFolder, spareDirOf } from './output-store.ts';
 import { digest } from './page-inputs.ts';
 import { pageFiles } from './page-cache.ts';
 
@@ -122,4 +122,21 @@ export class OutputPlan {
     for (const file of listFiles(this.dir)) if (!this.files.has(file)) rmSync(join(this.dir, file), { force: true });
     return this.written.size;
   }
+}
+
+/**
+ * Makes a spare of the output of `outDir` (recorded as `out`) after a build that left none (the
+ * first build into `outDir`): its files linked as `finish` links the pages a build keeps, so the
+ * next build (one string changed) writes into it only what changed. Returns the spare's record:
+ * a link has its output file's size and time; a copy (a file system without hard links) is
+ * looked at.
+ */
+export function linkedSpare(outDir: string, out: FolderRecord): FolderRecord {
+  const dir = spareDirOf(outDir);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const plan = new OutputPlan(dir, { hash: () => undefined });
+  for (const [file, [hash]] of out.files) plan.copy(file, hash, join(outDir, file));
+  plan.finish();
+  return recordFolder(dir, plan.files, (file) => (plan.linked.has(file) ? out.files.get(file) : undefined));
 }

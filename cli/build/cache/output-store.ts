@@ -17,7 +17,7 @@
  * modification time, checked before they are trusted: a file changed by hand is not) and each
  * page's inputs (see page-inputs.ts).
  */
-import { existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { listFiles } from '../output-dir.ts';
@@ -218,30 +218,4 @@ export function swapWithSpare(outDir: string): void {
   if (existsSync(outDir)) renameSync(outDir, previous);
   renameSync(spare, outDir);
   if (existsSync(previous)) renameSync(previous, spare);
-}
-
-/**
- * Makes a spare of the output in hard links (no file stored twice), recorded as the output is,
- * after a build that left none (the first build into `outDir`): the next build (one string
- * changed) then writes into it only what changed, instead of linking every unchanged file itself.
- * Null, and no spare, on a file system without hard links: the next build makes its spare.
- */
-export function linkSpare(outDir: string, out: FolderRecord): FolderRecord | null {
-  const spare = spareDirOf(outDir);
-  rmSync(spare, { recursive: true, force: true });
-  const folders = new Set<string>();
-  try {
-    for (const file of out.files.keys()) {
-      const target = join(spare, file);
-      if (!folders.has(dirname(target))) {
-        mkdirSync(dirname(target), { recursive: true });
-        folders.add(dirname(target));
-      }
-      linkSync(join(outDir, file), target);
-    }
-  } catch {
-    rmSync(spare, { recursive: true, force: true });
-    return null;
-  }
-  return { ino: statSync(spare).ino, files: new Map(out.files) };
 }
