@@ -3,7 +3,7 @@
  * head metadata) without a DOM. It skips comments and the contents of `<script>` and `<style>`
  * (so JSON props or CSS never look like markup) but still reports those elements' own tags.
  */
-import { createHash, type Hash } from 'node:crypto';
+import { createHash } from 'node:crypto';
 
 /** One start tag: its lower-case name and its attributes (names lower-cased, values decoded). */
 export interface HtmlTag {
@@ -70,7 +70,7 @@ class ScannedTag implements HtmlTag {
  * // [{ name: 'a', attrs: { href: '/de' } }, { name: 'script', attrs: { type: 'module' } }]
  */
 export function scanTags(html: string): HtmlTag[] {
-  return scan(html, null).tags;
+  return scan(html, true).tags;
 }
 
 /**
@@ -81,24 +81,24 @@ export function scanTags(html: string): HtmlTag[] {
  * not make the build check the whole site again.
  */
 export function skeletonHash(html: string): string {
-  return scan(html, createHash('sha256'), false).skeleton!;
+  return scan(html, false).skeleton;
 }
 
 /** Every start tag of a page and its skeleton's hash (`skeletonHash`), in one pass: the output checks scan every page anyway. */
 export function scanPage(html: string): { tags: HtmlTag[]; skeleton: string } {
-  const { tags, skeleton } = scan(html, createHash('sha256'));
-  return { tags, skeleton: skeleton! };
+  return scan(html, true);
 }
 
-/** One pass over the tags of `html`: kept unless `keepTags` is false, each hashed into `hash` when given. */
-function scan(html: string, hash: Hash | null, keepTags = true): { tags: HtmlTag[]; skeleton: string | null } {
+/** One pass over the tags of `html`: each hashed into the skeleton, and kept as a tag unless `keepTags` is false. */
+function scan(html: string, keepTags: boolean): { tags: HtmlTag[]; skeleton: string } {
   const tags: HtmlTag[] = [];
+  const hash = createHash('sha256');
   for (const match of html.matchAll(TAG)) {
     if (match[0].startsWith('<!--')) continue;
-    hash?.update(match[0]).update('\0');
+    hash.update(match[0]).update('\0');
     if (keepTags) tags.push(new ScannedTag((match[1] ?? match[3])!.toLowerCase(), match[2] ?? match[4] ?? ''));
   }
-  return { tags, skeleton: hash ? hash.digest('hex').slice(0, 32) : null };
+  return { tags, skeleton: hash.digest('hex').slice(0, 32) };
 }
 
 /** The text inside each `<script>` element whose attributes match `filter` (inline scripts only). */

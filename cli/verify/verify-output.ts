@@ -1,4 +1,4 @@
-import { scanPage, scanTags, type HtmlTag } from './html-scan.ts';
+import { scanPage, type HtmlTag } from './html-scan.ts';
 import { resolveUrl } from '../site/resolve-url.ts';
 import { validateAlternates } from './alternates.ts';
 import type { BuiltOutput, OutputDocument } from './built-output.ts';
