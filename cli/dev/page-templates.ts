@@ -12,6 +12,8 @@ const PAGE_TEMPLATES: Readonly<Record<string, string>> = {
   about: 'pages/AboutPage.tsx',
   solutions: 'pages/SolutionsPage.tsx',
   contact: 'pages/ContactPage.tsx',
+  contactDemo: 'pages/ContactPage.tsx',
+  contactSales: 'pages/ContactPage.tsx',
   notFound: 'pages/NotFoundPage.tsx',
   cookies: 'pages/LegalPage.tsx',
   legalNotice: 'pages/LegalPage.tsx',

@@ -16,6 +16,8 @@ const KEY_PREFIX_PAGES: Readonly<Record<string, string>> = {
   'meta.solutions': 'solutions',
   solutions: 'solutions',
   'meta.contact': 'contact',
+  'meta.contactDemo': 'contact',
+  'meta.contactSales': 'contact',
   contact: 'contact',
   validation: 'contact',
   'meta.legalNotice': 'legal-notice',

@@ -5,7 +5,7 @@ import { DEFAULT_LANG, LANGUAGES, type Lang } from './languages.ts';
  * The routes table: the only place the site's URLs are defined. Links, the language menu,
  * canonical and hreflang alternates, the sitemap, host configs and tests all read it.
  */
-const PAGES = ['home', 'about', 'solutions', 'contact', 'cookies', 'legalNotice', 'privacy'] as const;
+const PAGES = ['home', 'about', 'solutions', 'contact', 'contactDemo', 'contactSales', 'cookies', 'legalNotice', 'privacy'] as const;
 
 /**
  * The pages the ingest service sends people to (the links in its mails, the answers to plain form
@@ -42,6 +42,10 @@ const ROUTES: Readonly<Record<PageId, Readonly<Record<Lang, string>>>> = {
     nl: '/nl/oplossingen',
   },
   contact: localised('/contact'),
+  // The contact form with its reason chosen: where "Schedule a demo" and "Contact sales" lead, so a
+  // message sent without JavaScript keeps its reason (the page's own form has it selected).
+  contactDemo: localised('/contact/demo'),
+  contactSales: localised('/contact/sales'),
   cookies: localised('/cookies'),
   legalNotice: {
     en: '/legal-notice',

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { homeAnchor, pathFor } from '../../cli/site/routes.ts';
 import { usePage } from '../page-context.tsx';
-import { contactLink } from '../forms/contact-link.ts';
+import { usePageContactLink } from '../forms/use-contact-link.ts';
 import { Icon, type IconName } from '../ui/Icon.tsx';
 import { Logo } from './Logo.tsx';
 
@@ -40,6 +40,7 @@ function SocialLink({ href, icon, label }: { href: string; icon: IconName; label
 /** The site footer: about text, quick links (with the Markdown pages placed in the footer), legal links, contact details, social links, copyright. */
 export function Footer() {
   const { lang, page, t, site, year, routes } = usePage();
+  const contactLink = usePageContactLink();
   const here = page === 'notFound' ? 'about' : page;
   const newTab = ` ${t('nav.newTab')}`;
   return (
@@ -57,7 +58,7 @@ export function Footer() {
           <li><FooterLink href={pathFor('home', lang)}>{t('footer.home')}</FooterLink></li>
           <li><FooterLink href={homeAnchor(here, lang, 'features')}>{t('footer.features')}</FooterLink></li>
           <li><FooterLink href={pathFor('solutions', lang)}>{t('nav.solutions')}</FooterLink></li>
-          <li><FooterLink href={contactLink(lang, 'general')}>{t('footer.contact')}</FooterLink></li>
+          <li><FooterLink href={contactLink('general')}>{t('footer.contact')}</FooterLink></li>
           {routes.placedLinks('footer', lang).map((link) => (
             <li key={link.page}><FooterLink href={link.href}>{link.label}</FooterLink></li>
           ))}

@@ -2,10 +2,12 @@ import { MobileMenu as MobileMenuIsland } from '../islands/components/MobileMenu
 import { Island } from '../islands/Island.tsx';
 import { usePage } from '../page-context.tsx';
 import { mainNavLinks, newsletterHref } from './nav-links.ts';
+import { usePageContactLink } from '../forms/use-contact-link.ts';
 
-/** The header's small-screen menu island with the main navigation and the newsletter button. */
+/** The header's small-screen menu island: the main navigation, the newsletter link and the demo button. */
 export function MobileMenu() {
   const { lang, page, t, site, routes } = usePage();
+  const contactLink = usePageContactLink();
   return (
     <Island
       name="MobileMenu"
@@ -15,8 +17,8 @@ export function MobileMenu() {
         closeLabel: t('nav.closeMenu'),
         navLabel: t('nav.label'),
         newTab: t('nav.newTab'),
-        links: mainNavLinks(page, lang, t, site, routes),
-        signUp: { href: newsletterHref(page, lang), label: t('nav.signUp') },
+        links: [...mainNavLinks(page, lang, t, site, routes), { href: newsletterHref(page, lang), label: t('nav.signUp') }],
+        primary: { href: contactLink('demo'), label: t('nav.demo') },
       }}
     />
   );

@@ -3,6 +3,7 @@ import type { Lang } from '../../cli/site/languages.ts';
 import { homeAnchor, pathFor, type RoutePageId, type SiteRoutes } from '../../cli/site/routes.ts';
 import type { SiteConfig } from '../../cli/site/site-config.ts';
 import type { NavLink } from '../ui/NavLinkList.tsx';
+import { intentOfPage } from '../forms/contact-link.ts';
 
 /**
  * The header's navigation links for a page: the solutions page (which lists the industry pages),
@@ -15,11 +16,11 @@ export function mainNavLinks(page: RoutePageId | 'notFound', lang: Lang, t: Tran
     { href: pathFor('about', lang), label: t('nav.about'), current: page === 'about' },
     ...routes.placedLinks('header', lang).map((link) => ({ href: link.href, label: link.label, current: page === link.page })),
     { href: site.blogUrl, label: t('nav.blog'), external: true },
-    { href: pathFor('contact', lang), label: t('nav.contact'), current: page === 'contact' },
+    { href: pathFor('contact', lang), label: t('nav.contact'), current: intentOfPage(page) !== undefined },
   ];
 }
 
-/** The header's newsletter button: the newsletter section of the home page. */
+/** The header's newsletter link: the newsletter section of the home page. */
 export function newsletterHref(page: RoutePageId | 'notFound', lang: Lang): string {
   return homeAnchor(page === 'notFound' ? 'about' : page, lang, 'newsletter');
 }

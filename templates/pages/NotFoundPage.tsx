@@ -1,8 +1,9 @@
-import { pathFor } from '../../cli/site/routes.ts';
+import { notFoundPath, pathFor } from '../../cli/site/routes.ts';
 import { contactLink } from '../forms/contact-link.ts';
 import { usePage } from '../page-context.tsx';
 import { Icon } from '../ui/Icon.tsx';
 import { RichText } from '../ui/RichText.tsx';
+import { PRIMARY_BUTTON } from '../ui/button-classes.ts';
 
 /**
  * The 404 page of a language (served with status 404): says the page was not found, what to do
@@ -21,7 +22,7 @@ export function NotFoundPage() {
       <p className="rounded-full bg-rose-50 px-3 py-1 text-sm font-semibold text-rose-800 ring-1 ring-rose-200">{t('notFound.status')}</p>
       <h1 className="mt-5 text-3xl font-bold tracking-tight text-balance text-navy-900 sm:text-5xl">{t('notFound.heading')}</h1>
       <p className="mt-5 text-lg text-slate-600">{t('notFound.text')}</p>
-      <a href={pathFor('home', lang)} className="mt-8 inline-flex items-center gap-2 rounded-lg bg-teal-700 px-5 py-3 font-semibold text-white hover:bg-teal-800">
+      <a href={pathFor('home', lang)} className={`${PRIMARY_BUTTON} mt-8 inline-flex items-center gap-2 rounded-lg px-5 py-3`}>
         {t('notFound.back')}
         <Icon name="arrow" className="h-5 w-5" />
       </a>
@@ -40,7 +41,7 @@ export function NotFoundPage() {
       <p className="mt-10 text-slate-600">
         <RichText
           text={t('notFound.report')}
-          tags={{ contact: (text) => <a href={contactLink(lang, 'general')} className="font-medium text-teal-700 underline underline-offset-2">{text}</a> }}
+          tags={{ contact: (text) => <a href={contactLink(lang, 'general', notFoundPath(lang))} className="font-medium text-teal-700 underline underline-offset-2">{text}</a> }}
         />
       </p>
     </div>

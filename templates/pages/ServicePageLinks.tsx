@@ -1,3 +1,4 @@
+import { PRIMARY_BUTTON } from '../ui/button-classes.ts';
 import { Icon } from '../ui/Icon.tsx';
 
 /** One way on from a service page. */
@@ -7,7 +8,7 @@ export interface ServicePageLink {
 }
 
 const LINK_CLASS = {
-  primary: 'inline-flex items-center gap-2 rounded-lg bg-teal-700 px-5 py-3 font-semibold text-white hover:bg-teal-800',
+  primary: `${PRIMARY_BUTTON} inline-flex items-center gap-2 rounded-lg px-5 py-3`,
   secondary: 'inline-flex items-center rounded-lg px-5 py-3 font-semibold text-navy-900 ring-1 ring-slate-300 hover:bg-slate-50',
 };
 

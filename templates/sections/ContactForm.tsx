@@ -1,5 +1,6 @@
 import { pathFor } from '../../cli/site/routes.ts';
-import { CONTACT_FORM_ID, PRESELECT_INTENT_SCRIPT } from '../forms/contact-link.ts';
+import type { ContactIntent } from '../../ingest/contract/schemas.ts';
+import { CONTACT_FORM_ID } from '../forms/contact-link.ts';
 import { countryOptions } from '../forms/country-options.ts';
 import { pick, validationMessages } from '../forms/form-strings.ts';
 import { ContactForm as ContactFormIsland } from '../islands/components/ContactForm.tsx';
@@ -10,15 +11,15 @@ const STRINGS = [
   'firstName', 'lastName', 'email', 'phone', 'companyName', 'optional', 'country', 'selectCountry', 'message',
   'messagePlaceholder', 'captchaLabel', 'captchaHint', 'captchaLoading', 'submit', 'sending',
   'errorTitle', 'errorMessage', 'captchaErrorTitle', 'captchaErrorMessage', 'privacyNote',
-  'captchaTooFastMessage', 'reason', 'reasonDemo', 'reasonSales', 'reasonGeneral', 'sentTitle', 'sentText', 'sendAnother',
+  'captchaTooFastMessage', 'reason', 'reasonDemo', 'reasonSales', 'reasonGeneral', 'sentTitle', 'sentText',
+  'successTitle', 'successMessage',
 ] as const;
 
 /**
  * The contact form island with its translated strings and the country list of the page's language,
- * in the box the demo and sales buttons link to (`contactLink`), followed by the inline script that
- * selects the link's reason before the page first paints (`PRESELECT_INTENT_SCRIPT`).
+ * in the box the demo and sales buttons link to (`contactLink`), the reason of its page selected.
  */
-export function ContactForm() {
+export function ContactForm({ intent }: { intent: ContactIntent }) {
   const { lang, t, site } = usePage();
   return (
     <div id={CONTACT_FORM_ID} className="scroll-mt-20">
@@ -28,6 +29,7 @@ export function ContactForm() {
         fromMarkup={['countries']}
         props={{
           lang,
+          intent,
           endpoint: `${site.ingestUrl}/contact`,
           captchaEndpoint: `${site.ingestUrl}/captcha`,
           privacyHref: pathFor('privacy', lang),
@@ -43,7 +45,6 @@ export function ContactForm() {
           validation: validationMessages(t),
         }}
       />
-      <script dangerouslySetInnerHTML={{ __html: PRESELECT_INTENT_SCRIPT }} />
     </div>
   );
 }

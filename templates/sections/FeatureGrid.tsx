@@ -2,20 +2,19 @@ import { usePage } from '../page-context.tsx';
 import { Icon, type IconName } from '../ui/Icon.tsx';
 import { staggerClass } from './stagger.ts';
 
-/**
- * The four capability cards: what the rest of the home page does not already say (the regulations
- * are the strip's, the proxy, the client and the administrator tools with their logs the tour's).
- */
+/** The six capability cards, keyed as the specification names them. */
 const FEATURES: readonly { key: string; icon: IconName }[] = [
-  { key: 'compliance', icon: 'scale' },
+  { key: 'gdpr', icon: 'globe' },
+  { key: 'hipaa', icon: 'heart' },
   { key: 'obfuscation', icon: 'mask' },
   { key: 'scalable', icon: 'trend' },
   { key: 'sync', icon: 'sync' },
+  { key: 'audit', icon: 'clipboard' },
 ];
 
 /**
  * The feature grid: the heading beside two columns of cards on wide screens, each card with an
- * accent bar and its number, fading in one after the other unless reduced motion is asked for.
+ * accent bar and its number, moving into place 0.1 s apart unless reduced motion is asked for.
  */
 export function FeatureGrid() {
   const { t } = usePage();
@@ -28,7 +27,7 @@ export function FeatureGrid() {
         </div>
         <div className="grid gap-5 sm:grid-cols-2">
           {FEATURES.map((feature, index) => (
-            <article key={feature.key} className={`relative overflow-hidden rounded-2xl bg-white p-6 pl-7 shadow-sm ring-1 ring-slate-200 ${staggerClass(index)}`}>
+            <article key={feature.key} data-card={feature.key} className={`relative overflow-hidden rounded-2xl bg-white p-6 pl-7 shadow-sm ring-1 ring-slate-200 ${staggerClass(index)}`}>
               <span aria-hidden="true" className="absolute inset-y-0 left-0 w-1 bg-gradient-to-b from-teal-500 to-navy-900" />
               <div className="flex items-start gap-3">
                 <Icon name={feature.icon} className="mt-0.5 h-6 w-6 shrink-0 text-teal-700" />

@@ -1,6 +1,7 @@
 /**
- * Animation delay classes: 0.1 s per card index (spelled out so Tailwind finds every class in
- * the source). The animation itself only runs under `motion-safe`.
+ * Animation delay classes: 0.1 s per index (spelled out so Tailwind finds every class in the
+ * source). The motion itself (`rise`, a transform only: nothing is hidden while it waits) runs only
+ * under `motion-safe`.
  */
 const DELAYS = [
   '[animation-delay:0ms]',
@@ -11,7 +12,12 @@ const DELAYS = [
   '[animation-delay:500ms]',
 ] as const;
 
-/** The classes that fade a card in after `index` × 0.1 s. */
+/** The classes that move a card into place after `index` × 0.1 s (the specification's card stagger). */
 export function staggerClass(index: number): string {
-  return `motion-safe:animate-fade-up ${DELAYS[Math.min(index, DELAYS.length - 1)]}`;
+  return `motion-safe:animate-rise ${DELAYS[Math.min(index, DELAYS.length - 1)]}`;
+}
+
+/** The classes of the hero's part `part` (1, 2 or 3), which enter at 0.1, 0.2 and 0.3 s. */
+export function heroPartClass(part: 1 | 2 | 3): string {
+  return staggerClass(part);
 }

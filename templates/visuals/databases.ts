@@ -9,6 +9,3 @@ export const DATABASES = {
 } as const;
 
 export type DatabaseStatus = keyof typeof DATABASES;
-
-/** The regulations the site names, in the order it names them; each has `overview.regulations.<id>.*` texts. */
-export const REGULATIONS = ['gdpr', 'hipaa', 'sox', 'pci', 'ccpa'] as const;

@@ -49,20 +49,26 @@ function answerLang(request: FastifyRequest): Lang {
 }
 
 /**
- * The page a plain form was posted from, as the JSON clients' `sourcePage`: the path of the post's
- * `Referer` when it is a page of this site (one of the accepted origins) and a site path as the
- * contract checks it (`isSitePath`), else null. A bare origin (`https://site.example/`, all a
- * browser sends to a service on another origin under the site's `strict-origin-when-cross-origin`
- * policy) names no page: null too — no form posts from the English home page.
+ * The page a plain form was posted from, as the JSON clients' `sourcePage`, read from the post's
+ * `Referer` when it is a page of this site (one of the accepted origins): the `from` parameter the
+ * site's demo and sales links carry (`/de/contact/demo?from=/de/about`: the page the button was on),
+ * else the Referer's own path; either only when the contract takes it as a site path
+ * (`isSitePath`), else null. A bare origin (`https://site.example/`, all a browser sends to a
+ * service on another origin under the site's `strict-origin-when-cross-origin` policy) names no
+ * page: null too — no form posts from the English home page.
  *
- * @example formSourcePage('https://site.example/de/contact?intent=demo', deps) // '/de/contact'
- * @example formSourcePage('https://evil.example/de/contact', deps)              // null
+ * @example formSourcePage('https://site.example/de/contact/demo?from=/de/about', deps) // '/de/about'
+ * @example formSourcePage('https://site.example/de/contact', deps)                      // '/de/contact'
+ * @example formSourcePage('https://evil.example/de/contact', deps)                      // null
  */
 export function formSourcePage(referer: string | undefined, deps: PlainFormDeps): string | null {
   if (referer === undefined || !URL.canParse(referer)) return null;
-  const { origin, pathname } = new URL(referer);
+  const { origin, pathname, searchParams } = new URL(referer);
   const ours = origin === new URL(deps.urls.siteUrl).origin || deps.allowedOrigins.includes(origin);
-  return ours && pathname !== '/' && isSitePath(pathname) ? pathname : null;
+  if (!ours) return null;
+  const from = searchParams.get('from');
+  if (from !== null) return isSitePath(from) ? from : null;
+  return pathname !== '/' && isSitePath(pathname) ? pathname : null;
 }
 
 /** A checkbox: checked (`true`, or `on` from a box without a value) or not. */

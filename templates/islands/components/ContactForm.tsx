@@ -1,8 +1,9 @@
 import { useSignal } from '@preact/signals-react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect, useRef, type FormEvent } from 'react';
-import { CONTACT_INTENTS, contactSchema, fieldIssues, HONEYPOT_FIELD, LIMITS, type FieldIssues, type Lang } from '../../../ingest/contract/schemas.ts';
+import { CONTACT_INTENTS, contactSchema, type ContactIntent, fieldIssues, HONEYPOT_FIELD, LIMITS, type FieldIssues, type Lang } from '../../../ingest/contract/schemas.ts';
 import { Field, INPUT_CLASS, Optional } from '../../forms/Field.tsx';
+import { PRIMARY_BUTTON } from '../../ui/button-classes.ts';
 import { RichText } from '../../ui/RichText.tsx';
 import { format, postJson } from './api.ts';
 import { challengeReady, fetchChallenge, type Challenge } from './captcha.ts';
@@ -14,6 +15,8 @@ import { showToast } from './toast-store.ts';
 
 export interface ContactFormProps {
   lang: Lang;
+  /** The reason selected when the page loads: the reason of its contact page (`/contact/demo` → demo). */
+  intent: ContactIntent;
   /** The service's contact endpoint (`/api/contact`): the island posts JSON to it, the plain form (no JavaScript) its fields. */
   endpoint: string;
   captchaEndpoint: string;
@@ -24,7 +27,7 @@ export interface ContactFormProps {
     | 'messagePlaceholder' | 'captchaLabel' | 'captchaHint' | 'captchaLoading' | 'captchaNoScript' | 'submit' | 'sending'
     | 'errorTitle' | 'errorMessage' | 'captchaErrorTitle' | 'captchaErrorMessage'
     | 'captchaTooFastMessage' | 'privacyNote' | 'rateLimited' | 'close'
-    | 'reason' | 'reasonDemo' | 'reasonSales' | 'reasonGeneral' | 'sentTitle' | 'sentText' | 'sendAnother',
+    | 'reason' | 'reasonDemo' | 'reasonSales' | 'reasonGeneral' | 'sentTitle' | 'sentText' | 'successTitle' | 'successMessage',
     string
   >;
   validation: ValidationMessages;
@@ -37,15 +40,15 @@ type TextField = 'firstName' | 'lastName' | 'email' | 'phone' | 'companyName';
 
 /**
  * The contact form: validates with the shared contract, checks the arithmetic captcha before
- * sending anything, and on success clears every field and asks a new question; on failure it
- * keeps the data and explains in a toast. A question is good for one answer: after a wrong one,
- * here or refused by the service, the visitor gets a new question.
+ * sending anything, and on success shows the success toast (which takes the one toast slot, so an
+ * earlier error toast goes), clears every field and asks a new question; on failure it keeps the
+ * data and explains in a toast. A question is good for one answer: after a wrong one, here or
+ * refused by the service, the visitor gets a new question.
  *
- * The reason for writing is preselected from the link's `?intent=` by a few bytes of inline script
- * the page runs before its first paint (`PRESELECT_INTENT_SCRIPT`), and the page the visitor came
- * from is sent along (`sourcePageOf`). A message sent replaces the form with a confirmation saying
- * what happens next, scrolled below the sticky header with the focus on its heading; it is the one
- * answer the visitor reads (no toast beside it).
+ * The reason for writing is the one of its page (`/contact/demo`, `/contact/sales`, `/contact`),
+ * selected in the HTML itself, and the page the visitor came from is sent along (`sourcePageOf`).
+ * A message sent also puts a note above the emptied form saying what happens next, scrolled below
+ * the sticky header with the focus on its heading.
  *
  * Without JavaScript it is a plain HTML form that works on its own: it posts its fields (named as
  * the JSON contract, a hidden `lang`, the honeypot) to the service after the browser's own checks
@@ -60,7 +63,7 @@ type TextField = 'firstName' | 'lastName' | 'email' | 'phone' | 'companyName';
  * island hydrates to the submit, which reads them with `FormData`; a message sent clears them with
  * the form's `reset()`. React never writes a field's value, so no keystroke can be overwritten.
  */
-export function ContactForm({ lang, endpoint, captchaEndpoint, privacyHref, countries, strings: s, validation }: ContactFormProps) {
+export function ContactForm({ lang, intent, endpoint, captchaEndpoint, privacyHref, countries, strings: s, validation }: ContactFormProps) {
   useSignals();
   const issues = useSignal<FieldIssues>({});
   const sending = useSignal(false);
@@ -109,6 +112,7 @@ export function ContactForm({ lang, endpoint, captchaEndpoint, privacyHref, coun
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (sending.value) return;
+    sent.value = false;
     const form = event.currentTarget;
     const data = new FormData(form);
     const text = (name: string) => String(data.get(name) ?? '');
@@ -141,7 +145,11 @@ export function ContactForm({ lang, endpoint, captchaEndpoint, privacyHref, coun
     sending.value = false;
     if (result.kind === 'ok') {
       form.reset();
+      issues.value = {};
+      refused.value = null;
       sent.value = true;
+      showToast({ variant: 'default', title: s.successTitle, description: s.successMessage });
+      challenge.value = null;
       return void newChallenge();
     }
     // The service spent the question (a wrong or too quick answer, or one already used).
@@ -168,19 +176,15 @@ export function ContactForm({ lang, endpoint, captchaEndpoint, privacyHref, coun
   return (
     <>
     {sent.value && (
-      <div ref={sentBoxRef} data-contact="sent" className="scroll-mt-24 rounded-2xl border border-teal-200 bg-teal-50 p-6 shadow-sm sm:p-8">
+      <div ref={sentBoxRef} data-contact="sent" className="mb-6 scroll-mt-24 rounded-2xl border border-teal-200 bg-teal-50 p-6 shadow-sm sm:p-8">
         <h2 ref={sentRef} tabIndex={-1} className="text-2xl font-bold text-navy-900">{s.sentTitle}</h2>
         <p className="mt-3 text-lg leading-relaxed text-slate-700">{s.sentText}</p>
-        <button type="button" onClick={() => { sent.value = false; requestAnimationFrame(() => document.getElementById('contact-intent')?.focus()); }}
-          className="mt-6 rounded-lg px-5 py-3 font-semibold text-teal-800 ring-1 ring-teal-700 hover:bg-white">
-          {s.sendAnother}
-        </button>
       </div>
     )}
-    <form method="post" action={endpoint} onSubmit={submit} onChange={edited} noValidate={hydrated.value} data-form="contact" hidden={sent.value}
+    <form method="post" action={endpoint} onSubmit={submit} onChange={edited} noValidate={hydrated.value} data-form="contact"
       className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm sm:p-8">
       <Field id="contact-intent" label={s.reason} error={error('intent')}>
-        <select id="contact-intent" name="intent" className={INPUT_CLASS} defaultValue="general"
+        <select id="contact-intent" name="intent" className={INPUT_CLASS} defaultValue={intent}
           {...errorAttributes('contact-intent', error('intent'))}>
           {CONTACT_INTENTS.map((intent) => (
             <option key={intent} value={intent}>{{ demo: s.reasonDemo, sales: s.reasonSales, general: s.reasonGeneral }[intent]}</option>
@@ -238,7 +242,7 @@ export function ContactForm({ lang, endpoint, captchaEndpoint, privacyHref, coun
         <RichText text={s.privacyNote} tags={{ privacy: (t) => <a href={privacyHref} className="font-medium text-teal-700 underline underline-offset-2">{t}</a> }} />
       </p>
       <button type="submit" disabled={sending.value}
-        className="mt-6 w-full rounded-lg bg-teal-700 px-5 py-3 font-semibold text-white shadow-sm hover:bg-teal-800 disabled:cursor-not-allowed disabled:opacity-70 sm:w-auto">
+        className={`${PRIMARY_BUTTON} mt-6 w-full rounded-lg px-5 py-3 disabled:cursor-not-allowed disabled:opacity-70 sm:w-auto`}>
         {sending.value ? s.sending : s.submit}
       </button>
     </form>

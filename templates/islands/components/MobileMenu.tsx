@@ -3,6 +3,7 @@ import { useId } from 'react';
 import { SvgIcon } from '../../ui/Icon.tsx';
 import * as icons from '../../ui/icon-paths.ts';
 import { type NavLink, NavLinkList } from '../../ui/NavLinkList.tsx';
+import { PRIMARY_BUTTON } from '../../ui/button-classes.ts';
 import { useDisclosure } from './use-disclosure.ts';
 
 export interface MobileMenuProps {
@@ -11,12 +12,13 @@ export interface MobileMenuProps {
   navLabel: string;
   newTab: string;
   links: NavLink[];
-  signUp: { href: string; label: string };
+  /** The menu's one filled action (a demo request), after the links. */
+  primary: { href: string; label: string };
 }
 
 const BUTTON_CLASS = 'flex cursor-pointer list-none items-center rounded-md p-2 text-slate-700 hover:bg-slate-100';
 
-function MenuPanel({ id, navLabel, newTab, links, signUp }: Omit<MobileMenuProps, 'openLabel' | 'closeLabel'> & { id?: string }) {
+function MenuPanel({ id, navLabel, newTab, links, primary }: Omit<MobileMenuProps, 'openLabel' | 'closeLabel'> & { id?: string }) {
   return (
     <nav id={id} aria-label={navLabel} className="absolute inset-x-0 top-full z-30 border-b border-slate-200 bg-white px-4 pb-5 pt-2 shadow-lg">
       <NavLinkList
@@ -28,8 +30,8 @@ function MenuPanel({ id, navLabel, newTab, links, signUp }: Omit<MobileMenuProps
           icon: 'h-4 w-4 text-slate-500',
         }}
       />
-      <a href={signUp.href} className="mt-3 flex justify-center rounded-lg bg-teal-700 px-4 py-3 text-base font-semibold text-white hover:bg-teal-800">
-        {signUp.label}
+      <a href={primary.href} className={`${PRIMARY_BUTTON} mt-3 flex justify-center rounded-lg px-4 py-3 text-base`}>
+        {primary.label}
       </a>
     </nav>
   );

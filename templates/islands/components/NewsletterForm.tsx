@@ -6,6 +6,7 @@ import { Field, INPUT_CLASS } from '../../forms/Field.tsx';
 import { SvgIcon } from '../../ui/Icon.tsx';
 import * as icons from '../../ui/icon-paths.ts';
 import { RichText } from '../../ui/RichText.tsx';
+import { PRIMARY_BUTTON } from '../../ui/button-classes.ts';
 import { format, postJson } from './api.ts';
 import type { ValidationMessages } from '../../forms/validation-messages.ts';
 import { errorAttributes, focusFirstInvalid, messageFor, withoutIssue } from './field-errors.ts';
@@ -145,7 +146,7 @@ export function NewsletterForm({ lang, endpoint, privacyHref, strings: s, valida
         </label>
       </div>
       <button type="submit" disabled={submitting}
-        className="mt-6 w-full rounded-lg bg-teal-700 px-5 py-3 font-semibold text-white shadow-sm hover:bg-teal-800 disabled:cursor-not-allowed disabled:opacity-70">
+        className={`${PRIMARY_BUTTON} mt-6 w-full rounded-lg px-5 py-3 disabled:cursor-not-allowed disabled:opacity-70`}>
         {submitting ? s.submitting : s.submit}
       </button>
     </form>

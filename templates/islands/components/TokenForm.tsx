@@ -1,4 +1,5 @@
 import type { Lang } from '../../../ingest/contract/schemas.ts';
+import { PRIMARY_BUTTON } from '../../ui/button-classes.ts';
 
 /**
  * What the form of a token page (the newsletter's confirm and unsubscribe pages, the contact
@@ -32,7 +33,7 @@ export function TokenForm({ lang, submit, note, noToken, noTokenLink }: TokenFor
     <>
       <form method="post" data-form="token">
         <input type="hidden" name="lang" value={lang} />
-        <button type="submit" className="w-full rounded-lg bg-teal-700 px-6 py-3 font-semibold text-white shadow-sm hover:bg-teal-800 sm:w-auto">
+        <button type="submit" className={`${PRIMARY_BUTTON} w-full rounded-lg px-6 py-3 sm:w-auto`}>
           {submit}
         </button>
         <p className="mt-8 text-slate-600">{note}</p>

@@ -18,9 +18,9 @@ const routes = siteRoutes(loadContentPages(DEFAULT_PATHS.contentDir).pages);
 const built = useBuiltSite();
 
 describe('sitegen build', () => {
-  it('writes all 190 pages of the routes table plus one 404 page per language', async () => {
+  it('writes all 204 pages of the routes table plus one 404 page per language', async () => {
     const { result } = await builtSite();
-    expect(allRoutes()).toHaveLength(190);
+    expect(allRoutes()).toHaveLength(204);
     expect(result.pages).toHaveLength(routes.allRoutes().length + LANGUAGES.length);
     for (const route of allRoutes()) expect(existsSync(join(built.outDir, fileForPath(route.path))), route.path).toBe(true);
   });
@@ -73,33 +73,53 @@ describe('sitegen build', () => {
     }
   });
 
-  it('points the demo and sales buttons and the footer contact link at the contact form of the language, with the reason', () => {
+  it('points the demo and sales buttons at their contact pages, naming the page they are on, and the footer contact link at the contact form', () => {
     const home = readBuilt(built.outDir, 'de.html');
-    const hero = home.slice(0, home.indexOf('id="solutions"'));
-    expect(hero).toMatch(/href="\/de\/contact\?intent=demo#contact-form"[^>]*>Demo vereinbaren/);
-    expect(home).toMatch(/href="\/de\/contact\?intent=sales#contact-form"[^>]*>Vertrieb kontaktieren/);
+    const hero = home.slice(home.indexOf('<main'), home.indexOf('id="overview"'));
+    expect(hero).toMatch(/href="\/de\/contact\/demo\?from=\/de#contact-form"[^>]*>Demo vereinbaren/);
+    expect(home).toMatch(/href="\/de\/contact\/sales\?from=\/de#contact-form"[^>]*>Vertrieb kontaktieren/);
     const footer = home.slice(home.indexOf('<footer'));
-    expect(footer).toMatch(/href="\/de\/contact#contact-form"[^>]*>Kontakt</);
+    expect(footer).toMatch(/href="\/de\/contact\?from=\/de#contact-form"[^>]*>Kontakt</);
     // The newsletter section and its sign-up links stay.
     expect(home).toContain('id="newsletter"');
     expect(home).toContain('href="#newsletter"');
     expect(home).not.toMatch(/href="#newsletter"[^>]*>(Demo vereinbaren|Vertrieb kontaktieren)/);
     const about = readBuilt(built.outDir, 'de/about.html');
-    expect(about).toContain('href="/de/contact?intent=sales#contact-form"');
+    expect(about).toContain('href="/de/contact/sales?from=/de/about#contact-form"');
     expect(about).not.toMatch(/href="\/de#newsletter"[^>]*>Vertrieb kontaktieren/);
   });
 
-  it('renders the contact form with a reason control that works without JavaScript, general question preselected', () => {
-    const html = readBuilt(built.outDir, 'fr/contact.html');
-    expect(html).toContain('id="contact-form"');
-    expect(html).toMatch(/<label for="contact-intent"[^>]*>À quel sujet souhaitez-vous nous écrire/);
-    const select = html.slice(html.indexOf('<select id="contact-intent"'), html.indexOf('</select>', html.indexOf('<select id="contact-intent"')));
-    expect(select).toContain('name="intent"');
-    expect([...select.matchAll(/<option value="(\w+)"( selected="")?>([^<]*)</g)].map((m) => [m[1], m[3], !!m[2]])).toEqual([
-      ['demo', 'Demander une démonstration', false],
-      ['sales', 'Question commerciale', false],
-      ['general', 'Question générale', true],
-    ]);
+  it('gives every page one filled header action, a demo request naming the page, and the newsletter as a plain link', () => {
+    for (const [file, demoLink] of [
+      ['de.html', '/de/contact/demo?from=/de#contact-form'],
+      ['fr/confidentialite.html', '/fr/contact/demo?from=/fr/confidentialite#contact-form'],
+      ['it/contact.html', '/it/contact/demo#contact-form'],
+    ] as const) {
+      const html = readBuilt(built.outDir, file);
+      const header = html.slice(0, html.indexOf('<main'));
+      const filled = [...header.matchAll(/<a [^>]*class="bg-teal-700[^"]*"[^>]*>/g)].map((m) => attributeOf(m[0], /<a [^>]*>/, 'href'));
+      // The header's button (wide screens) and the phone menu's, which the page renders inside <details> until it hydrates.
+      expect(filled, file).toEqual([demoLink, demoLink]);
+      expect(header).toMatch(/<a href="[^"]*#newsletter" class="hidden rounded-md/);
+    }
+  });
+
+  it('renders each contact page with its reason selected in the form, so a form sent without JavaScript keeps it', () => {
+    for (const [file, selected, heading] of [
+      ['fr/contact.html', 'general', 'Contactez notre équipe'],
+      ['fr/contact/demo.html', 'demo', 'Demander une démo'],
+      ['fr/contact/sales.html', 'sales', 'Contacter l’équipe commerciale'],
+    ] as const) {
+      const html = readBuilt(built.outDir, file);
+      expect(html, file).toMatch(new RegExp(`<h1[^>]*>${heading}</h1>`));
+      const select = html.slice(html.indexOf('<select id="contact-intent"'), html.indexOf('</select>', html.indexOf('<select id="contact-intent"')));
+      expect(select).toContain('name="intent"');
+      expect([...select.matchAll(/<option value="(\w+)"( selected="")?>([^<]*)</g)].map((m) => [m[1], m[3], !!m[2]])).toEqual([
+        ['demo', 'Demander une démonstration', selected === 'demo'],
+        ['sales', 'Question commerciale', selected === 'sales'],
+        ['general', 'Question générale', selected === 'general'],
+      ]);
+    }
   });
 
   it('opens the blog in a new tab without giving it access to the page', () => {

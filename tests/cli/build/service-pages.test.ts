@@ -61,7 +61,10 @@ describe('the service pages', () => {
     expect(sitemap).toContain(`<loc>${site.siteUrl}/de/datenschutz</loc>`);
     for (const route of SERVICE_ROUTES) expect(sitemap).not.toContain(`${site.siteUrl}${route.path}<`);
     expect(sitemap).not.toContain('/newsletter/');
-    expect(sitemap).not.toContain('/contact/');
+    // Under /contact/ only the demo and sales pages are for search engines.
+    expect([...sitemap.matchAll(/<loc>[^<]*?(\/contact\/[^<]*)<\/loc>/g)].map((m) => m[1])).toEqual(
+      LANGUAGES.flatMap(() => ['/contact/demo', '/contact/sales']),
+    );
   });
 
   describe.each(TOKEN_PAGES)('%s', (page) => {

@@ -173,10 +173,15 @@ describe.each(BACKENDS)('the contact form as a plain HTML form on %s', (kind) =>
     expect(await t.count('contacts')).toBe(0);
   });
 
-  it('records the page the form was posted from (its Referer\'s path, checked as the JSON route checks sourcePage), else no source page', async () => {
+  it('records the page the form was posted from (the Referer\'s `from`, else its path, checked as the JSON route checks sourcePage), else no source page', async () => {
     t = await testAppOn(kind);
     const cases: Array<[Record<string, string>, string | null]> = [
       [{ origin: TEST_SITE_URL, referer: `${TEST_SITE_URL}/de/contact?intent=demo#contact-form` }, '/de/contact'],
+      // The demo and sales buttons name the page they were on: the form's page carries it in its address.
+      [{ origin: TEST_SITE_URL, referer: `${TEST_SITE_URL}/de/contact/demo?from=/de/about#contact-form` }, '/de/about'],
+      [{ origin: TEST_SITE_URL, referer: `${TEST_SITE_URL}/contact/sales?from=/` }, '/'],
+      [{ origin: TEST_SITE_URL, referer: `${TEST_SITE_URL}/contact/demo?from=https://evil.example/` }, null],
+      [{ origin: TEST_SITE_URL, referer: 'https://evil.example/contact/demo?from=/about' }, null],
       [{ origin: TEST_SITE_URL }, null],
       [{ origin: TEST_SITE_URL, referer: `${TEST_SITE_URL}/` }, null], // all a browser sends to a service on another origin
       [{ origin: TEST_SITE_URL, referer: 'https://evil.example/de/contact' }, null],

@@ -1,35 +1,33 @@
 /**
- * What the contact form learns from the URL it was opened with: the reason a button asked for, and
- * the site page the visitor came from, never anything that is not a plain path of this site.
+ * Where the contact links lead (the contact page of their reason) and what the contact form learns
+ * from the URL it was opened with: the site page the visitor came from, never anything that is not
+ * a plain path of this site.
  */
 import { describe, expect, it } from 'vitest';
 import { sourcePageOf } from '../../../templates/islands/components/contact-origin.ts';
-import { contactLink, PRESELECT_INTENT_SCRIPT } from '../../../templates/forms/contact-link.ts';
+import { contactLink, intentOfPage } from '../../../templates/forms/contact-link.ts';
 
 const HERE = 'https://www.maskwise.io/de/contact';
 
 describe('contact links', () => {
-  it('carry the reason in the query and land on the form', () => {
-    expect(contactLink('de', 'demo')).toBe('/de/contact?intent=demo#contact-form');
-    expect(contactLink('en', 'sales')).toBe('/contact?intent=sales#contact-form');
+  it('lead to the contact page of their reason, landing on the form', () => {
+    expect(contactLink('de', 'demo')).toBe('/de/contact/demo#contact-form');
+    expect(contactLink('en', 'sales')).toBe('/contact/sales#contact-form');
     expect(contactLink('fr', 'general')).toBe('/fr/contact#contact-form');
   });
 
-  it('are read back by the page\'s inline script, which selects the reason before the form hydrates', () => {
-    // The script as the browser runs it: a page at `href` whose reason control shows `general`.
-    const preselect = (href: string) => {
-      const select = { id: 'contact-intent', value: 'general' };
-      const document = { getElementById: (id: string) => (id === select.id ? select : null) };
-      new Function('location', 'document', PRESELECT_INTENT_SCRIPT)(new URL(href, 'https://x.example'), document);
-      return select.value;
-    };
-    for (const intent of ['demo', 'sales', 'general'] as const) expect(preselect(contactLink('it', intent))).toBe(intent);
-    expect(preselect('/contact?from=/de&intent=sales')).toBe('sales');
-    expect(preselect('/contact?intent=DEMO')).toBe('general');
-    expect(preselect('/contact?intent=demo2')).toBe('general');
-    expect(preselect('/contact?xintent=demo')).toBe('general');
-    expect(preselect('/contact?intent=')).toBe('general');
-    expect(preselect('/contact')).toBe('general');
+  it('name the page they are on, which the form reads back as where the visitor came from', () => {
+    const link = contactLink('de', 'demo', '/de/about');
+    expect(link).toBe('/de/contact/demo?from=/de/about#contact-form');
+    const url = new URL(link, 'https://www.maskwise.io');
+    expect(sourcePageOf(url.search, 'https://www.maskwise.io/de/about', url.href)).toBe('/de/about');
+    expect(contactLink('en', 'sales', '/')).toBe('/contact/sales?from=/#contact-form');
+    // Never anything but a plain site path.
+    expect(contactLink('en', 'demo', 'https://evil.example/')).toBe('/contact/demo#contact-form');
+  });
+
+  it('each reason has its page, and only the contact pages have a reason', () => {
+    expect(['contact', 'contactDemo', 'contactSales', 'about', 'notFound'].map(intentOfPage)).toEqual(['general', 'demo', 'sales', undefined, undefined]);
   });
 });
 
