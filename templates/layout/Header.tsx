@@ -20,7 +20,7 @@ export function Header() {
     <header className="sticky top-0 z-40 border-b border-slate-200/80 bg-white/95 backdrop-blur">
       <div className="relative mx-auto flex h-16 max-w-6xl items-center justify-between gap-4 px-4 sm:px-6 lg:px-8">
         <Logo />
-        <nav aria-label={t('nav.label')} className="hidden md:block">
+        <nav aria-label={t('nav.label')} className="hidden lg:block">
           <NavLinkList
             links={links}
             newTab={t('nav.newTab')}

@@ -150,6 +150,53 @@ describe("the developers' guide", () => {
   });
 });
 
+/**
+ * Whether the dotted name `path` leads to something in `tree`: `*` stands for any children, `<x>` for
+ * any one child. `('nav.signUp')`, `('overview.why.*')`, `('validation.<issue>')`.
+ */
+function hasKey(tree: unknown, path: readonly string[]): boolean {
+  if (path.length === 0) return true;
+  if (typeof tree !== 'object' || tree === null) return false;
+  const [part = '', ...rest] = path;
+  if (part === '*') return rest.length === 0;
+  if (/^<\w+>$/.test(part)) return Object.values(tree).some((child) => hasKey(child, rest));
+  return Object.hasOwn(tree, part) && hasKey((tree as Record<string, unknown>)[part], rest);
+}
+
+describe("the content maintainers' guide", () => {
+  const guide = doc('docs/content.md');
+
+  it('names only strings that content/locales/en.json has (or fields of content/site.json)', () => {
+    const strings: unknown = JSON.parse(read('content/locales/en.json'));
+    const site: unknown = JSON.parse(read('content/site.json'));
+    const tops = new Set([...Object.keys(strings as object), ...Object.keys(site as object)]);
+    // A dotted name under a top-level key (`nav.signUp`, `meta.home.*`), not a file name (`en.json`).
+    const named = guide.codeSpans.filter((span) => /^[a-z]\w*(?:\.(?:\w+|\*|<\w+>))+$/.test(span) && tops.has(span.split('.')[0]!) && !/\.(json|md|ts|tsx|html)$/.test(span));
+    expect(named.length, 'the guide names strings by their keys').toBeGreaterThan(0);
+    const missing = [...new Set(named)].filter((span) => !hasKey(strings, span.split('.')) && !hasKey(site, span.split('.')));
+    expect(missing, 'docs/content.md names strings no locale file has').toEqual([]);
+  });
+
+  it('lists every number of ingest/contract/data-facts.ts with its value, and no other', () => {
+    const rows = [...section(guide, 'Numbers the service applies').matchAll(/^\| `\{\{(\w+)\}\}` \| (\d+) \|/gm)];
+    expect(Object.fromEntries(rows.map((m) => [m[1]!, Number(m[2])]))).toEqual({ ...DATA_FACTS });
+  });
+
+  it('gives each departure from the specification its section, what the site does and why', () => {
+    const rows = section(guide, 'Where the site departs from the specification')
+      .split('\n')
+      .filter((line) => line.startsWith('| '))
+      .slice(1) // the header row; the separator starts with "|-"
+      .map((line) => line.replace(/`[^`]*`/g, 'code').split(' | '));
+    expect(rows.length, 'the table has rows').toBeGreaterThan(0);
+    for (const cells of rows) {
+      expect(cells, 'three cells: specification, what the site does, why').toHaveLength(3);
+      expect(cells[0], 'the first cell names the section of the specification it quotes').toMatch(/^\| §\d/);
+      for (const cell of cells) expect(cell.replace(/^\| | \|$/g, '').trim().length, `a filled cell in ${cells[0]}`).toBeGreaterThan(10);
+    }
+  });
+});
+
 describe("the operators' guide", () => {
   it('lists exactly the environment variables ingest/config/env-schema.ts reads', () => {
     const source = read('ingest/config/env-schema.ts');

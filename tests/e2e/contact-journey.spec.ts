@@ -47,17 +47,17 @@ for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 720 
   test.describe(`the contact page at ${viewport.width} px`, () => {
     test.use({ viewport });
 
-    test('before any interaction, the link\'s reason is chosen and no empty box waits for the security question', async ({ page, url }) => {
+    test('before any interaction, the page\'s reason is chosen and no empty box waits for the security question', async ({ page, url }) => {
       const problems = watchConsole(page);
       const islandModules: string[] = [];
       page.on('request', (request) => request.url().includes('/assets/islands/ContactForm') && islandModules.push(request.url()));
-      await page.goto(url('/de/contact?intent=demo#contact-form'));
+      await page.goto(url('/de/contact/demo#contact-form'));
       const form = page.locator('form[data-form=contact]');
       const reason = form.getByLabel(translate('de', 'contact.reason'));
       await expect(reason).toHaveValue('demo');
       await expect(reason.locator('option:checked')).toHaveText(translate('de', 'contact.reasonDemo'));
       expect(await emptyBoxes(form)).toEqual([]);
-      // The island has not run: what the visitor sees is the page as served (and its inline script).
+      // The island has not run: what the visitor sees is the page as served.
       expect(islandModules).toEqual([]);
       await expect(page.locator('[data-island=ContactForm]')).not.toHaveAttribute('data-hydrating', 'true');
       const gapBefore = await gapBelowMessage(page);
@@ -75,22 +75,22 @@ for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 720 
     test('without JavaScript, the note says why there is no security question, in a box that is not empty', async ({ browser, url }) => {
       const context = await browser.newContext({ javaScriptEnabled: false, viewport });
       const page = await context.newPage();
-      await page.goto(url('/de/contact?intent=demo#contact-form'));
+      await page.goto(url('/de/contact/demo#contact-form'));
       const form = page.locator('form[data-form=contact]');
       // (Playwright's text locators skip <noscript>; what the visitor sees is its rendered text.)
       const note = form.locator('noscript p');
       await expect(note).toBeVisible();
       expect(await note.innerText()).toBe(translate('de', 'contact.captchaNoScript'));
       expect(await emptyBoxes(form)).toEqual([]);
-      // Without a script the page cannot read the link's reason: the visitor chooses it (docs/content.md).
-      await expect(form.getByLabel(translate('de', 'contact.reason'))).toHaveValue('general');
+      // The demo page's form has its reason without a script.
+      await expect(form.getByLabel(translate('de', 'contact.reason'))).toHaveValue('demo');
       await context.close();
     });
 
-    test('after a message is sent, the confirmation is whole below the sticky header, holds the focus and is the only answer', async ({ page, url }) => {
+    test('after a message is sent, the success toast and the what-happens-next note show, the note whole below the sticky header with the focus, the form emptied', async ({ page, url }) => {
       const problems = watchConsole(page);
       const email = uniqueEmail(`sent-${viewport.width}`);
-      await page.goto(url('/fr/contact?intent=demo'));
+      await page.goto(url('/fr/contact/demo'));
       await hydrateForm(page, 'contact');
       const form = await fillContact(page, { email, country: 'fr' });
       const { a, b } = await captchaQuestion(page);
@@ -106,8 +106,12 @@ for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 720 
         const box = (await sent.boundingBox())!;
         return box.y >= header.y + header.height && box.y + box.height <= viewport.height;
       }).toBe(true);
-      // One promise: the confirmation in place, no toast saying something else beside it.
-      await expect(page.locator('[data-toast]')).toHaveCount(0);
+      // The specification's success toast, the one toast on screen.
+      await expect(page.locator('[data-toast]')).toHaveCount(1);
+      await expect(page.locator('[data-toast=default]')).toContainText(translate('fr', 'contact.successTitle'));
+      await expect(page.locator('[data-toast=default]')).toContainText(translate('fr', 'contact.successMessage'));
+      await expect(form.locator('[name=firstName]')).toHaveValue('');
+      await expect(form.locator('[name=intent]')).toHaveValue('demo');
       expect(rows('SELECT intent FROM contacts WHERE email = ?', email)).toEqual([{ intent: 'demo' }]);
       expect(problems).toEqual([]);
     });
@@ -116,11 +120,11 @@ for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 720 
       const context = await browser.newContext({ javaScriptEnabled: false, viewport });
       const page = await context.newPage();
       const email = uniqueEmail(`nojs-source-${viewport.width}`);
-      await page.goto(url('/nl/contact?intent=sales#contact-form'));
+      await page.goto(url('/nl/contact/sales#contact-form'));
       const form = await fillContact(page, { email, country: 'be' });
       await form.getByRole('button').click();
       expect(new URL(page.url()).pathname).toBe('/nl/contact/check-inbox');
-      expect(rows('SELECT source_page FROM contacts WHERE email = ?', email)).toEqual([{ source_page: '/nl/contact' }]);
+      expect(rows('SELECT intent, source_page FROM contacts WHERE email = ?', email)).toEqual([{ intent: 'sales', source_page: '/nl/contact/sales' }]);
 
       await expect.poll(() => mailsTo(email).length, { timeout: 20_000 }).toBe(1);
       const link = new URL(mailsTo(email)[0]!.text.match(/https?:\/\/\S+\/nl\/contact\/confirm\?token=\S+/)![0]);
@@ -130,7 +134,7 @@ for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 720 
       const salesMail = () => mailsTo('sales@example.com').find((mail) => mail.header('reply-to')?.toLowerCase().includes(email.toLowerCase()));
       await expect.poll(() => salesMail() !== undefined, { timeout: 20_000 }).toBe(true);
       // The line naming where the message was sent from ends with the page (a path, or its URL).
-      expect(salesMail()!.text).toMatch(/\/nl\/contact\s*$/m);
+      expect(salesMail()!.text).toMatch(/\/nl\/contact\/sales\s*$/m);
       expect(salesMail()!.text).not.toMatch(/unknown|not recorded/);
       await context.close();
     });

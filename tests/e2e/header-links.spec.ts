@@ -42,7 +42,12 @@ for (const lang of LANGUAGES) {
       [text(lang, 'nav.contact'), pathFor('contact', lang)],
     ]);
 
-    // The newsletter button says "newsletter" in the language and opens the newsletter section.
+    // The one filled action asks for a demo, naming the page it was on.
+    const demo = page.locator('header').getByRole('link', { name: text(lang, 'nav.demo'), exact: true });
+    await expect(demo).toHaveAttribute('href', `${pathFor('contactDemo', lang)}?from=${pathFor('about', lang)}#contact-form`);
+    await expect(demo).toHaveCSS('background-color', await page.locator('main a[href*="/contact/sales"]').first().evaluate((a) => getComputedStyle(a).backgroundColor));
+
+    // The newsletter link says "newsletter" in the language and opens the newsletter section.
     const newsletter = page.locator('header').getByRole('link', { name: text(lang, 'nav.signUp'), exact: true });
     expect(text(lang, 'nav.signUp')).toMatch(/newsletter|boletín|nieuwsbrief/i);
     await newsletter.click();

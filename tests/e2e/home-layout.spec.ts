@@ -1,8 +1,10 @@
 /**
- * The home page's length and grid (issue 23): at 390 px it was 11,194 px tall in English and
- * 12,059 px in German, the call-to-action banner stood wider than the content grid (x 64–1216
- * against 96–1184 at 1280 px), the regulation badges wrapped 2+1+1+1, and the healthcare page's
- * text column did not start where its heading does.
+ * The home page's sections, length and grid: the specification's overview (six cards and the "why"
+ * block) and feature grid (six cards keyed gdpr, hipaa, obfuscation, scalable, sync, audit) in every
+ * language, all there at once with reduced motion (issue 39); at 390 px it was 11,194 px tall in
+ * English and 12,059 px in German before issue 23, the call-to-action banner stood wider than the
+ * content grid (x 64–1216 against 96–1184 at 1280 px), and the healthcare page's text column did
+ * not start where its heading does.
  */
 import type { Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
@@ -30,13 +32,12 @@ async function edges(page: Page, selector: string): Promise<[number, number]> {
   return [Math.round(box.x), Math.round(box.x + box.width)];
 }
 
-/** The regulation badges grouped into rows by their top edge: the number in each row, and every badge's width. */
-async function badgeRows(page: Page): Promise<{ rows: number[]; widths: number[] }> {
-  const badges = page.getByRole('heading', { level: 2 }).nth(1).locator('xpath=following-sibling::ul[1]/li');
-  const boxes = await badges.evaluateAll((items) => items.map((item) => item.getBoundingClientRect()).map((r) => ({ top: Math.round(r.top), width: Math.round(r.width) })));
+/** The cards of a section grouped into rows by their top edge: the number in each row. */
+async function cardRows(page: Page, section: string): Promise<number[]> {
+  const tops = await page.locator(`#${section} article`).evaluateAll((cards) => cards.map((card) => Math.round(card.getBoundingClientRect().top)));
   const rows = new Map<number, number>();
-  for (const { top } of boxes) rows.set(top, (rows.get(top) ?? 0) + 1);
-  return { rows: [...rows.values()], widths: boxes.map((b) => b.width) };
+  for (const top of tops) rows.set(top, (rows.get(top) ?? 0) + 1);
+  return [...rows.values()];
 }
 
 const home = (lang: Lang) => pathFor('home', lang);
@@ -59,19 +60,26 @@ test.describe('at 1280 px', () => {
   test.use({ viewport: { width: 1280, height: 900 } });
 
   for (const lang of LANGUAGES) {
-    test(`${lang}: the banner spans the content grid, and the regulation badges make even rows of equal cells`, async ({ page, url }) => {
+    test(`${lang}: the overview's six cards and "why" block and the feature grid's six cards show, on the content grid`, async ({ page, url }) => {
       await page.goto(url(home(lang)));
       await animationsSettled(page);
-      const grid = await contentEdges(page, '#how-it-works > div');
+      const overview = page.locator('#overview');
+      await expect(overview.locator('article')).toHaveCount(6);
+      expect(await overview.locator('article').evaluateAll((cards) => cards.map((card) => card.getAttribute('data-card')))).toEqual(
+        ['security', 'compliance', 'deployment', 'admin', 'architecture', 'compatibility'],
+      );
+      for (const card of await overview.locator('article').all()) await expect(card.getByRole('heading', { level: 3 })).toBeVisible();
+      await expect(overview.locator('[data-block=why]').getByRole('heading', { level: 3 })).toBeVisible();
+      await expect(overview.locator('[data-block=why] li')).toHaveCount(3);
+      expect(await page.locator('#features article').evaluateAll((cards) => cards.map((card) => card.getAttribute('data-card')))).toEqual(
+        ['gdpr', 'hipaa', 'obfuscation', 'scalable', 'sync', 'audit'],
+      );
+      // Two full rows of three overview cards, three rows of two feature cards.
+      expect(await cardRows(page, 'overview')).toEqual([3, 3]);
+      expect(await cardRows(page, 'features')).toEqual([2, 2, 2]);
+      const grid = await contentEdges(page, '#overview > div');
       expect(await contentEdges(page, '#features > div')).toEqual(grid);
       expect(await edges(page, 'section[aria-labelledby=cta-title] > div')).toEqual(grid);
-
-      const { rows, widths } = await badgeRows(page);
-      expect(rows.reduce((a, b) => a + b)).toBe(5);
-      // Every row full but the last, which holds at most one badge fewer: 2+2+1, never 2+1+1+1.
-      expect(rows.slice(0, -1).every((count) => count === rows[0])).toBe(true);
-      expect(rows[0]! - rows.at(-1)!).toBeLessThanOrEqual(1);
-      expect(new Set(widths).size).toBe(1);
     });
 
     test(`${lang}: the healthcare page's text starts where its heading does, and ends without a second call to talk`, async ({ page, url }) => {
@@ -84,6 +92,20 @@ test.describe('at 1280 px', () => {
       await expect(page.locator('main article a[href*="contact"]')).toHaveCount(0);
       await expect(page.locator('section[aria-labelledby=cta-title]')).toHaveCount(1);
       expect(await edges(page, 'section[aria-labelledby=cta-title] > div')).toEqual(await contentEdges(page, 'main > div:first-child > div'));
+    });
+  }
+});
+
+test.describe('with reduced motion', () => {
+  test.use({ reducedMotion: 'reduce' });
+
+  for (const lang of LANGUAGES) {
+    test(`${lang}: the hero's parts and every card are in place at once, nothing moving`, async ({ page, url }) => {
+      await page.goto(url(home(lang)));
+      const moving = page.locator('[data-hero-part], #overview article, #features article');
+      await expect(moving).toHaveCount(15);
+      const states = await moving.evaluateAll((elements) => elements.map((el) => [getComputedStyle(el).animationName, getComputedStyle(el).transform, getComputedStyle(el).opacity]));
+      expect(states).toEqual(Array(15).fill(['none', 'none', '1']));
     });
   }
 });

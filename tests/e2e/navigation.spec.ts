@@ -68,6 +68,12 @@ test.describe('small screens', () => {
     const menu = page.locator('[data-menu=mobile]');
     await menu.locator('summary, button').first().tap();
     await expect(menu.getByRole('link', { name: 'Contacto' })).toBeVisible();
+    // The phone menu's one filled action asks for a demo; the newsletter is one of its links.
+    const demo = menu.getByRole('link', { name: 'Solicitar demo' });
+    await expect(demo).toHaveAttribute('href', '/es/contact/demo?from=/es/about#contact-form');
+    // One primary colour: the banner's contact-sales button's.
+    await expect(demo).toHaveCSS('background-color', await page.locator('main a[href*="/contact/sales"]').first().evaluate((a) => getComputedStyle(a).backgroundColor));
+    await expect(menu.getByRole('link', { name: 'Boletín' })).toHaveAttribute('href', '/es#newsletter');
     const button = menu.getByRole('button');
     await expect(button).toHaveAttribute('aria-expanded', 'true');
     await page.keyboard.press('Escape');
@@ -94,11 +100,11 @@ test('an unknown address shows a friendly 404 page in its language, status 404, 
   expect(problems.filter((p) => !p.includes('status of 404'))).toEqual([]);
 });
 
-test('"Schedule a demo" and "Contact sales" on the home page lead to the contact form, not the newsletter', async ({ page, url }) => {
+test('"Schedule a demo" and "Contact sales" on the home page lead to the contact form of their reason, not the newsletter', async ({ page, url }) => {
   await page.goto(url('/'));
   for (const [name, intent] of [['Schedule a demo', 'demo'], ['Contact sales', 'sales']] as const) {
     await page.getByRole('link', { name }).first().click();
-    await expect(page).toHaveURL(url(`/contact?intent=${intent}#contact-form`));
+    await expect(page).toHaveURL(url(`/contact/${intent}?from=/#contact-form`));
     await expect(page.locator('#contact-form')).toBeInViewport();
     await page.goBack();
   }

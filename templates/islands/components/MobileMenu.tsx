@@ -48,7 +48,7 @@ export function MobileMenu(props: MobileMenuProps) {
   const panelId = useId();
   if (!enhanced.value) {
     return (
-      <details ref={rootRef} className="group md:hidden" data-menu="mobile">
+      <details ref={rootRef} className="group lg:hidden" data-menu="mobile">
         <summary className={BUTTON_CLASS}>
           <SvgIcon d={icons.menu} className="h-6 w-6 group-open:hidden" />
           <SvgIcon d={icons.close} className="hidden h-6 w-6 group-open:block" />
@@ -59,7 +59,7 @@ export function MobileMenu(props: MobileMenuProps) {
     );
   }
   return (
-    <div ref={rootRef} className="md:hidden" data-menu="mobile">
+    <div ref={rootRef} className="lg:hidden" data-menu="mobile">
       <button ref={buttonRef} type="button" className={BUTTON_CLASS} aria-expanded={open.value} aria-controls={panelId} onClick={toggle}>
         <SvgIcon d={open.value ? icons.close : icons.menu} className="h-6 w-6" />
         <span className="sr-only">{open.value ? props.closeLabel : props.openLabel}</span>

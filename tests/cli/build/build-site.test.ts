@@ -90,17 +90,15 @@ describe('sitegen build', () => {
   });
 
   it('gives every page one filled header action, a demo request naming the page, and the newsletter as a plain link', () => {
-    for (const [file, demoLink] of [
-      ['de.html', '/de/contact/demo?from=/de#contact-form'],
-      ['fr/confidentialite.html', '/fr/contact/demo?from=/fr/confidentialite#contact-form'],
-      ['it/contact.html', '/it/contact/demo#contact-form'],
-    ] as const) {
-      const html = readBuilt(built.outDir, file);
+    for (const route of routes.allRoutes()) {
+      const html = readBuilt(built.outDir, fileForPath(route.path));
       const header = html.slice(0, html.indexOf('<main'));
       const filled = [...header.matchAll(/<a [^>]*class="bg-teal-700[^"]*"[^>]*>/g)].map((m) => attributeOf(m[0], /<a [^>]*>/, 'href'));
+      const onContactPage = ['contact', 'contactDemo', 'contactSales'].includes(route.page);
+      const demoLink = `${pathFor('contactDemo', route.lang)}${onContactPage ? '' : `?from=${route.canonical}`}#contact-form`;
       // The header's button (wide screens) and the phone menu's, which the page renders inside <details> until it hydrates.
-      expect(filled, file).toEqual([demoLink, demoLink]);
-      expect(header).toMatch(/<a href="[^"]*#newsletter" class="hidden rounded-md/);
+      expect(filled, route.path).toEqual([demoLink, demoLink]);
+      expect(header, route.path).toMatch(/<a href="[^"]*#newsletter" class="hidden rounded-md/);
     }
   });
 
