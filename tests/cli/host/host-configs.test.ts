@@ -94,7 +94,7 @@ describe('host configuration files of the real build', () => {
     }
     const allowed = csp.match(/script-src ([^;]*)/)![1]!.split(' ').filter((s) => s.startsWith("'sha256-"));
     expect(allowed.sort()).toEqual([...needed].sort());
-    expect(needed.size).toBe(3); // the island loader, the 404 pages' redirect and the contact form's reason (PRESELECT_INTENT_SCRIPT)
+    expect(needed.size).toBe(2); // the island loader and the 404 pages' redirect (each contact page has its reason in its HTML)
   });
 
   it('lets the pages fetch from and post forms to the ingest service when it lives on another origin, and only then', () => {
