@@ -32,13 +32,14 @@ async function ingest(env: Record<string, string>, ...args: string[]) {
   }
 }
 
-/** Runs a service on `env` until `settled` holds for its outbox, posting with `post` first. */
+/** Runs a service on `env` until `settled` holds for its outbox, posting with `post` first; returns the rows and its failed-mail gauge lines. */
 async function serviceRun(env: Record<string, string>, settled: (counts: Record<string, number>) => boolean, post: (app: Awaited<ReturnType<typeof startService>>['app']) => Promise<void> = async () => {}) {
   const running = await startService(configFor(env.DATA_DIR!, env), { pollMs: 20, logStream: { write: () => {} } });
   try {
     await post(running.app);
     await eventually(async () => settled(await running.backend.outbox.counts()));
-    return await rowsOf(running.backend, 'SELECT id, kind, status FROM outbox ORDER BY id');
+    const metrics = (await running.app.inject({ method: 'GET', url: '/metrics' })).body;
+    return { rows: await rowsOf(running.backend, 'SELECT id, kind, status FROM outbox ORDER BY id'), failedGauge: metrics.match(/^ingest_outbox_failed_rows\{.*$/gm) };
   } finally {
     await running.close();
   }
@@ -51,10 +52,17 @@ describe('the outbox commands', () => {
     const env = envFor(dir, smtp);
     // The relay does not know the sales mailbox yet (a typo in its aliases), nor a subscriber's address.
     smtp.unknownRecipients = ['sales@example.com', 'nobody@example.com'];
-    await serviceRun(env, (counts) => counts.failed === 2, async (app) => {
+    const first = await serviceRun(env, (counts) => counts.failed === 2, async (app) => {
       expect((await postJson(app, '/api/contact', contact({ captcha: await solvedCaptcha(app) }))).statusCode).toBe(201);
       expect((await postJson(app, '/api/newsletter', signup({ email: 'nobody@example.com' }))).statusCode).toBe(201);
     });
+    // What an operator alerts on: a failed sales mail is a lead nobody was told about.
+    expect(first.failedGauge).toEqual([
+      'ingest_outbox_failed_rows{kind="sales"} 1',
+      'ingest_outbox_failed_rows{kind="contact_confirm"} 0',
+      'ingest_outbox_failed_rows{kind="newsletter_confirm"} 1',
+      'ingest_outbox_failed_rows{kind="newsletter_already_subscribed"} 0',
+    ]);
 
     const failed = await ingest(env, 'outbox', 'failed');
     expect(failed.code).toBe(0);
@@ -77,10 +85,13 @@ describe('the outbox commands', () => {
       code: 0,
       stdout: 'outbox row 1 is pending, not failed: left as it is\nno outbox row 99\n0 failed mails are queued again\n',
     });
-    expect(await serviceRun(env, (counts) => counts.sent === 1)).toEqual([
+    const second = await serviceRun(env, (counts) => counts.sent === 1);
+    expect(second.rows).toEqual([
       { id: 1, kind: 'sales', status: 'sent' },
       { id: 2, kind: 'newsletter_confirm', status: 'failed' },
     ]);
+    expect(second.failedGauge).toContain('ingest_outbox_failed_rows{kind="sales"} 0');
+    expect(second.failedGauge).toContain('ingest_outbox_failed_rows{kind="newsletter_confirm"} 1');
     expect(smtp.recipients).toEqual([['sales@example.com']]);
     expect(smtp.messages[0]).toMatch(/^Reply-To: .*<ana@example\.com>$/m);
 
