@@ -13,7 +13,7 @@
  * | DATA_DIR | data |
  * | DATABASE_URL | sqlite:$DATA_DIR/ingest.sqlite (`sqlite:PATH` or a plain path), or postgres://user:password@host:5432/db for replicas |
  * | PG_POOL_MAX | 10 connections per replica to PostgreSQL (ignored on SQLite) |
- * | SMTP_URL | unset: mail is written as .eml files into $DATA_DIR/mail/ |
+ * | SMTP_URL | unset: mail is written as .eml files into $DATA_DIR/mail/. Set: STARTTLS is required unless the relay is on loopback or the URL says `?starttls=optional` (`config/smtp-url.ts`) |
  * | SALES_EMAIL | sales@localhost |
  * | MAIL_FROM | ingest@localhost; `Name <address>` gives the mails a display name |
  * | SMTP_MAX_CONNECTIONS | 1: SMTP connections each replica keeps open and reuses (several mails each) |
@@ -51,6 +51,7 @@ import { fileURLToPath } from 'node:url';
 import type { Lang } from './contract/languages.ts';
 import { conflicts, envSchema, LOG_LEVELS, SECRET_VARIABLES, VARIABLES } from './config/env-schema.ts';
 import type { ServerTimeouts } from './http/client-timeouts.ts';
+import type { SmtpTls } from './config/smtp-url.ts';
 import { resolveWebhooks, type WebhooksConfig } from './config/webhook-endpoints.ts';
 
 /** The resolved configuration. */
@@ -60,8 +61,12 @@ export interface IngestConfig {
   dataDir: string;
   /** SQLite: one file, one process. PostgreSQL: any number of replicas on one database. */
   database: { kind: 'sqlite'; path: string } | { kind: 'postgres'; url: string; poolMax: number };
-  /** SMTP: a pool of at most `maxConnections` reused connections; file: `.eml` files in `dir`. */
-  mail: { kind: 'smtp'; url: string; maxConnections: number } | { kind: 'file'; dir: string };
+  /**
+   * SMTP: a pool of at most `maxConnections` reused connections, protected by `tls`
+   * (`config/smtp-url.ts`: STARTTLS required unless the relay is on loopback or `SMTP_URL` opts
+   * out); file: `.eml` files in `dir`.
+   */
+  mail: { kind: 'smtp'; url: string; tls: SmtpTls; maxConnections: number } | { kind: 'file'; dir: string };
   /** Null: mail goes unsigned (or a relay signs it); else DKIM-signed with the key in `keyFile`. */
   dkim: DkimConfig | null;
   salesEmail: string;
@@ -144,7 +149,7 @@ export function resolveConfig(env: Readonly<Record<string, string | undefined>>,
     database: postgres
       ? { kind: 'postgres', url: e.DATABASE_URL!, poolMax: e.PG_POOL_MAX }
       : { kind: 'sqlite', path: isAbsolute(databasePath) ? databasePath : resolve(cwd, databasePath) },
-    mail: e.SMTP_URL ? { kind: 'smtp', url: e.SMTP_URL, maxConnections: e.SMTP_MAX_CONNECTIONS } : { kind: 'file', dir: resolve(dataDir, 'mail') },
+    mail: e.SMTP_URL ? { kind: 'smtp', ...e.SMTP_URL, maxConnections: e.SMTP_MAX_CONNECTIONS } : { kind: 'file', dir: resolve(dataDir, 'mail') },
     dkim:
       e.DKIM_DOMAIN !== undefined && e.DKIM_SELECTOR !== undefined && e.DKIM_PRIVATE_KEY_FILE !== undefined
         ? { domain: e.DKIM_DOMAIN, selector: e.DKIM_SELECTOR, keyFile: resolve(cwd, e.DKIM_PRIVATE_KEY_FILE) }

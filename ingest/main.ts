@@ -1,6 +1,6 @@
 /**
  * The `ingest` command line (started by `ingest/bin.js`): `serve`, `migrate`, `export`, `erase`,
- * `webhooks`, `purge` and `preview-mail`. A thin adapter: it reads the configuration, calls one function per
+ * `webhooks`, `outbox`, `purge` and `preview-mail`. A thin adapter: it reads the configuration, calls one function per
  * command, and maps results and `OperatorError`s to output and exit codes (0 done, 1 failed, 2 bad
  * usage or configuration). Data goes to standard output, reports to standard error.
  */
@@ -11,6 +11,7 @@ import type { IngestConfig } from './config.ts';
 import { OPERATOR_ERRORS, OperatorError } from './operator-errors.ts';
 import { EXPORT_FORMATS, EXPORT_TABLES, type ExportRequest } from './ops/export-rows.ts';
 import type { OpsDatabase } from './store/ops-database.ts';
+import { addOutboxCommands } from './mail/outbox-commands.ts';
 import { addWebhookCommands } from './webhooks/webhook-commands.ts';
 
 // Each command imports what it runs when it runs (`await import(…)` below), so `ingest --help`
@@ -146,6 +147,7 @@ program
   });
 
 addWebhookCommands(program, { config: configOrExit, open: openOpsDatabase, out: (line) => process.stdout.write(`${line}\n`) });
+addOutboxCommands(program, { config: configOrExit, open: openOpsDatabase, out: (line) => process.stdout.write(`${line}\n`) });
 
 program
   .command('purge')

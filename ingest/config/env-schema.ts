@@ -7,6 +7,8 @@ import { isIP } from 'node:net';
 import { z } from 'zod';
 import { DATA_FACTS } from '../contract/data-facts.ts';
 import { LANGS } from '../contract/languages.ts';
+import { isLoopbackHost } from './loopback.ts';
+import { smtpTransport } from './smtp-url.ts';
 import { webhookSecret } from './webhook-endpoints.ts';
 import { DEFAULT_CONTACT_DAILY_MAX, DEFAULT_MIN_FILL_MS, DEFAULT_NEWSLETTER_DAILY_MAX, DEFAULT_TIMEOUTS } from './defaults.ts';
 
@@ -64,10 +66,12 @@ export const envSchema = z.object({
     .optional(),
   SMTP_URL: z
     .string()
-    .refine(
-      (value) => URL.canParse(value) && /^smtps?:$/.test(new URL(value).protocol),
-      'must be an smtp:// or smtps:// URL such as smtp://user:password@mail.example.com:587',
-    )
+    .transform((value, ctx) => {
+      const transport = smtpTransport(value);
+      if (transport.ok) return { url: transport.url, tls: transport.tls };
+      ctx.addIssue({ code: 'custom', message: transport.problem });
+      return z.NEVER;
+    })
     .optional(),
   SALES_EMAIL: z.string().regex(ADDRESS, 'must be one email address such as sales@example.com').default('sales@localhost'),
   MAIL_FROM: z
@@ -166,12 +170,6 @@ function isProxyAddress(item: string): boolean {
   return /^\d{1,3}$/.test(range) && Number(range) <= (isIP(address) === 4 ? 32 : 128);
 }
 
-// 127.0.0.0/8, ::1 and localhost: only processes on this machine (or in this container) can connect.
-function isLoopback(host: string): boolean {
-  const bare = host.replace(/^\[(.*)\]$/, '$1').toLowerCase();
-  return bare === 'localhost' || bare === '::1' || /^(::ffff:)?127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
-}
-
 const mailDomain = (address: string) => address.slice(address.lastIndexOf('@') + 1).toLowerCase();
 
 // DMARC's relaxed alignment: the signing domain is the address's domain or one of its parents.
@@ -183,7 +181,7 @@ function signsFor(domain: string, address: string): boolean {
 // Settings that are each valid but wrong together; one line each, like the schema's.
 export function conflicts(e: z.output<typeof envSchema>): string[] {
   const errors: string[] = [];
-  if (typeof e.TRUST_PROXY === 'number' && e.TRUST_PROXY > 0 && !isLoopback(e.HOST)) {
+  if (typeof e.TRUST_PROXY === 'number' && e.TRUST_PROXY > 0 && !isLoopbackHost(e.HOST)) {
     errors.push(
       `TRUST_PROXY must name the proxy addresses (such as 172.17.0.1) when HOST is not a loopback address: with a hop count any client that connects directly can forge X-Forwarded-For and escape the rate limit (got "${e.TRUST_PROXY}" with HOST "${e.HOST}")`,
     );

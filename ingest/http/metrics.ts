@@ -9,6 +9,7 @@
  * | `ingest_http_request_duration_seconds{route, method, status}` | request latency (histogram) |
  * | `ingest_outbox_rows{status}` | outbox rows by status: the backlog is `pending`, `failed` rows need a look |
  * | `ingest_outbox_oldest_due_age_seconds` | how long the oldest due row has been waiting (0 when none) |
+ * | `ingest_outbox_failed_rows{kind}` | failed outbox rows by kind of mail: `sales` above 0 is a lead nobody was told about (`ingest outbox failed`) |
  * | `ingest_mail_sends_total{kind, outcome}` | sends by kind of mail (`sales`, `newsletter_confirm`, `newsletter_already_subscribed`, `contact_confirm`) and outcome (`sent`, `retried`, `failed`, `abandoned`) |
  * | `ingest_database_errors_total` | storage errors the database layer reported (write failures, PostgreSQL unreachable, …) |
  * | `ingest_process_*`, `ingest_nodejs_*` | prom-client's process and runtime metrics |
@@ -22,7 +23,7 @@ import type { OutboxKind } from '../store/tables.ts';
 const FORM_ROUTES: Readonly<Record<string, string>> = { '/api/newsletter': 'newsletter', '/api/contact': 'contact' };
 
 /** The service's metrics; one registry per service (tests run several). */
-export function serviceMetrics(outbox: Pick<OutboxStore, 'counts' | 'nextDueAt'>, now: () => number) {
+export function serviceMetrics(outbox: Pick<OutboxStore, 'counts' | 'nextDueAt' | 'failedByKind'>, now: () => number) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'ingest_' });
   const submissions = new Counter({ name: 'ingest_submissions_total', help: 'Form posts by form and answer status.', labelNames: ['form', 'status'], registers: [registry] });
@@ -40,6 +41,15 @@ export function serviceMetrics(outbox: Pick<OutboxStore, 'counts' | 'nextDueAt'>
     oldestDue: { name: 'ingest_outbox_oldest_due_age_seconds', help: 'How long the oldest due outbox row has been waiting, in seconds (0 when none is due).' },
     store: outbox,
     now,
+  });
+  new Gauge({
+    name: 'ingest_outbox_failed_rows',
+    help: 'Failed outbox rows by kind of mail (a failed sales mail is a lead nobody was told about; ingest outbox failed lists them).',
+    labelNames: ['kind'],
+    registers: [registry],
+    async collect() {
+      for (const [kind, n] of Object.entries(await outbox.failedByKind())) this.set({ kind }, n);
+    },
   });
 
   return {

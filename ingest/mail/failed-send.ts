@@ -1,8 +1,9 @@
 /**
  * What the outbox does with a mail that did not go out: a send cut off by a shutdown is due
- * again at once; one the SMTP server rejected (5xx) is failed for good; any other failure (4xx,
- * timeout, no connection) is retried on the schedule of `retry-policy.ts`, and failed once 48 h
- * have passed since the row was queued. Every outcome is recorded through the claim (fenced) and
+ * again at once; one whose recipient or content the SMTP server rejected (5xx to RCPT TO or DATA)
+ * is failed for good; any other failure (4xx, a 5xx to AUTH, STARTTLS or MAIL FROM such as a
+ * sending quota, timeout, no connection) is retried on the schedule of `retry-policy.ts`, and
+ * failed once 48 h have passed since the row was queued. Every outcome is recorded through the claim (fenced) and
  * logged with the kind of mail. An SMTP server's reply often quotes the recipient
  * (`550 5.1.1 <ana@example.com>: Recipient address rejected`): the reason kept in the log and in
  * `outbox.last_error` has every address replaced by `<address>`, so neither holds a visitor's
@@ -40,9 +41,21 @@ const ADDRESS = /<?[\p{L}\p{N}._%+!#$&'*/=?^`{|}~-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p
  */
 export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error)).replace(ADDRESS, '<address>');
 
+// What an operator does about a failure whose own text does not say it.
+const REFUSED_STARTTLS = 'the SMTP relay offers no STARTTLS (or refused it) and TLS is required: fix the relay, use smtps://, or add ?starttls=optional to SMTP_URL to send in clear text';
+
+/**
+ * The reason recorded for a failed send: `messageOf(error)`, led by what to do when the relay
+ * refused the STARTTLS that `SMTP_URL` requires (nodemailer's `ETLS` at `STARTTLS`).
+ */
+function failureReason(error: unknown): string {
+  const { code, command } = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; command?: unknown };
+  return code === 'ETLS' && command === 'STARTTLS' ? `${REFUSED_STARTTLS} (${messageOf(error)})` : messageOf(error);
+}
+
 /** Records the failed send of `job` at `now` (`abandoned`: cut off by a shutdown) and says what became of it. */
 export async function recordFailedSend(deps: FailedSendDeps, job: OutboxJob, error: unknown, abandoned: boolean, now: number): Promise<FailedSendOutcome> {
-  const reason = messageOf(error);
+  const reason = failureReason(error);
   const log = { outboxId: job.id, kind: job.kind, attempts: job.attempts, reason };
   const mail = MAIL_NAMES[job.kind];
   if (abandoned) {

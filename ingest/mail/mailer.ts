@@ -69,9 +69,14 @@ const SIGNED_HEADERS = [
  */
 export const SENDS_PER_CONNECTION = 32;
 
-/** Creates the mailer the configuration asks for; `dkim` (SMTP only) signs every mail. */
+/**
+ * Creates the mailer the configuration asks for; `dkim` (SMTP only) signs every mail. Where TLS is
+ * `required`, nodemailer sends STARTTLS before anything else and ends the session when the relay
+ * refuses it (an `ETLS` error at `STARTTLS`: the credentials and the mail never leave in clear text).
+ */
 export function createMailer(mail: IngestConfig['mail'], dkim: DkimSigning | null = null): Mailer {
-  return mail.kind === 'smtp' ? smtpMailer(mail.url, { maxConnections: mail.maxConnections }, dkim) : fileMailer(mail.dir);
+  if (mail.kind === 'file') return fileMailer(mail.dir);
+  return smtpMailer(mail.url, { maxConnections: mail.maxConnections, requireTLS: mail.tls === 'required' }, dkim);
 }
 
 /**

@@ -4,9 +4,10 @@
  * (`concurrency`, so the mailer's reused SMTP connection always has the next mail waiting while
  * the database claims and records others), and records each outcome.
  *
- * A send the SMTP server answers with 5xx is marked failed at once (logged at error level). Any
- * other failed send (4xx, timeout, no connection) is retried on the schedule of
- * `retry-policy.ts` and given up 48 h after it was queued; once a send succeeds again, every row
+ * A send whose recipient or content the SMTP server refuses (5xx to RCPT TO or DATA) is marked
+ * failed at once (logged at error level; `ingest outbox retry` queues it again). Any other failed
+ * send (4xx, a 5xx to AUTH, STARTTLS or MAIL FROM, timeout, no connection) is retried on the
+ * schedule of `retry-policy.ts` and given up 48 h after it was queued; once a send succeeds again, every row
  * still waiting out its backoff is due at once, so the queue drains right after an outage. A
  * pass that fails (the database cannot be written) is followed by a growing wait, not another
  * pass at once. The worker wakes when a contact is stored (`notify`), when the next retry falls
@@ -59,7 +60,7 @@ export interface OutboxWorkerDeps extends VisitorMailComposers {
 interface PassResult {
   sent: number;
   retried: number;
-  /** Rejected by the server (5xx) or given up after 48 h. */
+  /** Rejected by the server (5xx about the recipient or content) or given up after 48 h. */
   failed: number;
   /** Cut off by `stop()` and due again at once. */
   abandoned: number;

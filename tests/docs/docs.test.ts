@@ -24,7 +24,8 @@ const GUIDES = DOCS.filter((doc) => doc.path.startsWith('docs/'));
 const doc = (path: string) => DOCS.find((d) => d.path === path)!;
 
 /** A program's commander source: its main file and the modules that add commands to it (`addWebhookCommands`). */
-const programSource = (main: string) => (main === 'ingest/main.ts' ? `${read(main)}\n${read('ingest/webhooks/webhook-commands.ts')}` : read(main));
+const programSource = (main: string) =>
+  main === 'ingest/main.ts' ? [main, 'ingest/webhooks/webhook-commands.ts', 'ingest/mail/outbox-commands.ts'].map(read).join('\n') : read(main);
 
 /** Every line of code a reader may type: inline code, and each line of a fenced block. */
 const codeOf = (d: Doc) => [...d.codeSpans, ...d.fenceLines];

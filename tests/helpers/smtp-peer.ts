@@ -1,6 +1,8 @@
 /**
- * A real SMTP server on 127.0.0.1 in this process, the peer the service sends its sales emails
- * to in the ingest tests and in the browser tests' stack.
+ * A real SMTP server on 127.0.0.1 (or another address of this machine) in this process, the peer
+ * the service sends its sales emails to in the ingest tests and in the browser tests' stack. It
+ * never offers STARTTLS; with `auth` it takes AUTH PLAIN/LOGIN in clear text, as a relay (or a
+ * machine in the middle) that stripped STARTTLS would, and records every login it was sent.
  */
 import type { AddressInfo, Socket } from 'node:net';
 import { SMTPServer } from 'smtp-server';
@@ -11,7 +13,7 @@ import { SMTPServer } from 'smtp-server';
  */
 export interface SmtpPeer {
   port: number;
-  /** `smtp://127.0.0.1:PORT`, the service's `SMTP_URL`. */
+  /** `smtp://127.0.0.1:PORT` (the host it listens on), the service's `SMTP_URL`. */
   url: string;
   /** Each accepted message, raw, as UTF-8 text. */
   messages: string[];
@@ -28,6 +30,14 @@ export interface SmtpPeer {
    * (`550 5.1.1 <ana@example.com>: Recipient address rejected: User unknown`).
    */
   rejectRecipients: boolean;
+  /** RCPT TO is refused with 550 for these addresses only (an unknown user), as with `rejectRecipients`. */
+  unknownRecipients: string[];
+  /** Set: MAIL FROM is refused with this answer, e.g. `{ code: 550, text: '5.4.5 Daily user sending limit exceeded' }` (Gmail's quota). */
+  mailFromAnswer: { code: number; text: string } | null;
+  /** With `auth`: every `user:password` a client sent with AUTH (in clear text: the peer has no TLS). */
+  logins: string[];
+  /** With `auth`: AUTH is refused (535) while set. */
+  refusingLogins: boolean;
   /** Every message that reached the end of DATA, raw, whatever the answer. */
   received: string[];
   /** How many TCP connections clients opened so far (a pooled sender reuses one for many messages). */
@@ -45,7 +55,10 @@ export interface SmtpPeer {
  *
  * @example const smtp = await smtpPeer({ onMessage: (raw) => writeFileSync(join(dir, '1.eml'), raw) });
  */
-export async function smtpPeer(options: { onMessage?: (raw: Buffer, recipients: string[]) => void } = {}): Promise<SmtpPeer> {
+export async function smtpPeer(
+  options: { onMessage?: (raw: Buffer, recipients: string[]) => void; host?: string; auth?: boolean } = {},
+): Promise<SmtpPeer> {
+  const host = options.host ?? '127.0.0.1';
   const peer: SmtpPeer = {
     port: 0,
     url: '',
@@ -56,6 +69,10 @@ export async function smtpPeer(options: { onMessage?: (raw: Buffer, recipients: 
     refusing: false,
     answer: 'accept',
     rejectRecipients: false,
+    unknownRecipients: [],
+    mailFromAnswer: null,
+    logins: [],
+    refusingLogins: false,
     received: [],
     connections: 0,
     down: async () => {},
@@ -66,9 +83,22 @@ export async function smtpPeer(options: { onMessage?: (raw: Buffer, recipients: 
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
+    allowInsecureAuth: options.auth === true,
+    authMethods: ['PLAIN', 'LOGIN'],
     logger: false,
+    onAuth(auth, _session, callback) {
+      peer.logins.push(`${auth.username}:${auth.password}`);
+      if (peer.refusingLogins) return callback(Object.assign(new Error('5.7.8 Authentication credentials invalid'), { responseCode: 535 }));
+      callback(null, { user: auth.username });
+    },
+    onMailFrom(_address, _session, callback) {
+      const answer = peer.mailFromAnswer;
+      if (answer === null) return callback();
+      peer.refused += 1;
+      callback(Object.assign(new Error(answer.text), { responseCode: answer.code }));
+    },
     onRcptTo(address, _session, callback) {
-      if (!peer.rejectRecipients) return callback();
+      if (!peer.rejectRecipients && !peer.unknownRecipients.includes(address.address)) return callback();
       callback(Object.assign(new Error(`5.1.1 <${address.address}>: Recipient address rejected: User unknown in local recipient table`), { responseCode: 550 }));
     },
     onData(stream, session, callback) {
@@ -101,10 +131,10 @@ export async function smtpPeer(options: { onMessage?: (raw: Buffer, recipients: 
     peer.connections += 1;
     socket.on('close', () => sockets.delete(socket));
   });
-  const listen = (port: number) => new Promise<void>((resolve) => server.server.listen(port, '127.0.0.1', () => resolve()));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const listen = (port: number) => new Promise<void>((resolve) => server.server.listen(port, host, () => resolve()));
+  await new Promise<void>((resolve) => server.listen(0, host, () => resolve()));
   peer.port = (server.server.address() as AddressInfo).port;
-  peer.url = `smtp://127.0.0.1:${peer.port}`;
+  peer.url = `smtp://${host.includes(':') ? `[${host}]` : host}:${peer.port}`;
   peer.down = async () => {
     const closed = new Promise<void>((resolve) => server.server.close(() => resolve()));
     for (const socket of sockets) socket.destroy();

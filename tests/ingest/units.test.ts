@@ -83,13 +83,21 @@ describe('retry policy', () => {
     expect(at(31, deadline)).toEqual({ action: 'give_up' });
   });
 
-  it('treats a 5xx answer to the message (MAIL FROM, RCPT TO, DATA) as final, and everything else as worth retrying', () => {
-    for (const command of ['MAIL FROM', 'RCPT TO', 'DATA']) expect(isPermanentRejection({ responseCode: 550, command })).toBe(true);
-    expect(isPermanentRejection({ responseCode: 554, command: 'DATA' })).toBe(true);
-    // Try later, a bad password or a server refusing everyone: every row shares those, so they back off.
+  it('treats a 5xx answer about the recipient (RCPT TO) or the content (DATA) as final, and everything else as worth retrying', () => {
+    for (const command of ['RCPT TO', 'DATA']) expect(isPermanentRejection({ responseCode: 550, command })).toBe(true);
+    expect(isPermanentRejection({ responseCode: 554, command: 'DATA', response: '554 5.7.1 Message rejected as spam' })).toBe(true);
+    expect(isPermanentRejection({ responseCode: 550, command: 'RCPT TO', response: '550 5.1.1 <address>: Recipient address rejected' })).toBe(true);
+    // Try later, a bad password, a refused sender or a server refusing everyone: every row shares those, so they back off.
     expect(isPermanentRejection({ responseCode: 451, command: 'DATA' })).toBe(false);
-    expect(isPermanentRejection({ responseCode: 535, command: 'AUTH PLAIN' })).toBe(false);
+    expect(isPermanentRejection({ responseCode: 535, command: 'AUTH PLAIN', code: 'EAUTH' })).toBe(false);
+    expect(isPermanentRejection({ responseCode: 502, command: 'STARTTLS', code: 'ETLS' })).toBe(false);
     expect(isPermanentRejection({ responseCode: 530, command: 'MAIL FROM' })).toBe(false);
+    expect(isPermanentRejection({ responseCode: 550, command: 'MAIL FROM', response: '550 5.4.5 Daily user sending limit exceeded' })).toBe(false);
+    expect(isPermanentRejection({ responseCode: 553, command: 'MAIL FROM', response: '553 5.7.1 Sender address rejected: not owned by user' })).toBe(false);
+    // The sending quota (Gmail answers it at DATA too) and a full or closed mail system speak of the server, not the message.
+    expect(isPermanentRejection({ responseCode: 550, command: 'DATA', response: '550-5.4.5 Daily user sending quota exceeded.\n550 5.4.5 more' })).toBe(false);
+    expect(isPermanentRejection({ responseCode: 552, command: 'DATA', response: '552 5.3.1 Mail system full' })).toBe(false);
+    expect(isPermanentRejection({ responseCode: 552, command: 'DATA', response: '552 5.3.4 Message too big for system' })).toBe(true);
     expect(isPermanentRejection({ responseCode: 554, command: 'CONN' })).toBe(false);
     expect(isPermanentRejection(Object.assign(new Error('connect ECONNREFUSED'), { code: 'ESOCKET' }))).toBe(false);
     expect(isPermanentRejection('550')).toBe(false);

@@ -93,6 +93,11 @@ export function nextDueQuery(kysely: Kysely<Tables>) {
     .where('status', '=', 'pending');
 }
 
+/** Failed row counts by kind. */
+export function failedByKindQuery(kysely: Kysely<Tables>) {
+  return kysely.selectFrom('outbox').select((eb) => ['kind', eb.fn.countAll<number>().as('n')]).where('status', '=', 'failed').groupBy('kind');
+}
+
 /** Row counts by status. */
 export function countsQuery(kysely: Kysely<Tables>) {
   return kysely.selectFrom('outbox').select((eb) => ['status', eb.fn.countAll<number>().as('n')]).groupBy('status');

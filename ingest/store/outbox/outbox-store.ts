@@ -3,7 +3,8 @@
  *
  * A row moves `pending` → `sending` (claimed) → `sent`, or back to `pending` with a later
  * `next_attempt_at` (or due at once, when a shutdown abandoned its send), or to `failed` (the
- * SMTP server rejected it, or 48 h of retries ran out). A claim marks the oldest due row
+ * SMTP server rejected its recipient or content, or 48 h of retries ran out; `ingest outbox retry`
+ * returns it to `pending`: `failed-rows.ts`). A claim marks the oldest due row
  * `sending` atomically and adds one to its `attempts` (on PostgreSQL with `FOR UPDATE SKIP
  * LOCKED`, so workers in several replicas never wait for each other nor take the same row); the
  * worker holds the claim as a lease, renewed while it sends (`renewLease`). Every finish is
@@ -14,7 +15,7 @@
  * the row's `message_key`, so the receiver can drop the copy), which is better than never.
  */
 import type { Selectable } from 'kysely';
-import type { ContactsTable, NewsletterTable, OutboxStatus } from '../tables.ts';
+import type { ContactsTable, NewsletterTable, OutboxKind, OutboxStatus } from '../tables.ts';
 
 /** Which claim of a row a worker holds: the row id and the attempt number its claim set. */
 export interface OutboxClaim {
@@ -53,6 +54,15 @@ export interface OutboxStore {
   nextDueAt(): Promise<number | null>;
   /** Row counts by status (for tests, operators and `/readyz` details: `failed` rows need a look). */
   counts(): Promise<Record<OutboxStatus, number>>;
+  /** Failed rows by kind of mail, every kind present (metrics: a failed sales mail is a lead nobody was told about). */
+  failedByKind(): Promise<Record<OutboxKind, number>>;
+}
+
+/** Failed counts by kind with every kind present: `failedByKindOf([{ kind: 'sales', n: 1 }])` → `{ sales: 1, contact_confirm: 0, … }`. */
+export function failedByKindOf(rows: ReadonlyArray<{ kind: OutboxKind; n: number | string | bigint }>): Record<OutboxKind, number> {
+  const counts: Record<OutboxKind, number> = { sales: 0, contact_confirm: 0, newsletter_confirm: 0, newsletter_already_subscribed: 0 };
+  for (const row of rows) counts[row.kind] = Number(row.n);
+  return counts;
 }
 
 /** Counts by status with every status present: `countsByStatus([{ status: 'sent', n: '2' }])` → `{ pending: 0, sending: 0, sent: 2, failed: 0 }`. */

@@ -5,11 +5,12 @@
  * See `OutboxStore` for the lifecycle of a row.
  */
 import type { Kysely } from 'kysely';
-import { type OutboxStore, countsByStatus } from '../outbox/outbox-store.ts';
+import { type OutboxStore, countsByStatus, failedByKindOf } from '../outbox/outbox-store.ts';
 import {
   bringForwardQuery,
   claimQuery,
   countsQuery,
+  failedByKindQuery,
   fencedUpdate,
   finishValues,
   jobFor,
@@ -46,5 +47,6 @@ export function postgresOutbox(kysely: Kysely<Tables>, health: PostgresHealth): 
         return row?.at ? Date.parse(row.at) : null;
       }),
     counts: () => health.guard(async () => countsByStatus(await countsQuery(kysely).execute())),
+    failedByKind: () => health.guard(async () => failedByKindOf(await failedByKindQuery(kysely).execute())),
   };
 }

@@ -1,10 +1,11 @@
 /** The outbox on SQLite: see `OutboxStore` for the lifecycle of a row, `outbox-queries.ts` for the SQL. */
 import type { SqliteDatabase } from './connection.ts';
-import { type OutboxStore, countsByStatus } from '../outbox/outbox-store.ts';
+import { type OutboxStore, countsByStatus, failedByKindOf } from '../outbox/outbox-store.ts';
 import {
   bringForwardQuery,
   claimQuery,
   countsQuery,
+  failedByKindQuery,
   fencedUpdate,
   finishValues,
   jobFor,
@@ -102,6 +103,9 @@ export function sqliteOutbox(db: SqliteDatabase): OutboxStore {
     },
     async counts() {
       return countsByStatus(sql.all(countsQuery(kysely)));
+    },
+    async failedByKind() {
+      return failedByKindOf(sql.all(failedByKindQuery(kysely)));
     },
   };
 }

@@ -68,7 +68,8 @@ start_recipe() { # start_recipe: docker-compose up of deploy/compose.yaml; sets 
   cat >"$WORK/recipe.env" <<ENV
 POSTGRES_PASSWORD=$(openssl rand -hex 24)
 CAPTCHA_SECRET=$(openssl rand -hex 32)
-SMTP_URL=smtp://mail-sink:2525
+# The stand-in mail sink speaks no TLS: on the compose network that is the explicit opt-out.
+SMTP_URL=smtp://mail-sink:2525?starttls=optional
 SALES_EMAIL=sales@example.com
 MAIL_FROM=forms@example.com
 SITE_DIR=$WORK/site

@@ -29,6 +29,7 @@ function emptyOutbox(): OutboxStore {
     bringForward: async () => 0,
     nextDueAt: async () => null,
     counts: async () => ({ pending: 0, sending: 0, sent: 0, failed: 0 }),
+    failedByKind: async () => ({ sales: 0, contact_confirm: 0, newsletter_confirm: 0, newsletter_already_subscribed: 0 }),
   };
 }
 

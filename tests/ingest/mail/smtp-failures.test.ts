@@ -1,11 +1,13 @@
 /**
  * What the worker does with each kind of SMTP failure, against a real SMTP peer and a real
- * SQLite file: a 5xx rejection fails the row at once, a 4xx or a refused connection backs off,
- * and the end of an outage drains the whole queue at once.
+ * SQLite file: a 5xx about the message (its recipient, its content) fails the row at once; a 5xx
+ * to MAIL FROM (a sending quota), a refused login, a 4xx or a refused connection backs off; and
+ * the end of an outage drains the whole queue at once.
  */
 import { describe, expect, it } from 'vitest';
 import { manualClock } from '../../../ingest/clock.ts';
 import { smtpMailer } from '../../../ingest/mail/mailer.ts';
+import { startService } from '../../../ingest/server.ts';
 import { outboxWorker } from '../../../ingest/mail/outbox-worker.ts';
 import { DEFAULT_RETRY_POLICY } from '../../../ingest/mail/retry-policy.ts';
 import type { SqliteDatabase } from '../../../ingest/store/sqlite/connection.ts';
@@ -13,9 +15,9 @@ import { sqliteOutbox } from '../../../ingest/store/sqlite/sqlite-outbox-store.t
 import { openSubmissionStore } from '../../../ingest/store/sqlite/sqlite-submission-store.ts';
 import { type SmtpPeer, smtpPeer } from '../../helpers/smtp-peer.ts';
 import { mailScaffold } from './scaffold.ts';
-import { migratedDb, SITE_CONTENT, tempDir } from '../fixtures.ts';
+import { configFor, contact, eventually, migratedDb, postJson, rowsOf, signup, SITE_CONTENT, solvedCaptcha, tempDir } from '../fixtures.ts';
 
-const { later, peer } = mailScaffold();
+const { later, peer, folder } = mailScaffold();
 
 const T0 = Date.parse('2025-06-01T00:00:00Z');
 
@@ -34,7 +36,7 @@ async function queued(n: number): Promise<SqliteDatabase> {
   return db;
 }
 
-/** A worker on `db` sending to `url` on a manual clock, with its error and warning log lines collected. */
+/** A worker on `db` sending to `url` (`?ignoreTLS=true` is added) on a manual clock, with its error and warning log lines collected. */
 function worker(db: SqliteDatabase, url: string, random: () => number = () => 0.5) {
   const clock = manualClock(T0);
   const errors: string[] = [];
@@ -56,7 +58,7 @@ function worker(db: SqliteDatabase, url: string, random: () => number = () => 0.
 }
 
 describe('SMTP failures', () => {
-  it('regression: a 550 marks the row failed at once instead of retrying for 48 h', async () => {
+  it('regression: a 550 to DATA marks the row failed at once instead of retrying for 48 h', async () => {
     const smtp = await peer();
     smtp.answer = 550;
     const { worker: w, clock, errors, outbox } = worker(await queued(1), smtp.url);
@@ -73,6 +75,61 @@ describe('SMTP failures', () => {
     await w.runPass();
     expect(smtp.received).toHaveLength(1);
     expect((await outbox.counts()).failed).toBe(1);
+  });
+
+  it('regression: a 550 5.4.5 to MAIL FROM (a daily sending limit) backs off every sales mail, and they go out once the relay takes mail again', async () => {
+    const smtp = await peer();
+    smtp.mailFromAnswer = { code: 550, text: '5.4.5 Daily user sending limit exceeded. For more information, go to https://support.google.com/a/answer/166852' };
+    const { worker: w, clock, errors, warnings, outbox } = worker(await queued(3), smtp.url);
+
+    expect(await w.runPass()).toMatchObject({ sent: 0, retried: 3, failed: 0 });
+    expect(await outbox.counts()).toMatchObject({ pending: 3, failed: 0 });
+    expect(errors).toEqual([]);
+    expect(warnings).toEqual(Array(3).fill('sales mail failed, will retry'));
+    // Still refused an hour later: still waiting, never failed.
+    clock.advance(3600_000);
+    expect(await w.runPass()).toMatchObject({ sent: 0, retried: 3, failed: 0 });
+
+    // The quota is back: every lead reaches sales.
+    smtp.mailFromAnswer = null;
+    clock.set((await outbox.nextDueAt())!);
+    expect((await w.runPass()).sent).toBe(3);
+    expect(smtp.messages).toHaveLength(3);
+    expect(smtp.recipients).toEqual(Array(3).fill(['sales@example.com']));
+    expect(await outbox.counts()).toMatchObject({ sent: 3, pending: 0, failed: 0 });
+  });
+
+  it('fails only the mail whose recipient the relay refuses (RCPT TO 550); the sales mail queued beside it goes out', async () => {
+    const smtp = await peer();
+    smtp.unknownRecipients = ['nobody@example.com'];
+    const running = await startService(configFor(folder(), { SMTP_URL: `${smtp.url}?ignoreTLS=true`, SALES_EMAIL: 'sales@example.com' }), {
+      pollMs: 20,
+      logStream: { write: () => {} },
+    });
+    later(running.close);
+    expect((await postJson(running.app, '/api/newsletter', signup({ email: 'nobody@example.com' }))).statusCode).toBe(201);
+    expect((await postJson(running.app, '/api/contact', contact({ captcha: await solvedCaptcha(running.app) }))).statusCode).toBe(201);
+
+    await eventually(async () => {
+      const counts = await running.backend.outbox.counts();
+      return counts.sent + counts.failed === 2;
+    });
+    expect(await rowsOf(running.backend, 'SELECT kind, status FROM outbox ORDER BY id')).toEqual([
+      { kind: 'newsletter_confirm', status: 'failed' },
+      { kind: 'sales', status: 'sent' },
+    ]);
+    expect(smtp.recipients).toEqual([['sales@example.com']]);
+  });
+
+  it('backs off after a refused login (535), which every mail shares', async () => {
+    const smtp = await smtpPeer({ auth: true });
+    later(smtp.close);
+    smtp.refusingLogins = true;
+    const { worker: w, outbox, errors } = worker(await queued(1), smtp.url.replace('smtp://', 'smtp://forms:wrong@'));
+    expect(await w.runPass()).toMatchObject({ retried: 1, failed: 0 });
+    expect(smtp.logins).toEqual(['forms:wrong']);
+    expect(await outbox.counts()).toMatchObject({ pending: 1, failed: 0 });
+    expect(errors).toEqual([]);
   });
 
   it('backs off, without failing the row, after a 451 answer and after a refused connection', async () => {
