@@ -98,6 +98,9 @@ export async function countRows(backend: StoreBackend, table: string): Promise<n
 
 export const SECRET = 'test-secret-0123456789abcdef0123456789';
 
+/** Hourly ceilings out of reach, for the tests that post more than a site gets in an hour (the ceiling has tests of its own). */
+export const NO_CEILINGS = { contact: 1_000_000, newsletter: 1_000_000 };
+
 /** A fresh temp folder, removed by the returned function. */
 export function tempDir(): { dir: string; remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'ingest-test-'));
@@ -162,7 +165,7 @@ export async function testApp(overrides: Partial<AppDeps> & { clock?: Clock; opt
     consent: newsletter,
     captchaSecret: SECRET,
     clock: overrides.clock ?? systemClock,
-    rateLimit: { max: 10_000, windowMs: 60_000, contactDailyMax: 1_000_000, newsletterDailyMax: 1_000_000 },
+    rateLimit: { max: 10_000, windowMs: 60_000, contactDailyMax: 1_000_000, newsletterDailyMax: 1_000_000, hourlyCeilings: NO_CEILINGS },
     captchaMinFillMs: 0,
     logger: loggerOptions('info', { write: (line) => void logs.push(line) }),
     ...deps,
@@ -209,7 +212,7 @@ export async function testAppOn(
     consent: newsletter,
     captchaSecret: SECRET,
     clock: overrides.clock ?? systemClock,
-    rateLimit: { max: 10_000, windowMs: 60_000, contactDailyMax: 1_000_000, newsletterDailyMax: 1_000_000 },
+    rateLimit: { max: 10_000, windowMs: 60_000, contactDailyMax: 1_000_000, newsletterDailyMax: 1_000_000, hourlyCeilings: NO_CEILINGS },
     captchaMinFillMs: 0,
     rateLimitStore: backend.rateLimitStore,
     isReady: () => backend.isReady(),
@@ -233,10 +236,20 @@ export async function testAppOn(
 
 /**
  * A resolved configuration for a service whose data lives in `dir`; captcha answers are accepted
- * at once and the daily contact cap is out of reach unless `env` says otherwise.
+ * at once and the daily caps and hourly ceilings are out of reach unless `env` says otherwise.
  */
 export function configFor(dir: string, env: Record<string, string> = {}): IngestConfig {
-  const defaults = { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'warn', CAPTCHA_MIN_FILL_MS: '0', RATE_LIMIT_CONTACT_DAILY_MAX: '1000000', RATE_LIMIT_NEWSLETTER_DAILY_MAX: '1000000' };
+  const defaults = {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dir,
+    LOG_LEVEL: 'warn',
+    CAPTCHA_MIN_FILL_MS: '0',
+    RATE_LIMIT_CONTACT_DAILY_MAX: '1000000',
+    RATE_LIMIT_NEWSLETTER_DAILY_MAX: '1000000',
+    RATE_LIMIT_CONTACT_HOURLY_CEILING: '1000000',
+    RATE_LIMIT_NEWSLETTER_HOURLY_CEILING: '1000000',
+  };
   const result = resolveConfig({ ...defaults, ...env }, dir);
   if (!result.ok) throw new Error(result.errors.join('\n'));
   return result.config;
