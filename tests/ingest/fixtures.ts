@@ -20,6 +20,7 @@ import { sqliteOps } from '../../ingest/store/sqlite/sqlite-ops-database.ts';
 import { type Clock, systemClock } from '../../ingest/clock.ts';
 import { type IngestConfig, resolveConfig } from '../../ingest/config.ts';
 import { loggerOptions } from '../../ingest/http/logger.ts';
+import { type ServiceMetrics, serviceMetrics } from '../../ingest/http/metrics.ts';
 import { migrateToLatest } from '../../ingest/store/migrations.ts';
 import { openSqlite, type SqliteDatabase } from '../../ingest/store/sqlite/connection.ts';
 import { openSubmissionStore } from '../../ingest/store/sqlite/sqlite-submission-store.ts';
@@ -232,6 +233,60 @@ export async function testAppOn(
       temp.remove();
     },
   };
+}
+
+/** One app of `instancesOn`, with its backend and its metrics (`GET /metrics` answers them). */
+export interface Instance {
+  app: FastifyInstance;
+  backend: StoreBackend;
+  metrics: ServiceMetrics;
+}
+
+/**
+ * `count` apps on one fresh database of `kind`, each on a backend of its own (its own pool and
+ * rate-limit store, as each replica has), all sharing the database: PostgreSQL's shared counters.
+ * On SQLite, one app whatever `count` says: a SQLite service runs as one process. Every app
+ * believes X-Forwarded-For from 127.0.0.1, where `inject` connects from; `logs` has every app's lines.
+ */
+export async function instancesOn(kind: BackendKind, count: number, overrides: Partial<AppDeps> = {}): Promise<{ instances: Instance[]; logs: string[]; close(): Promise<void> }> {
+  const env = await databaseEnv(kind);
+  const temps: Array<ReturnType<typeof tempDir>> = [];
+  const instances: Instance[] = [];
+  const logs: string[] = [];
+  const close = async () => {
+    for (const { app, backend } of instances.reverse()) {
+      await app.close();
+      await backend.close();
+    }
+    for (const temp of temps) temp.remove();
+  };
+  try {
+    for (let i = 0; i < (kind === 'sqlite' ? 1 : count); i++) {
+      const temp = tempDir();
+      temps.push(temp);
+      const backend = await openBackend(configFor(temp.dir, env), { probeMs: 50 });
+      const metrics = serviceMetrics(backend.outbox, Date.now);
+      const newsletter = testNewsletter(backend.consentDb);
+      await newsletter.lifecycle.recordWordings(newsletter.wordings, Date.now());
+      const app = await buildApp({
+        store: backend.submissions,
+        consent: newsletter,
+        captchaSecret: SECRET,
+        rateLimit: { max: 10_000, windowMs: 60_000, contactDailyMax: 1_000_000, newsletterDailyMax: 1_000_000, hourlyCeilings: NO_CEILINGS },
+        captchaMinFillMs: 0,
+        rateLimitStore: backend.rateLimitStore,
+        trustProxy: ['127.0.0.1'],
+        metrics,
+        logger: loggerOptions('info', { write: (line) => void logs.push(line) }),
+        ...overrides,
+      });
+      instances.push({ app, backend, metrics });
+    }
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { instances, logs, close };
 }
 
 /**

@@ -4,8 +4,9 @@
  * `RATE_LIMIT_IPV6_48_FACTOR` times. Counted with @fastify/rate-limit's own limiter in the app's
  * store, so the counters are the per-client ones' neighbours: in memory (per-minute windows on
  * SQLite), in `rate-limits.sqlite` (daily ones), or in PostgreSQL's shared table, each one atomic
- * increment. They count only the requests the client's own limit let through, so one noisy /64
- * spends at most its own allowance of its neighbours'. Keys say what they count:
+ * increment. Each network counts only the requests the narrower limit let through (the /56 those
+ * of the client's own /64 limit, the /48 those of the /56), so one noisy /64 spends no more of
+ * its neighbours' allowance than its own, nor one noisy /56 more than its own. Keys say what they count:
  * `contact-daily-48:2001:db8:a::`, `window-56:2001:db8:a:1200::`.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -40,10 +41,10 @@ export function networkLimits(app: FastifyInstance, name: string, limit: ClientL
   }));
   return async (request) => {
     if (networkOf(request.ip, WIDER_PREFIXES[0]) === null) return null;
-    // Both at once: on PostgreSQL the two increments go out in one statement.
-    const results = await Promise.all(counters.map(({ count }) => count(request)));
-    for (const [index, result] of results.entries()) {
-      if (!result.isAllowed && result.isExceeded) return { bits: counters[index]!.bits, retryAfterSeconds: result.ttlInSeconds };
+    // Narrowest first, each counting only what the narrower one let through.
+    for (const { bits, count } of counters) {
+      const result = await count(request);
+      if (!result.isAllowed && result.isExceeded) return { bits, retryAfterSeconds: result.ttlInSeconds };
     }
     return null;
   };
