@@ -34,7 +34,9 @@
  * | RATE_LIMIT_WINDOW_MS | 60000 |
  * | RATE_LIMIT_CONTACT_DAILY_MAX | 50 contact posts per client IP per 24 h, on top of the per-window limit |
  * | RATE_LIMIT_NEWSLETTER_DAILY_MAX | 50 newsletter signups per client IP per 24 h, on top of the per-window limit |
- * | TRUST_PROXY | false; a comma list of the proxy addresses (IPs/CIDRs) to trust, or a hop count (only when HOST is a loopback address) |
+ * | RATE_LIMIT_IPV6_56_FACTOR, RATE_LIMIT_IPV6_48_FACTOR | 4 and 16: an IPv6 /56 and /48 share that many times a /64's allowance, for each per-client limit |
+ * | RATE_LIMIT_CONTACT_HOURLY_CEILING, RATE_LIMIT_NEWSLETTER_HOURLY_CEILING | 10 and 20 posts of that form per hour from all clients together, on every replica; then "try later" |
+ * | TRUST_PROXY | false; a comma list of the proxy addresses (IPs/CIDRs, none shorter than /8) to trust, or a hop count (only when HOST is a loopback address) |
  * | HEADERS_TIMEOUT_MS | 10000: the request line and headers must arrive within this time, else 408 |
  * | REQUEST_TIMEOUT_MS | 30000: the whole request, body included, must arrive within this time, else 408 |
  * | IDLE_TIMEOUT_MS | 72000: a connection with no traffic (between keep-alive requests, too) is closed after this |
@@ -90,8 +92,18 @@ export interface IngestConfig {
   publicApiUrl: string | null;
   newsletterOptIn: 'double' | 'single';
   confirmLinkDays: number;
-  /** Form posts per client IP per window, and contact posts per client IP per 24 h. */
-  rateLimit: { max: number; windowMs: number; contactDailyMax: number; newsletterDailyMax: number };
+  /**
+   * Form posts per client IP per window, contact posts and signups per client IP per 24 h, the
+   * multiples of those an IPv6 /56 and /48 share, and each form's posts per hour from everyone.
+   */
+  rateLimit: {
+    max: number;
+    windowMs: number;
+    contactDailyMax: number;
+    newsletterDailyMax: number;
+    ipv6Factors: { per56: number; per48: number };
+    hourlyCeilings: { contact: number; newsletter: number };
+  };
   captchaMinFillMs: number;
   /** false: the connecting address is the client; a list: those proxies' X-Forwarded-For is believed; a number: that many hops. */
   trustProxy: false | number | string[];
@@ -173,6 +185,8 @@ export function resolveConfig(env: Readonly<Record<string, string | undefined>>,
       windowMs: e.RATE_LIMIT_WINDOW_MS,
       contactDailyMax: e.RATE_LIMIT_CONTACT_DAILY_MAX,
       newsletterDailyMax: e.RATE_LIMIT_NEWSLETTER_DAILY_MAX,
+      ipv6Factors: { per56: e.RATE_LIMIT_IPV6_56_FACTOR, per48: e.RATE_LIMIT_IPV6_48_FACTOR },
+      hourlyCeilings: { contact: e.RATE_LIMIT_CONTACT_HOURLY_CEILING, newsletter: e.RATE_LIMIT_NEWSLETTER_HOURLY_CEILING },
     },
     captchaMinFillMs: e.CAPTCHA_MIN_FILL_MS,
     trustProxy: e.TRUST_PROXY,

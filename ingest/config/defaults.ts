@@ -14,6 +14,20 @@ export const DEFAULT_CONTACT_DAILY_MAX = 50;
 export const DEFAULT_NEWSLETTER_DAILY_MAX = 50;
 
 /**
+ * How many times a /64's allowance an IPv6 /56 and /48 share, for every per-client limit
+ * (`RATE_LIMIT_IPV6_56_FACTOR`, `RATE_LIMIT_IPV6_48_FACTOR`): a /56 is what a provider hands one
+ * home or small office, a /48 one site or organisation (RFC 6177), and either holds many /64s.
+ */
+export const DEFAULT_IPV6_FACTORS = Object.freeze({ per56: 4, per48: 16 });
+
+/**
+ * Posts of each form per hour from all clients together, on every replica
+ * (`RATE_LIMIT_CONTACT_HOURLY_CEILING`, `RATE_LIMIT_NEWSLETTER_HOURLY_CEILING`): far above what
+ * the site gets, far below what spends a relay's daily quota (docs/security.md argues the numbers).
+ */
+export const DEFAULT_HOURLY_CEILINGS = Object.freeze({ contact: 10, newsletter: 20 });
+
+/**
  * How long a client may take (ms): 10 s for the headers, 30 s for the whole request (a form body
  * is at most 32 KB), 72 s idle — above the 60 s a reverse proxy such as nginx keeps an idle
  * upstream connection, so the proxy, not ingest, closes it first and never sends a request into

@@ -3,14 +3,21 @@
  * defaults themselves are `defaults.ts`), and settings that are each valid but wrong together.
  * `config.ts` resolves the parsed values into the configuration the service runs with.
  */
-import { isIP } from 'node:net';
 import { z } from 'zod';
 import { DATA_FACTS } from '../contract/data-facts.ts';
 import { LANGS } from '../contract/languages.ts';
 import { isLoopbackHost } from './loopback.ts';
 import { smtpTransport } from './smtp-url.ts';
+import { MIN_TRUSTED_PREFIX, trustedRange, trustsNearlyEveryone } from './trusted-proxies.ts';
 import { webhookSecret } from './webhook-endpoints.ts';
-import { DEFAULT_CONTACT_DAILY_MAX, DEFAULT_MIN_FILL_MS, DEFAULT_NEWSLETTER_DAILY_MAX, DEFAULT_TIMEOUTS } from './defaults.ts';
+import {
+  DEFAULT_CONTACT_DAILY_MAX,
+  DEFAULT_HOURLY_CEILINGS,
+  DEFAULT_IPV6_FACTORS,
+  DEFAULT_MIN_FILL_MS,
+  DEFAULT_NEWSLETTER_DAILY_MAX,
+  DEFAULT_TIMEOUTS,
+} from './defaults.ts';
 
 /** The log levels pino accepts. */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -22,6 +29,7 @@ export const VARIABLES = [
   'HEADERS_TIMEOUT_MS', 'REQUEST_TIMEOUT_MS', 'IDLE_TIMEOUT_MS', 'SHUTDOWN_DRAIN_MS', 'PG_POOL_MAX', 'OUTBOX_LEASE_MS', 'HSTS_MAX_AGE',
   'CONTENT_DIR', 'SITE_URL', 'PUBLIC_API_URL', 'NEWSLETTER_OPT_IN', 'CONFIRM_LINK_DAYS',
   'CAPTCHA_MIN_FILL_MS', 'RATE_LIMIT_CONTACT_DAILY_MAX', 'RATE_LIMIT_NEWSLETTER_DAILY_MAX',
+  'RATE_LIMIT_IPV6_56_FACTOR', 'RATE_LIMIT_IPV6_48_FACTOR', 'RATE_LIMIT_CONTACT_HOURLY_CEILING', 'RATE_LIMIT_NEWSLETTER_HOURLY_CEILING',
   'SMTP_MAX_CONNECTIONS', 'DKIM_DOMAIN', 'DKIM_SELECTOR', 'DKIM_PRIVATE_KEY_FILE',
   'WEBHOOK_URL', 'WEBHOOK_SECRET', 'WEBHOOKS_FILE', 'WEBHOOK_ALLOW_PRIVATE', 'WEBHOOK_TIMEOUT_MS',
 ] as const;
@@ -119,13 +127,26 @@ export const envSchema = z.object({
   RATE_LIMIT_WINDOW_MS: wholeNumber(1, DATA_FACTS.rateWindowMinutes * 60_000, `must be a whole number of milliseconds from 1 to ${DATA_FACTS.rateWindowMinutes * 60_000} (the privacy policy keeps the counters no longer)`).default(DATA_FACTS.rateWindowMinutes * 60_000),
   RATE_LIMIT_CONTACT_DAILY_MAX: wholeNumber(1, 1e9, 'must be a whole number of contact posts, at least 1').default(DEFAULT_CONTACT_DAILY_MAX),
   RATE_LIMIT_NEWSLETTER_DAILY_MAX: wholeNumber(1, 1e9, 'must be a whole number of newsletter signups, at least 1').default(DEFAULT_NEWSLETTER_DAILY_MAX),
+  // A /56 holds 256 /64s and a /48 65,536: a larger factor than that would limit nothing.
+  RATE_LIMIT_IPV6_56_FACTOR: wholeNumber(1, 256, "must be a whole number from 1 to 256: how many times a /64's allowance an IPv6 /56 shares").default(DEFAULT_IPV6_FACTORS.per56),
+  RATE_LIMIT_IPV6_48_FACTOR: wholeNumber(1, 65_536, "must be a whole number from 1 to 65536: how many times a /64's allowance an IPv6 /48 shares").default(DEFAULT_IPV6_FACTORS.per48),
+  RATE_LIMIT_CONTACT_HOURLY_CEILING: wholeNumber(1, 1e9, 'must be a whole number of contact posts per hour from all clients together, at least 1').default(DEFAULT_HOURLY_CEILINGS.contact),
+  RATE_LIMIT_NEWSLETTER_HOURLY_CEILING: wholeNumber(1, 1e9, 'must be a whole number of newsletter signups per hour from all clients together, at least 1').default(DEFAULT_HOURLY_CEILINGS.newsletter),
   CAPTCHA_MIN_FILL_MS: wholeNumber(0, 60_000, 'must be a whole number of milliseconds from 0 to 60000').default(DEFAULT_MIN_FILL_MS),
   TRUST_PROXY: z
     .string()
-    .refine(
-      (value) => value === 'false' || /^\d{1,3}$/.test(value) || value.split(',').every((item) => isProxyAddress(item.trim())),
-      'must name the proxy addresses to trust as a comma list of IPs or CIDRs (such as 127.0.0.1 or 172.17.0.1), or be a hop count or false',
-    )
+    .superRefine((value, ctx) => {
+      if (value === 'false' || /^\d{1,3}$/.test(value)) return;
+      const items = value.split(',').map((item) => item.trim());
+      if (!items.every((item) => trustedRange(item) !== null)) {
+        ctx.addIssue({ code: 'custom', message: 'must name the proxy addresses to trust as a comma list of IPs or CIDRs (such as 127.0.0.1 or 172.17.0.1), or be a hop count or false' });
+      } else if (items.some(trustsNearlyEveryone)) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `must not trust "${items.find(trustsNearlyEveryone)}": a range shorter than /${MIN_TRUSTED_PREFIX} trusts nearly every address, so any client could forge X-Forwarded-For and escape the rate limits; name the proxy's own address or network, such as 172.17.0.1 or 10.0.0.0/8`,
+        });
+      }
+    })
     .transform((value): false | number | string[] =>
       value === 'false' ? false : /^\d+$/.test(value) ? Number(value) : value.split(',').map((item) => item.trim()),
     )
@@ -161,14 +182,6 @@ function isTimeZone(value: string): boolean {
   }
 }
 
-// An address or CIDR as @fastify's proxy-addr takes it: 10.0.0.1, 10.0.0.0/8, fd00::/8, or 10.0.0.0/255.0.0.0.
-function isProxyAddress(item: string): boolean {
-  const [address = '', range, ...rest] = item.split('/');
-  if (rest.length > 0 || isIP(address) === 0) return false;
-  if (range === undefined) return true;
-  if (isIP(range) !== 0) return isIP(range) === isIP(address);
-  return /^\d{1,3}$/.test(range) && Number(range) <= (isIP(address) === 4 ? 32 : 128);
-}
 
 const mailDomain = (address: string) => address.slice(address.lastIndexOf('@') + 1).toLowerCase();
 
@@ -192,6 +205,11 @@ export function conflicts(e: z.output<typeof envSchema>): string[] {
   } else if (e.DKIM_DOMAIN !== undefined && !signsFor(e.DKIM_DOMAIN, e.MAIL_FROM.address)) {
     errors.push(
       `DKIM_DOMAIN must be the domain of MAIL_FROM's address or a parent of it, or receivers find the signature does not align with the sender (got "${e.DKIM_DOMAIN}" with MAIL_FROM at "${mailDomain(e.MAIL_FROM.address)}")`,
+    );
+  }
+  if (e.RATE_LIMIT_IPV6_48_FACTOR < e.RATE_LIMIT_IPV6_56_FACTOR) {
+    errors.push(
+      `RATE_LIMIT_IPV6_48_FACTOR must not be below RATE_LIMIT_IPV6_56_FACTOR: a /48 holds 256 /56s, so it shares at least what one of them does (got ${e.RATE_LIMIT_IPV6_48_FACTOR} and ${e.RATE_LIMIT_IPV6_56_FACTOR})`,
     );
   }
   if (e.HEADERS_TIMEOUT_MS > e.REQUEST_TIMEOUT_MS) {

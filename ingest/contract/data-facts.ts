@@ -26,6 +26,8 @@ export const DATA_FACTS = {
   rateWindowMinutes: 1,
   /** Hours a per-client daily counter counts, from the first request it counts. */
   dailyCounterHours: 24,
+  /** Minutes a form's count of every visitor's posts together (the hourly ceiling) counts; it holds no address. */
+  formCeilingMinutes: 60,
   /**
    * Years a contact message is kept after it was received, by the service and in the sales mailbox
    * (docs/leads.md); also the record that a webhook endpoint received a person's data (address,

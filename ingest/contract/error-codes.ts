@@ -64,6 +64,11 @@ export const ERROR_CODES = {
     status: 429,
     message: 'Too many requests from this address. Wait the number of seconds in Retry-After, then try again.',
   },
+  busy: {
+    status: 429,
+    message:
+      'This form takes no more posts for now: it has received as many as it accepts in an hour from all visitors together, and nothing was stored. Wait the number of seconds in Retry-After, then try again.',
+  },
   internal: {
     status: 500,
     message: 'Something failed on our side and was logged. Please try again later.',

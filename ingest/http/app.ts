@@ -21,7 +21,16 @@ import { jsonBodyPlugin } from './json-body.ts';
 import { type LoggerOptions, loggerOptions } from './logger.ts';
 import { type NewsletterLinksRouteDeps, newsletterLinksRoute } from './links/newsletter-links-route.ts';
 import { type NewsletterRouteDeps, newsletterRoute } from './forms/newsletter-route.ts';
-import { DEFAULT_CONTACT_DAILY_MAX, DEFAULT_MIN_FILL_MS, DEFAULT_NEWSLETTER_DAILY_MAX, DEFAULT_TIMEOUTS } from '../config/defaults.ts';
+import {
+  DEFAULT_CONTACT_DAILY_MAX,
+  DEFAULT_HOURLY_CEILINGS,
+  DEFAULT_IPV6_FACTORS,
+  DEFAULT_MIN_FILL_MS,
+  DEFAULT_NEWSLETTER_DAILY_MAX,
+  DEFAULT_TIMEOUTS,
+} from '../config/defaults.ts';
+import type { Ipv6Factors } from './limits/ipv6-networks.ts';
+import { windowNetworkLimits } from './limits/window-network-limits.ts';
 import { refuseForeignPosts } from './origin-check.ts';
 import type { PlainFormDeps } from './forms/plain-form-posts.ts';
 import { securityHeadersPlugin } from './security-headers.ts';
@@ -32,7 +41,7 @@ import type { SubmissionStore } from '../store/submission-store.ts';
  * newsletter's lifecycle and how a signup is recorded, the signed links and the site's URLs, the
  * contact's verification, the site's texts, and who to wake when a mail was queued.
  */
-export type ConsentDeps = Omit<NewsletterRouteDeps, 'store' | 'clock' | 'plainForms' | 'dailyLimit'> &
+export type ConsentDeps = Omit<NewsletterRouteDeps, 'store' | 'clock' | 'plainForms' | 'dailyLimit' | 'ipv6Factors' | 'hourlyCeiling'> &
   Omit<NewsletterLinksRouteDeps, 'clock' | 'rateLimit'> &
   Pick<ContactRouteDeps, 'verification' | 'linkDays'> & { content: PlainFormDeps['content'] };
 
@@ -50,9 +59,18 @@ export interface AppDeps {
   /**
    * Form posts per client IP per window; captcha fetches get three times as many. `contactDailyMax`
    * and `newsletterDailyMax` cap contact posts and newsletter signups per client IP per 24 h on top
-   * (default 50 each).
+   * (default 50 each). An IPv6 /56 and /48 share `ipv6Factors` times each of those (default 4 and
+   * 16); `hourlyCeilings` caps each form's posts per hour from all clients together (default
+   * `DEFAULT_HOURLY_CEILINGS`).
    */
-  rateLimit?: { max: number; windowMs: number; contactDailyMax?: number; newsletterDailyMax?: number };
+  rateLimit?: {
+    max: number;
+    windowMs: number;
+    contactDailyMax?: number;
+    newsletterDailyMax?: number;
+    ipv6Factors?: Ipv6Factors;
+    hourlyCeilings?: { contact: number; newsletter: number };
+  };
   /** How soon after a challenge was issued a contact is accepted (ms); default `DEFAULT_MIN_FILL_MS` (3 s). */
   captchaMinFillMs?: number;
   /** Where the rate-limit counters live; default: this process's memory (PostgreSQL replicas share a table). */
@@ -77,6 +95,9 @@ export interface AppDeps {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const clock = deps.clock ?? systemClock;
   const limit = deps.rateLimit ?? { max: 10, windowMs: 60_000 };
+  const ipv6Factors = limit.ipv6Factors ?? DEFAULT_IPV6_FACTORS;
+  const ceilings = limit.hourlyCeilings ?? DEFAULT_HOURLY_CEILINGS;
+  const onCeilingCount = deps.metrics?.recordCeilingCount;
   const allowed = new Set(deps.allowedOrigins ?? []);
   const isReady = deps.isReady ?? (() => deps.store.isReady());
   const isDraining = deps.isDraining ?? (() => false);
@@ -128,6 +149,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     // The limit headers go out only once a client is limited (with Retry-After), not on every answer.
     addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false },
   });
+  // Registered right after the plugin, so that on every route its check follows the plugin's.
+  windowNetworkLimits(app, { max: limit.max, timeWindow: limit.windowMs }, ipv6Factors);
 
   deps.metrics?.register(app);
   await app.register(healthRoute, { isReady: () => !closing && !isDraining() && isReady() });
@@ -137,6 +160,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     clock,
     plainForms,
     dailyLimit: { max: limit.newsletterDailyMax ?? DEFAULT_NEWSLETTER_DAILY_MAX, timeWindow: 24 * 60 * 60 * 1000 },
+    ipv6Factors,
+    hourlyCeiling: { max: ceilings.newsletter, ...(onCeilingCount === undefined ? {} : { onCount: onCeilingCount }) },
   });
   await app.register(newsletterLinksRoute, { ...deps.consent, clock, rateLimit: { max: limit.max * 10, timeWindow: limit.windowMs } });
   await app.register(contactRoute, {
@@ -151,6 +176,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     linkDays: deps.consent.linkDays,
     plainForms,
     contactDailyLimit: { max: limit.contactDailyMax ?? DEFAULT_CONTACT_DAILY_MAX, timeWindow: 24 * 60 * 60 * 1000 },
+    ipv6Factors,
+    hourlyCeiling: { max: ceilings.contact, ...(onCeilingCount === undefined ? {} : { onCount: onCeilingCount }) },
     onContactStored: deps.onContactStored ?? (() => {}),
   });
   return app;

@@ -11,11 +11,14 @@
  * | `ingest_outbox_oldest_due_age_seconds` | how long the oldest due row has been waiting (0 when none) |
  * | `ingest_outbox_failed_rows{kind}` | failed outbox rows by kind of mail: `sales` above 0 is a lead nobody was told about (`ingest outbox failed`) |
  * | `ingest_mail_sends_total{kind, outcome}` | sends by kind of mail (`sales`, `newsletter_confirm`, `newsletter_already_subscribed`, `contact_confirm`) and outcome (`sent`, `retried`, `failed`, `abandoned`) |
+ * | `ingest_form_ceiling_used_ratio{form}` | how much of the form's hourly ceiling (all clients, all replicas) the current hour has used, as this replica last counted it: 1 means the form answers "try later" (0 once the hour is over) |
+ * | `ingest_form_ceiling_refusals_total{form}` | posts this replica refused because the form's hourly ceiling was reached |
  * | `ingest_database_errors_total` | storage errors the database layer reported (write failures, PostgreSQL unreachable, …) |
  * | `ingest_process_*`, `ingest_nodejs_*` | prom-client's process and runtime metrics |
  */
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { CeilingCount, CeilingForm } from './forms/form-ceiling.ts';
 import type { SendOutcome } from '../mail/outbox-worker.ts';
 import type { OutboxStore } from '../store/outbox/outbox-store.ts';
 import type { OutboxKind } from '../store/tables.ts';
@@ -35,6 +38,26 @@ export function serviceMetrics(outbox: Pick<OutboxStore, 'counts' | 'nextDueAt' 
     registers: [registry],
   });
   const sends = new Counter({ name: 'ingest_mail_sends_total', help: 'Mail sends by kind of mail and outcome.', labelNames: ['kind', 'outcome'], registers: [registry] });
+  const ceilingRefusals = new Counter({
+    name: 'ingest_form_ceiling_refusals_total',
+    help: "Posts refused because the form's hourly ceiling (all clients together) was reached.",
+    labelNames: ['form'],
+    registers: [registry],
+  });
+  // Each form's last count and when its hour ends; the gauge reads 0 once that hour is over.
+  const ceilingUse = new Map<CeilingForm, { used: number; until: number }>();
+  new Gauge({
+    name: 'ingest_form_ceiling_used_ratio',
+    help: "Share of the form's hourly ceiling (all clients, all replicas) used in the current hour, as last counted here; 1: the form answers try later.",
+    labelNames: ['form'],
+    registers: [registry],
+    collect() {
+      for (const form of ['newsletter', 'contact'] as const) {
+        const last = ceilingUse.get(form);
+        this.set({ form }, last !== undefined && now() < last.until ? last.used : 0);
+      }
+    },
+  });
   const databaseErrors = new Counter({ name: 'ingest_database_errors_total', help: 'Storage errors reported by the database layer.', registers: [registry] });
   queueGauges(registry, {
     rows: { name: 'ingest_outbox_rows', help: 'Outbox rows by status (pending is the backlog; failed rows need a look).' },
@@ -56,6 +79,11 @@ export function serviceMetrics(outbox: Pick<OutboxStore, 'counts' | 'nextDueAt' 
     registry,
     /** Counts a send's outcome (the outbox worker's `onOutcome`). */
     recordSend: (kind: OutboxKind, outcome: SendOutcome) => sends.inc({ kind, outcome }),
+    /** Records a post's count against its form's hourly ceiling (`form-ceiling.ts`'s `onCount`). */
+    recordCeilingCount: ({ form, used, ttlMs, refused }: CeilingCount) => {
+      ceilingUse.set(form, { used, until: now() + ttlMs });
+      if (refused) ceilingRefusals.inc({ form });
+    },
     /** Counts a storage error (wraps the storage log's `error`). */
     recordDatabaseError: () => databaseErrors.inc(),
     /** Registers the timing hook and `GET /metrics` on `app`. */

@@ -214,7 +214,7 @@ export async function serveScenario(name: ScenarioName): Promise<void> {
       from: 'forms@example.com',
     });
     const newsletter = { ...setup, onMailQueued: () => {} };
-    const app = await buildApp({ store, consent: newsletter, captchaSecret: 'x'.repeat(64), logger: loggerOptions('warn'), rateLimit: { max: 1e9, windowMs: 60_000, newsletterDailyMax: 1e9 } });
+    const app = await buildApp({ store, consent: newsletter, captchaSecret: 'x'.repeat(64), logger: loggerOptions('warn'), rateLimit: { max: 1e9, windowMs: 60_000, newsletterDailyMax: 1e9, hourlyCeilings: { contact: 1e9, newsletter: 1e9 } } });
     await app.listen({ port: 0, host: '127.0.0.1' });
     answerParent((app.server.address() as { port: number }).port, async () => ({}));
     return;
@@ -233,6 +233,8 @@ export async function serveScenario(name: ScenarioName): Promise<void> {
     CAPTCHA_SECRET: process.env.BENCH_CAPTCHA_SECRET!,
     CAPTCHA_MIN_FILL_MS: '0',
     RATE_LIMIT_CONTACT_DAILY_MAX: '1000000000',
+    RATE_LIMIT_CONTACT_HOURLY_CEILING: '1000000000',
+    RATE_LIMIT_NEWSLETTER_HOURLY_CEILING: '1000000000',
   };
   if ('webhook' in scenario && scenario.webhook) {
     Object.assign(env, { WEBHOOK_URL: process.env.BENCH_WEBHOOK_URL!, WEBHOOK_SECRET: process.env.BENCH_WEBHOOK_SECRET!, WEBHOOK_ALLOW_PRIVATE: '1' });

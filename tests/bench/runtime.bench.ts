@@ -223,6 +223,7 @@ async function replicaUnderLoad(root: string): Promise<{ idleRss: number; peakRs
     LOG_LEVEL: 'warn',
     RATE_LIMIT_MAX: '1000000000',
     RATE_LIMIT_NEWSLETTER_DAILY_MAX: '1000000000',
+    RATE_LIMIT_NEWSLETTER_HOURLY_CEILING: '1000000000',
   };
   const child = spawn(process.execPath, [...imageNodeOptions(root), join(root, 'ingest/bin.js'), 'serve'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';

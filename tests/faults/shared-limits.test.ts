@@ -1,7 +1,8 @@
 /**
  * What a client cannot gain by spreading its requests over the replicas: one captcha token sent
  * to all three at once is accepted once, a rate limit of N posts per window is N in all, not N per
- * replica, and so is the daily cap on contact posts. Real processes on one PostgreSQL, requests
+ * replica, and so is the daily cap on contact posts, and an IPv6 /48's multiple of the limit,
+ * however many of its /64s post. Real processes on one PostgreSQL, requests
  * over real sockets at the same moment.
  */
 import { afterAll, expect } from 'vitest';
@@ -13,7 +14,14 @@ import { scenario, type Stack, startStack } from './support/scenario.ts';
 // client of their own.
 let started: Promise<Stack> | undefined;
 const replicaUrls = async () => {
-  started ??= startStack({ TRUST_PROXY: '127.0.0.1', RATE_LIMIT_MAX: '5', RATE_LIMIT_WINDOW_MS: '60000', RATE_LIMIT_CONTACT_DAILY_MAX: '4' });
+  started ??= startStack({
+    TRUST_PROXY: '127.0.0.1',
+    RATE_LIMIT_MAX: '5',
+    RATE_LIMIT_WINDOW_MS: '60000',
+    RATE_LIMIT_CONTACT_DAILY_MAX: '4',
+    RATE_LIMIT_IPV6_56_FACTOR: '2',
+    RATE_LIMIT_IPV6_48_FACTOR: '3',
+  });
   return (await started).replicas.live();
 };
 afterAll(async () => (await started)?.stop());
@@ -67,4 +75,23 @@ scenario('holds the daily cap of 4 contact posts across three replicas', async (
   // 4, not 12 (4 per replica) nor 5 (the per-window limit, which the cap's refusals never reach).
   expect(statuses.filter((status) => status === 201)).toHaveLength(4);
   expect(statuses.filter((status) => status === 429)).toHaveLength(8);
+});
+
+scenario("holds an IPv6 /48 to 3× the per-window limit across three replicas, however many of its /64s post at once", async () => {
+  const urls = await replicaUrls();
+  // 24 /64s of 2001:db8:48::/48, each in a /56 of its own, one post each, all at once.
+  const statuses = await Promise.all(
+    Array.from({ length: 24 }, async (_, n) => {
+      const res = await fetch(`${urls[n % 3]}/api/newsletter`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': `2001:db8:48:${(n + 1).toString(16)}00::1` },
+        body: JSON.stringify({ name: 'Ana', email: `v6-${n}@example.com`, privacyConsent: true, marketingConsent: false, lang: 'es' }),
+      });
+      await res.arrayBuffer();
+      return res.status;
+    }),
+  );
+  // 5 × 3 = 15: not all 24, as each /64 alone (5 each) or 15 per replica would let through.
+  expect(statuses.filter((status) => status === 201)).toHaveLength(15);
+  expect(statuses.filter((status) => status === 429)).toHaveLength(9);
 });

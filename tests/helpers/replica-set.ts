@@ -70,6 +70,8 @@ export async function startReplicas(count: number, databaseUrl: string, smtpUrl:
         RATE_LIMIT_MAX: '1000000',
         RATE_LIMIT_CONTACT_DAILY_MAX: '1000000',
         RATE_LIMIT_NEWSLETTER_DAILY_MAX: '1000000',
+        RATE_LIMIT_CONTACT_HOURLY_CEILING: '1000000',
+        RATE_LIMIT_NEWSLETTER_HOURLY_CEILING: '1000000',
         CAPTCHA_MIN_FILL_MS: '0',
         SHUTDOWN_DRAIN_MS: '0',
         ...env,

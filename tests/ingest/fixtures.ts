@@ -20,6 +20,7 @@ import { sqliteOps } from '../../ingest/store/sqlite/sqlite-ops-database.ts';
 import { type Clock, systemClock } from '../../ingest/clock.ts';
 import { type IngestConfig, resolveConfig } from '../../ingest/config.ts';
 import { loggerOptions } from '../../ingest/http/logger.ts';
+import { type ServiceMetrics, serviceMetrics } from '../../ingest/http/metrics.ts';
 import { migrateToLatest } from '../../ingest/store/migrations.ts';
 import { openSqlite, type SqliteDatabase } from '../../ingest/store/sqlite/connection.ts';
 import { openSubmissionStore } from '../../ingest/store/sqlite/sqlite-submission-store.ts';
@@ -98,6 +99,9 @@ export async function countRows(backend: StoreBackend, table: string): Promise<n
 
 export const SECRET = 'test-secret-0123456789abcdef0123456789';
 
+/** Hourly ceilings out of reach, for the tests that post more than a site gets in an hour (the ceiling has tests of its own). */
+export const NO_CEILINGS = { contact: 1_000_000, newsletter: 1_000_000 };
+
 /** A fresh temp folder, removed by the returned function. */
 export function tempDir(): { dir: string; remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'ingest-test-'));
@@ -162,7 +166,7 @@ export async function testApp(overrides: Partial<AppDeps> & { clock?: Clock; opt
     consent: newsletter,
     captchaSecret: SECRET,
     clock: overrides.clock ?? systemClock,
-    rateLimit: { max: 10_000, windowMs: 60_000, contactDailyMax: 1_000_000, newsletterDailyMax: 1_000_000 },
+    rateLimit: { max: 10_000, windowMs: 60_000, contactDailyMax: 1_000_000, newsletterDailyMax: 1_000_000, hourlyCeilings: NO_CEILINGS },
     captchaMinFillMs: 0,
     logger: loggerOptions('info', { write: (line) => void logs.push(line) }),
     ...deps,
@@ -209,7 +213,7 @@ export async function testAppOn(
     consent: newsletter,
     captchaSecret: SECRET,
     clock: overrides.clock ?? systemClock,
-    rateLimit: { max: 10_000, windowMs: 60_000, contactDailyMax: 1_000_000, newsletterDailyMax: 1_000_000 },
+    rateLimit: { max: 10_000, windowMs: 60_000, contactDailyMax: 1_000_000, newsletterDailyMax: 1_000_000, hourlyCeilings: NO_CEILINGS },
     captchaMinFillMs: 0,
     rateLimitStore: backend.rateLimitStore,
     isReady: () => backend.isReady(),
@@ -231,12 +235,76 @@ export async function testAppOn(
   };
 }
 
+/** One app of `instancesOn`, with its backend and its metrics (`GET /metrics` answers them). */
+export interface Instance {
+  app: FastifyInstance;
+  backend: StoreBackend;
+  metrics: ServiceMetrics;
+}
+
+/**
+ * `count` apps on one fresh database of `kind`, each on a backend of its own (its own pool and
+ * rate-limit store, as each replica has), all sharing the database: PostgreSQL's shared counters.
+ * On SQLite, one app whatever `count` says: a SQLite service runs as one process. Every app
+ * believes X-Forwarded-For from 127.0.0.1, where `inject` connects from; `logs` has every app's lines.
+ */
+export async function instancesOn(kind: BackendKind, count: number, overrides: Partial<AppDeps> = {}): Promise<{ instances: Instance[]; logs: string[]; close(): Promise<void> }> {
+  const env = await databaseEnv(kind);
+  const temps: Array<ReturnType<typeof tempDir>> = [];
+  const instances: Instance[] = [];
+  const logs: string[] = [];
+  const close = async () => {
+    for (const { app, backend } of instances.reverse()) {
+      await app.close();
+      await backend.close();
+    }
+    for (const temp of temps) temp.remove();
+  };
+  try {
+    for (let i = 0; i < (kind === 'sqlite' ? 1 : count); i++) {
+      const temp = tempDir();
+      temps.push(temp);
+      const backend = await openBackend(configFor(temp.dir, env), { probeMs: 50 });
+      const metrics = serviceMetrics(backend.outbox, Date.now);
+      const newsletter = testNewsletter(backend.consentDb);
+      await newsletter.lifecycle.recordWordings(newsletter.wordings, Date.now());
+      const app = await buildApp({
+        store: backend.submissions,
+        consent: newsletter,
+        captchaSecret: SECRET,
+        rateLimit: { max: 10_000, windowMs: 60_000, contactDailyMax: 1_000_000, newsletterDailyMax: 1_000_000, hourlyCeilings: NO_CEILINGS },
+        captchaMinFillMs: 0,
+        rateLimitStore: backend.rateLimitStore,
+        trustProxy: ['127.0.0.1'],
+        metrics,
+        logger: loggerOptions('info', { write: (line) => void logs.push(line) }),
+        ...overrides,
+      });
+      instances.push({ app, backend, metrics });
+    }
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { instances, logs, close };
+}
+
 /**
  * A resolved configuration for a service whose data lives in `dir`; captcha answers are accepted
- * at once and the daily contact cap is out of reach unless `env` says otherwise.
+ * at once and the daily caps and hourly ceilings are out of reach unless `env` says otherwise.
  */
 export function configFor(dir: string, env: Record<string, string> = {}): IngestConfig {
-  const defaults = { PORT: '0', HOST: '127.0.0.1', DATA_DIR: dir, LOG_LEVEL: 'warn', CAPTCHA_MIN_FILL_MS: '0', RATE_LIMIT_CONTACT_DAILY_MAX: '1000000', RATE_LIMIT_NEWSLETTER_DAILY_MAX: '1000000' };
+  const defaults = {
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATA_DIR: dir,
+    LOG_LEVEL: 'warn',
+    CAPTCHA_MIN_FILL_MS: '0',
+    RATE_LIMIT_CONTACT_DAILY_MAX: '1000000',
+    RATE_LIMIT_NEWSLETTER_DAILY_MAX: '1000000',
+    RATE_LIMIT_CONTACT_HOURLY_CEILING: '1000000',
+    RATE_LIMIT_NEWSLETTER_HOURLY_CEILING: '1000000',
+  };
   const result = resolveConfig({ ...defaults, ...env }, dir);
   if (!result.ok) throw new Error(result.errors.join('\n'));
   return result.config;

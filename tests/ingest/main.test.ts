@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../ingest/config.ts';
+import { OPERATOR_ERRORS } from '../../ingest/operator-errors.ts';
 import { contactSchema, newsletterSchema, validate } from '../../ingest/contract/schemas.ts';
 import { eraseEmail } from '../../ingest/ops/erase.ts';
 import { personAddress as address } from '../../ingest/ops/person-address.ts';
@@ -135,6 +136,35 @@ describe('configuration', () => {
     expect(resolveConfig({ TRUST_PROXY: 'false' }, '/')).toMatchObject({ ok: true, config: { trustProxy: false } });
   });
 
+  it('regression: refuses a TRUST_PROXY range that trusts every or nearly every address (0.0.0.0/0 was accepted), with one line', () => {
+    const everyone = ['0.0.0.0/0', '::/0', '0.0.0.0/1', '128.0.0.0/7', '2000::/3', '::ffff:0:0/96', '::ffff:0.0.0.0/100', '0.0.0.0/0.0.0.0', '10.0.0.1, 0.0.0.0/0'];
+    for (const value of everyone) {
+      const result = resolveConfig({ HOST: '0.0.0.0', TRUST_PROXY: value }, '/');
+      expect(result, value).toEqual({ ok: false, errors: [expect.stringMatching(/^TRUST_PROXY must not trust "[^"]+": a range shorter than \/8 trusts nearly every address, so any client could forge X-Forwarded-For .* \(got ".*"\)$/)] });
+    }
+    // A /8 and anything narrower is a network someone runs: a private range, a mapped IPv4 /8, a ULA /8.
+    for (const value of ['10.0.0.0/8', '10.0.0.0/255.0.0.0', 'fd00::/8', '::ffff:10.0.0.0/104', '2001:db8::/32', '172.17.0.1']) {
+      expect(resolveConfig({ HOST: '0.0.0.0', TRUST_PROXY: value }, '/'), value).toMatchObject({ ok: true });
+    }
+    // A mask with a hole is no mask: refused as no proxy address.
+    expect(resolveConfig({ TRUST_PROXY: '10.0.0.0/255.0.255.0' }, '/')).toMatchObject({ ok: false, errors: [expect.stringMatching(/^TRUST_PROXY must name the proxy addresses/)] });
+  });
+
+  it('shares a multiple of a /64\'s allowance with each IPv6 /56 and /48 (4 and 16 by default), and caps each form per hour (10 contacts, 20 signups)', () => {
+    expect(resolveConfig({}, '/')).toMatchObject({ ok: true, config: { rateLimit: { ipv6Factors: { per56: 4, per48: 16 }, hourlyCeilings: { contact: 10, newsletter: 20 } } } });
+    const set = resolveConfig({ RATE_LIMIT_IPV6_56_FACTOR: '8', RATE_LIMIT_IPV6_48_FACTOR: '64', RATE_LIMIT_CONTACT_HOURLY_CEILING: '30', RATE_LIMIT_NEWSLETTER_HOURLY_CEILING: '100' }, '/');
+    expect(set).toMatchObject({ ok: true, config: { rateLimit: { ipv6Factors: { per56: 8, per48: 64 }, hourlyCeilings: { contact: 30, newsletter: 100 } } } });
+    expect(resolveConfig({ RATE_LIMIT_IPV6_56_FACTOR: '257' }, '/')).toEqual({
+      ok: false,
+      errors: ['RATE_LIMIT_IPV6_56_FACTOR must be a whole number from 1 to 256: how many times a /64\'s allowance an IPv6 /56 shares (got "257")'],
+    });
+    expect(resolveConfig({ RATE_LIMIT_IPV6_56_FACTOR: '8', RATE_LIMIT_IPV6_48_FACTOR: '4' }, '/')).toEqual({
+      ok: false,
+      errors: [expect.stringMatching(/^RATE_LIMIT_IPV6_48_FACTOR must not be below RATE_LIMIT_IPV6_56_FACTOR.*\(got 4 and 8\)$/)],
+    });
+    expect(resolveConfig({ RATE_LIMIT_CONTACT_HOURLY_CEILING: '0' }, '/')).toMatchObject({ ok: false });
+  });
+
   it('bounds header, request and idle times and the shutdown drain, and refuses a header limit above the request limit', () => {
     expect(resolveConfig({}, '/')).toMatchObject({
       ok: true,
@@ -174,6 +204,20 @@ describe('configuration', () => {
     const result = await ingest(['migrate'], { DATA_DIR: temp.dir, LOG_LEVEL: 'loud' });
     expect(result.code).toBe(2);
     expect(result.stderr.split('\n')[0]).toBe('ingest: LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent (got "loud")');
+  });
+
+  it('regression: stops `ingest serve` with TRUST_PROXY=0.0.0.0/0 before it listens, with one line and exit code 2', async () => {
+    const temp = tempDir();
+    cleanups.push(temp.remove);
+    const result = await ingest(['serve'], { DATA_DIR: temp.dir, PORT: '0', TRUST_PROXY: '0.0.0.0/0' });
+    expect(result.code).toBe(2);
+    // The one line about the variable, then the catalogue's line every configuration error ends with.
+    expect(result.stderr.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(/^ingest: TRUST_PROXY must not trust "0\.0\.0\.0\/0": .* \(got "0\.0\.0\.0\/0"\)$/),
+      `ingest: ${OPERATOR_ERRORS.config_invalid.message}`,
+    ]);
+    expect(result.stdout).toBe('');
+    expect(readdirSync(temp.dir)).toEqual([]);
   });
 });
 

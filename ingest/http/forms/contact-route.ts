@@ -25,9 +25,12 @@
  * deleted when the link expires (retention).
  *
  * Besides the app-wide per-minute limit, contact posts of either kind have a daily cap per client
- * address (429 `rate_limited` with `Retry-After`; a plain form lands on "too many attempts"),
- * counted for every post, stored or refused — but not for one from another website, which is
- * refused before any counter (`origin-check.ts`; the cap runs at `preHandler`).
+ * address, and its multiples for an IPv6 client's /56 and /48 (429 `rate_limited` with
+ * `Retry-After`; a plain form lands on "too many attempts"), counted for every post, stored or
+ * refused — but not for one from another website, which is refused before any counter
+ * (`origin-check.ts`; the cap runs at `preHandler`). The posts every per-client limit let through
+ * count against the form's hourly ceiling from all clients together (`form-ceiling.ts`): over it,
+ * 429 `busy`, or the "not stored" page for a plain form.
  */
 import type { FastifyInstance } from 'fastify';
 import { type CaptchaRandom, createChallenge, verifyAnswer } from './captcha.ts';
@@ -36,7 +39,9 @@ import type { ConsentLinks } from '../../consent/links.ts';
 import type { ContactVerification } from '../../consent/contact-verification.ts';
 import { contactSchema, plainContactSchema, validate } from '../../contract/schemas.ts';
 import { NOT_ACCEPTED_PAGES } from '../../contract/service-pages.ts';
-import { dailyCap } from './daily-cap.ts';
+import { dailyCap } from '../limits/daily-cap.ts';
+import { type CeilingOptions, formCeiling } from './form-ceiling.ts';
+import type { Ipv6Factors } from '../limits/ipv6-networks.ts';
 import { acceptFormBodies, isFormPost } from '../form-body.ts';
 import { formSubmissionHandler } from './form-submission.ts';
 import { checkPlainForm, firstIssue, formSourcePage, type PlainFormDeps, redirectFormErrors, toResultPage } from './plain-form-posts.ts';
@@ -61,8 +66,11 @@ export interface ContactRouteDeps {
   captchaMinFillMs: number;
   /** Per-IP limit for challenges (more generous than for posts: a visitor may reload). */
   captchaRateLimit: { max: number; timeWindow: number };
-  /** Per-IP cap on contact posts over a longer window (a day), on top of the app-wide limit. */
+  /** Per-IP cap on contact posts over a longer window (a day), on top of the app-wide limit (an IPv6 /56 and /48 the multiples `ipv6Factors` say). */
   contactDailyLimit: { max: number; timeWindow: number };
+  ipv6Factors: Ipv6Factors;
+  /** Contact posts per hour from all clients together, on every replica. */
+  hourlyCeiling: CeilingOptions;
   /** Called after a contact is committed, to wake the outbox worker. */
   onContactStored: () => void;
 }
@@ -73,7 +81,8 @@ export async function contactRoute(app: FastifyInstance, deps: ContactRouteDeps)
     createChallenge(deps.captchaSecret, deps.clock.now(), deps.captchaMinFillMs, deps.captchaRandom),
   );
 
-  const perDay = dailyCap(app, 'contact', deps.contactDailyLimit);
+  const perDay = dailyCap(app, 'contact', deps.contactDailyLimit, deps.ipv6Factors);
+  const ceiling = formCeiling(app, 'contact', deps.hourlyCeiling, deps.plainForms);
 
   const json = formSubmissionHandler('contact', contactSchema, async (contact, request) => {
     const now = deps.clock.now();
@@ -96,6 +105,8 @@ export async function contactRoute(app: FastifyInstance, deps: ContactRouteDeps)
   acceptFormBodies(app);
   redirectFormErrors(app, deps.plainForms);
   app.post('/api/contact', { preHandler: perDay }, async (request, reply) => {
+    const paused = await ceiling(request, reply);
+    if (paused !== null) return paused;
     if (!isFormPost(request.headers['content-type'])) return json(request, reply);
     // A plain HTML form (JavaScript off): no captcha, so the sender confirms the address first.
     const form = checkPlainForm(request, reply, deps.plainForms, 'contact', 'contactCheckInbox');

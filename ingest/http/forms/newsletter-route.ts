@@ -17,8 +17,11 @@
  * over it nothing is stored or sent. A filled honeypot is answered 201 and dropped.
  *
  * Besides the app-wide per-minute limit, signups have a daily cap per client IP
- * (`RATE_LIMIT_NEWSLETTER_DAILY_MAX`, default 50; 429 `rate_limited`, a plain form lands on "too
- * many attempts"), counted for every post that passed the origin check.
+ * (`RATE_LIMIT_NEWSLETTER_DAILY_MAX`, default 50, and its multiples for an IPv6 client's /56 and
+ * /48; 429 `rate_limited`, a plain form lands on "too many attempts"), counted for every post that
+ * passed the origin check; and an hourly ceiling from all clients together
+ * (`RATE_LIMIT_NEWSLETTER_HOURLY_CEILING`; `form-ceiling.ts`), counted for every post that passed
+ * the per-client limits.
  *
  * The same route takes the plain HTML form (urlencoded, JavaScript off; see `plain-form-posts.ts`),
  * validated by the same contract and answered `303 See Other` to the page above or "not accepted",
@@ -29,7 +32,9 @@ import type { Clock } from '../../clock.ts';
 import type { SubscriptionLifecycle } from '../../consent/subscriptions.ts';
 import { newsletterSchema, type NewsletterSignup, type SubmitOk, validate } from '../../contract/schemas.ts';
 import { NOT_ACCEPTED_PAGES } from '../../contract/service-pages.ts';
-import { dailyCap } from './daily-cap.ts';
+import { dailyCap } from '../limits/daily-cap.ts';
+import { type CeilingOptions, formCeiling } from './form-ceiling.ts';
+import type { Ipv6Factors } from '../limits/ipv6-networks.ts';
 import { acceptFormBodies, isFormPost } from '../form-body.ts';
 import { formSubmissionHandler, type StoreOutcome } from './form-submission.ts';
 import { checkbox, checkPlainForm, firstIssue, type PlainFormDeps, redirectFormErrors, toResultPage } from './plain-form-posts.ts';
@@ -42,8 +47,11 @@ export interface NewsletterRouteDeps {
   /** The terms a signup is stored under (opt-in mode, consent wording, link lifetime). */
   termsFor: (signup: NewsletterSignup, now: number) => SignupTerms;
   clock: Clock;
-  /** Signups a client IP may post per day. */
+  /** Signups a client IP may post per day (an IPv6 /56 and /48 the multiples `ipv6Factors` say). */
   dailyLimit: { max: number; timeWindow: number };
+  ipv6Factors: Ipv6Factors;
+  /** Signups per hour from all clients together, on every replica. */
+  hourlyCeiling: CeilingOptions;
   /** Called when a mail was queued (wakes the outbox worker). */
   onMailQueued: () => void;
   /** Where plain HTML form posts are sent back to, and who may post them. */
@@ -71,9 +79,13 @@ export async function newsletterRoute(app: FastifyInstance, deps: NewsletterRout
   };
   const json = formSubmissionHandler('newsletter', newsletterSchema, store);
 
+  const ceiling = formCeiling(app, 'newsletter', deps.hourlyCeiling, deps.plainForms);
+
   acceptFormBodies(app);
   redirectFormErrors(app, deps.plainForms);
-  app.post('/api/newsletter', { preHandler: dailyCap(app, 'newsletter', deps.dailyLimit) }, async (request, reply) => {
+  app.post('/api/newsletter', { preHandler: dailyCap(app, 'newsletter', deps.dailyLimit, deps.ipv6Factors) }, async (request, reply) => {
+    const paused = await ceiling(request, reply);
+    if (paused !== null) return paused;
     if (!isFormPost(request.headers['content-type'])) return json(request, reply);
     // A plain HTML form (JavaScript off): the same contract, answered with a result page.
     const form = checkPlainForm(request, reply, deps.plainForms, 'newsletter', 'newsletterCheckInbox');

@@ -85,7 +85,8 @@ export function postgresRateLimitStore(kysely: Kysely<Tables>, health: PostgresH
 
     // A route with its own limit counts apart from the global one (the plugin's RedisStore does the
     // same). A limiter made with `createRateLimit` has no route: its keys carry their own name (the
-    // contact route's daily cap counts `contact-daily:<address>`), each with the window it was given.
+    // contact route's daily cap counts `contact-daily:<address>`, its /48 `contact-daily-48:<prefix>`,
+    // the form's hourly ceiling `contact-hourly`), each with the window it was given.
     child(routeOptions: object): FastifyRateLimitStore {
       const route = (routeOptions as { routeInfo?: { method?: unknown; url?: unknown } }).routeInfo;
       return new PostgresRateLimitStore(undefined, route?.url === undefined ? '' : `${String(route.method)}${String(route.url)}-`);

@@ -6,7 +6,7 @@
  * Why two places: the plugin's in-memory store is an LRU of 5,000 keys. Losing a one-minute
  * counter to eviction costs at most one extra minute's worth of requests; losing a daily one
  * would hand a client a fresh day's allowance (5,000 other clients were enough). So counters of
- * windows from an hour up live on disk, counted by one upsert each, and the per-minute ones stay
+ * windows from an hour up (the daily caps, the forms' hourly ceilings) live on disk, counted by one upsert each, and the per-minute ones stay
  * in memory, where every request of the service touches them at no cost.
  *
  * Why a file of its own (`rate-limits.sqlite` beside the database), not the database's
@@ -27,7 +27,8 @@
  * `FLUSH_MS`, as an operating-system crash can cost the last ones (`synchronous = OFF`);
  * `close()` writes them.
  *
- * The keys hold client IP addresses, so the file is owner-only, deleted rows are overwritten
+ * The keys hold client IP addresses (or, for an IPv6 client's /56 and /48, their first bits; a
+ * form's hourly ceiling holds none), so the file is owner-only, deleted rows are overwritten
  * (`secure_delete`), and a counter is deleted within a minute of its window's end, from memory
  * and from the file.
  */

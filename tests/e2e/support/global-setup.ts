@@ -76,6 +76,8 @@ export default async function globalSetup() {
       // Every spec posts contacts from 127.0.0.1; the daily cap has its own test.
       RATE_LIMIT_CONTACT_DAILY_MAX: '100000',
       RATE_LIMIT_NEWSLETTER_DAILY_MAX: '100000',
+      RATE_LIMIT_CONTACT_HOURLY_CEILING: '100000',
+      RATE_LIMIT_NEWSLETTER_HOURLY_CEILING: '100000',
       // Playwright fills a form in well under the default 3 s; the island still waits this long
       // after each question (tests/ingest/http/captcha-attempts.test.ts proves the default).
       CAPTCHA_MIN_FILL_MS: '300',

@@ -12,7 +12,7 @@ import type { PostgresBackend } from '../../../../ingest/store/backend.ts';
 import { openBackend } from '../../../../ingest/store/open-backend.ts';
 import { migratePostgres } from '../../../../ingest/store/postgres/pg-migrate.ts';
 import { startPostgresCluster } from '../../../helpers/postgres-cluster.ts';
-import { configFor, contact, freshPostgresUrl, postJson, signup, solvedCaptcha, tempDir, testNewsletter } from '../../fixtures.ts';
+import { configFor, contact, freshPostgresUrl, NO_CEILINGS, postJson, signup, solvedCaptcha, tempDir, testNewsletter } from '../../fixtures.ts';
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -30,13 +30,13 @@ async function replica(url: string, env: Record<string, string> = {}): Promise<P
 }
 
 // Captcha answers are accepted at once (the tests answer in microseconds), and no test meets the
-// daily contact cap unless it sets one.
+// daily contact cap unless it sets one, nor an hourly ceiling.
 async function appOn(backend: PostgresBackend, rateLimit: { max: number; windowMs: number; contactDailyMax?: number } = { max: 10_000, windowMs: 60_000 }) {
   const app = await buildApp({
     store: backend.submissions,
     consent: testNewsletter(backend.consentDb),
     captchaSecret: await backend.sharedCaptchaSecret(),
-    rateLimit: { contactDailyMax: 1_000_000, newsletterDailyMax: 1_000_000, ...rateLimit },
+    rateLimit: { contactDailyMax: 1_000_000, newsletterDailyMax: 1_000_000, hourlyCeilings: NO_CEILINGS, ...rateLimit },
     captchaMinFillMs: 0,
     rateLimitStore: backend.rateLimitStore,
     isReady: () => backend.isReady(),
@@ -177,7 +177,12 @@ describe.skipIf(inject('postgresUrl') === null)('a PostgreSQL outage', () => {
       if (res.statusCode === 201) acknowledged.push(email);
       else expect(res.statusCode).toBe(503);
     });
-    const restart = new Promise<void>((resolve) => setTimeout(resolve, 150)).then(() => cluster.restartImmediate());
+    // In the middle of the burst: 150 ms in, and once a first post was answered (a busy machine answers later).
+    const restart = (async () => {
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      await expect.poll(() => acknowledged.length, { timeout: 10_000, interval: 5 }).toBeGreaterThan(0);
+      await cluster.restartImmediate();
+    })();
     await Promise.all(posts);
     await restart;
     await expect.poll(async () => (await app.inject('/readyz')).statusCode, { timeout: 10_000 }).toBe(200);

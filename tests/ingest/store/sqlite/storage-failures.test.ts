@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../../../ingest/http/app.ts';
 import { openSqlite } from '../../../../ingest/store/sqlite/connection.ts';
 import { openSubmissionStore } from '../../../../ingest/store/sqlite/sqlite-submission-store.ts';
-import { eventually, migratedDb, postJson, rowsInFile, SECRET, signup, tempDir, testNewsletter } from '../../fixtures.ts';
+import { eventually, migratedDb, NO_CEILINGS, postJson, rowsInFile, SECRET, signup, tempDir, testNewsletter } from '../../fixtures.ts';
 import { sqliteOps } from '../../../../ingest/store/sqlite/sqlite-ops-database.ts';
 
 const cleanups: Array<() => unknown> = [];
@@ -31,7 +31,7 @@ async function serviceIn(dir: string): Promise<{ app: FastifyInstance; logs: str
   const logs: string[] = [];
   const log = (level: string) => (details: object, message: string) => void logs.push(`${level} ${message} ${JSON.stringify(details)}`);
   const store = await openSubmissionStore(db, { maintenanceMs: 20, log: { error: log('error'), info: log('info') } });
-  const app = await buildApp({ store, consent: testNewsletter(sqliteOps(db)), captchaSecret: SECRET, rateLimit: { max: 10_000, windowMs: 60_000, newsletterDailyMax: 1_000_000 }, logger: false });
+  const app = await buildApp({ store, consent: testNewsletter(sqliteOps(db)), captchaSecret: SECRET, rateLimit: { max: 10_000, windowMs: 60_000, newsletterDailyMax: 1_000_000, hourlyCeilings: NO_CEILINGS }, logger: false });
   await app.ready();
   cleanups.push(() => db.close(), () => store.close(), () => app.close());
   return { app, logs };
