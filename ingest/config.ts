@@ -32,10 +32,10 @@
  * | CONFIRM_LINK_DAYS | 7: how long a confirmation link works; an unconfirmed signup is deleted when its newest link expires |
  * | RATE_LIMIT_MAX | 10 form posts per window per client IP (captcha fetches: 3×) |
  * | RATE_LIMIT_WINDOW_MS | 60000 |
- * | RATE_LIMIT_CONTACT_DAILY_MAX | 50 contact posts per client IP per 24 h, on top of the per-window limit |
- * | RATE_LIMIT_NEWSLETTER_DAILY_MAX | 50 newsletter signups per client IP per 24 h, on top of the per-window limit |
+ * | RATE_LIMIT_CONTACT_DAILY_MAX | 5 contact posts per client IP per 24 h, on top of the per-window limit |
+ * | RATE_LIMIT_NEWSLETTER_DAILY_MAX | 5 newsletter signups per client IP per 24 h, on top of the per-window limit |
  * | RATE_LIMIT_IPV6_56_FACTOR, RATE_LIMIT_IPV6_48_FACTOR | 4 and 16: an IPv6 /56 and /48 share that many times a /64's allowance, for each per-client limit |
- * | RATE_LIMIT_CONTACT_HOURLY_CEILING, RATE_LIMIT_NEWSLETTER_HOURLY_CEILING | 10 and 20 posts of that form per hour from all clients together, on every replica; then "try later" |
+ * | RATE_LIMIT_CONTACT_HOURLY_CEILING, RATE_LIMIT_NEWSLETTER_HOURLY_CEILING | 20 and 40 posts of that form per hour from all clients together, on every replica; then "try later" |
  * | TRUST_PROXY | false; a comma list of the proxy addresses (IPs/CIDRs, none shorter than /8) to trust, or a hop count (only when HOST is a loopback address) |
  * | HEADERS_TIMEOUT_MS | 10000: the request line and headers must arrive within this time, else 408 |
  * | REQUEST_TIMEOUT_MS | 30000: the whole request, body included, must arrive within this time, else 408 |

@@ -7,11 +7,14 @@
 /** How soon after a captcha challenge was issued an answer is accepted (`CAPTCHA_MIN_FILL_MS`). */
 export const DEFAULT_MIN_FILL_MS = 3000;
 
-/** Contact posts a client IP may make per 24 h (`RATE_LIMIT_CONTACT_DAILY_MAX`). */
-export const DEFAULT_CONTACT_DAILY_MAX = 50;
+/**
+ * Contact posts a client IP may make per 24 h (`RATE_LIMIT_CONTACT_DAILY_MAX`): a few times what a
+ * person sends, and a quarter of the hourly ceiling, so no one address can close the form alone.
+ */
+export const DEFAULT_CONTACT_DAILY_MAX = 5;
 
-/** Newsletter signups a client IP may make per 24 h (`RATE_LIMIT_NEWSLETTER_DAILY_MAX`). */
-export const DEFAULT_NEWSLETTER_DAILY_MAX = 50;
+/** Newsletter signups a client IP may make per 24 h (`RATE_LIMIT_NEWSLETTER_DAILY_MAX`): an eighth of the hourly ceiling. */
+export const DEFAULT_NEWSLETTER_DAILY_MAX = 5;
 
 /**
  * How many times a /64's allowance an IPv6 /56 and /48 share, for every per-client limit
@@ -25,7 +28,7 @@ export const DEFAULT_IPV6_FACTORS = Object.freeze({ per56: 4, per48: 16 });
  * (`RATE_LIMIT_CONTACT_HOURLY_CEILING`, `RATE_LIMIT_NEWSLETTER_HOURLY_CEILING`): far above what
  * the site gets, far below what spends a relay's daily quota (docs/security.md argues the numbers).
  */
-export const DEFAULT_HOURLY_CEILINGS = Object.freeze({ contact: 10, newsletter: 20 });
+export const DEFAULT_HOURLY_CEILINGS = Object.freeze({ contact: 20, newsletter: 40 });
 
 /**
  * How long a client may take (ms): 10 s for the headers, 30 s for the whole request (a form body

@@ -150,8 +150,11 @@ describe('configuration', () => {
     expect(resolveConfig({ TRUST_PROXY: '10.0.0.0/255.0.255.0' }, '/')).toMatchObject({ ok: false, errors: [expect.stringMatching(/^TRUST_PROXY must name the proxy addresses/)] });
   });
 
-  it('shares a multiple of a /64\'s allowance with each IPv6 /56 and /48 (4 and 16 by default), and caps each form per hour (10 contacts, 20 signups)', () => {
-    expect(resolveConfig({}, '/')).toMatchObject({ ok: true, config: { rateLimit: { ipv6Factors: { per56: 4, per48: 16 }, hourlyCeilings: { contact: 10, newsletter: 20 } } } });
+  it('shares a multiple of a /64\'s allowance with each IPv6 /56 and /48 (4 and 16 by default), and caps each form per hour (20 contacts, 40 signups), above what four addresses\' daily caps (5 each) add up to', () => {
+    expect(resolveConfig({}, '/')).toMatchObject({
+      ok: true,
+      config: { rateLimit: { ipv6Factors: { per56: 4, per48: 16 }, hourlyCeilings: { contact: 20, newsletter: 40 }, contactDailyMax: 5, newsletterDailyMax: 5 } },
+    });
     const set = resolveConfig({ RATE_LIMIT_IPV6_56_FACTOR: '8', RATE_LIMIT_IPV6_48_FACTOR: '64', RATE_LIMIT_CONTACT_HOURLY_CEILING: '30', RATE_LIMIT_NEWSLETTER_HOURLY_CEILING: '100' }, '/');
     expect(set).toMatchObject({ ok: true, config: { rateLimit: { ipv6Factors: { per56: 8, per48: 64 }, hourlyCeilings: { contact: 30, newsletter: 100 } } } });
     expect(resolveConfig({ RATE_LIMIT_IPV6_56_FACTOR: '257' }, '/')).toEqual({
