@@ -7,6 +7,20 @@ import { HASHED_ASSETS_PREFIX, HSTS, IMMUTABLE_CACHE, REVALIDATE_CACHE } from '.
 /** Where the generated server block is written inside the output folder. */
 export const NGINX_CONFIG_FILE = '_deploy/nginx.conf';
 
+/**
+ * The TLS 1.2 cipher suites nginx offers: Mozilla's "intermediate" list (SSL Configuration
+ * Generator 6.0): ECDHE key exchange (forward secrecy) with AES-GCM or ChaCha20-Poly1305 (AEAD)
+ * only, none with RSA key exchange or CBC. TLS 1.3's suites all have both and are not set here.
+ */
+export const TLS12_CIPHERS = [
+  'ECDHE-ECDSA-AES128-GCM-SHA256',
+  'ECDHE-RSA-AES128-GCM-SHA256',
+  'ECDHE-ECDSA-AES256-GCM-SHA384',
+  'ECDHE-RSA-AES256-GCM-SHA384',
+  'ECDHE-ECDSA-CHACHA20-POLY1305',
+  'ECDHE-RSA-CHACHA20-POLY1305',
+] as const;
+
 /** The values an operator sets for their host; the build writes these defaults. */
 export const NGINX_DEFAULTS = {
   listen: '443 ssl',
@@ -20,7 +34,7 @@ export const NGINX_DEFAULTS = {
 
 /** What the server block is generated from. */
 export interface NginxSite {
-  /** Host name(s) for `server_name`, e.g. `www.maskwise.io`. */
+  /** The site's host name (from its URL): `server_name`, and where plain HTTP redirects to, e.g. `www.maskwise.io`. */
   serverName: string;
   /** Every page URL (lower-case, canonical form of itself) and the file that holds it. */
   pages: readonly { path: string; file: string }[];
@@ -189,13 +203,14 @@ export function nginxConfig(site: NginxSite): string {
     `    ${quote(`~^${escapeRegex(HASHED_ASSETS_PREFIX)}`)} ${quote(IMMUTABLE_CACHE)};`,
     '}',
     '',
-    '# Plain HTTP only sends visitors to HTTPS, keeping the path, the query and (308) a form post\'s method.',
+    '# Plain HTTP only sends visitors to HTTPS, keeping the path, the query and (308) a form post\'s method,',
+    '# to the site\'s own host name (the site URL\'s), never to the Host header a client sent.',
     'server {',
     `    listen ${NGINX_DEFAULTS.httpListen};  # set for your host`,
     `    server_name ${site.serverName};  # set for your host`,
     `    access_log ${NGINX_DEFAULTS.accessLog} maskwise_private;  # set for your host (as below)`,
     '    server_tokens off;',
-    '    return 308 https://$host$request_uri;',
+    `    return 308 https://${site.serverName}$request_uri;  # the site URL's host (sitegen build --site-url)`,
     '}',
     '',
     'server {',
@@ -204,6 +219,9 @@ export function nginxConfig(site: NginxSite): string {
     `    ssl_certificate ${NGINX_DEFAULTS.certificate};  # set for your host: the certificate chain (e.g. Let's Encrypt's fullchain.pem)`,
     `    ssl_certificate_key ${NGINX_DEFAULTS.certificateKey};  # set for your host: its private key`,
     '    ssl_protocols TLSv1.2 TLSv1.3;',
+    '    # TLS 1.2: forward secrecy and AEAD only (Mozilla "intermediate"); the client picks among them.',
+    `    ssl_ciphers ${TLS12_CIPHERS.join(':')};`,
+    '    ssl_prefer_server_ciphers off;',
     '    ssl_session_cache shared:maskwise_tls:1m;',
     `    root ${NGINX_DEFAULTS.root};  # set for your host: the folder \`sitegen build\` wrote`,
     `    access_log ${NGINX_DEFAULTS.accessLog} maskwise_private;  # set for your host: the log file (keep the format: it leaves the links\' tokens out)`,

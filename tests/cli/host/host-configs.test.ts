@@ -133,7 +133,10 @@ describe('host configuration files of the real build', () => {
     // HTTPS only: HSTS on every answer, plain HTTP nothing but a redirect.
     expect(conf).toMatch(/^    add_header Strict-Transport-Security "max-age=\d+[^"]*" always;/m);
     expect(conf).toContain('    listen 443 ssl;  # set for your host');
-    expect(conf).toContain('    return 308 https://$host$request_uri;');
+    // The redirect goes to the site's own host, never the client's Host header.
+    expect(conf).toMatch(/^    return 308 https:\/\/[a-z0-9.-]+\$request_uri;/m);
+    expect(conf).not.toContain('$host$request_uri');
+    expect(conf).toContain('    ssl_ciphers ECDHE-ECDSA-AES128-GCM-SHA256:');
   });
 
   it('writes _redirects for trailing slashes and the language 404 pages, most specific first', () => {
