@@ -4,15 +4,15 @@ import { SERVICE_PAGES } from '../../ingest/contract/service-pages.ts';
 import { API_BASE, FORM_CONTENT_TYPE, FORM_FALLBACK_PAGES, PRIVATE_API_PATTERN, REFERER_LANG_PATTERN, TOKEN_FORM_PATH } from './api-forwarding.ts';
 import { HASHED_ASSETS_PREFIX, HSTS, IMMUTABLE_CACHE, REVALIDATE_CACHE } from './security-headers.ts';
 
-/** Where the generated server block is written inside the output folder. */
-export const NGINX_CONFIG_FILE = '_deploy/nginx.conf';
+/** The generated server block's name in the deployment folder (`deployDirOf`: `dist-deploy/nginx.conf`), never in the published one. */
+export const NGINX_CONFIG_FILE = 'nginx.conf';
 
 /**
  * The TLS 1.2 cipher suites nginx offers: Mozilla's "intermediate" list (SSL Configuration
  * Generator 6.0): ECDHE key exchange (forward secrecy) with AES-GCM or ChaCha20-Poly1305 (AEAD)
  * only, none with RSA key exchange or CBC. TLS 1.3's suites all have both and are not set here.
  */
-export const TLS12_CIPHERS = [
+const TLS12_CIPHERS = [
   'ECDHE-ECDSA-AES128-GCM-SHA256',
   'ECDHE-RSA-AES128-GCM-SHA256',
   'ECDHE-ECDSA-AES256-GCM-SHA384',
@@ -131,7 +131,8 @@ export function nginxConfig(site: NginxSite): string {
     '# nginx server block for the MaskWise site, written by `sitegen build` from the routes table',
     '# (cli/site/routes.ts). Do not edit: rebuild. Include it inside the http {} block of nginx.conf',
     '# (which must include mime.types), e.g.',
-    `#     include ${NGINX_DEFAULTS.root}/_deploy/nginx.conf;`,
+    `#     include ${NGINX_DEFAULTS.root}-deploy/${NGINX_CONFIG_FILE};`,
+    '# (sitegen build writes it beside the site\'s folder, dist-deploy/ beside dist/: never published).',
     '# and set the lines marked "set for your host": the ingest upstream, listen, server_name, the certificate and',
     '# its key, root, access_log. The site is served over HTTPS only: plain HTTP answers with a redirect.',
     '# Tested with Debian 12\'s nginx 1.22 by tests/e2e/nginx.spec.ts and tests/cli/host/nginx-forwarding.test.ts.',
@@ -254,7 +255,7 @@ export function nginxConfig(site: NginxSite): string {
     ...(site.manifest
       ? ['    location = /manifest.webmanifest {', '        types { application/manifest+json webmanifest; }', '        try_files $uri =404;', '    }', '']
       : []),
-    '    # Build metadata (_headers, _redirects, _deploy/, dotfiles) is not published.',
+    '    # The static hosts\' rule files (_headers, _redirects) and dotfiles are not published.',
     '    location ~ ^/(?:_|\\.) { return 404; }',
     '',
     '    # Page files answer only at their clean URL.',

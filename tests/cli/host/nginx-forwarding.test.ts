@@ -3,6 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deployDirOf } from '../../../cli/host/deploy-files.ts';
 import { NGINX_CONFIG_FILE, nginxConfig } from '../../../cli/host/nginx.ts';
 import { LANGUAGES } from '../../../cli/site/languages.ts';
 import { fileForPath, notFoundPath } from '../../../cli/site/routes.ts';
@@ -30,8 +31,8 @@ function siteWithServerBlock(): string {
   const root = tokenFormSite();
   const pages = TOKEN_FORM_CASES.map(({ path }) => ({ path, file: fileForPath(path) }));
   const notFoundPages = LANGUAGES.map((lang) => ({ prefix: lang === 'en' ? '/' : `/${lang}`, file: fileForPath(notFoundPath(lang)) }));
-  mkdirSync(join(root, '_deploy'));
-  writeFileSync(join(root, NGINX_CONFIG_FILE), nginxConfig({ serverName: 'www.maskwise.io', pages, notFoundPages, headers: SITE_HEADERS }));
+  mkdirSync(deployDirOf(root));
+  writeFileSync(join(deployDirOf(root), NGINX_CONFIG_FILE), nginxConfig({ serverName: 'www.maskwise.io', pages, notFoundPages, headers: SITE_HEADERS }));
   return root;
 }
 
