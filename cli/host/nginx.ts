@@ -3,23 +3,10 @@ import { LIMITS } from '../../ingest/contract/schemas.ts';
 import { SERVICE_PAGES } from '../../ingest/contract/service-pages.ts';
 import { API_BASE, FORM_CONTENT_TYPE, FORM_FALLBACK_PAGES, PRIVATE_API_PATTERN, REFERER_LANG_PATTERN, TOKEN_FORM_PATH } from './api-forwarding.ts';
 import { HASHED_ASSETS_PREFIX, HSTS, IMMUTABLE_CACHE, REVALIDATE_CACHE } from './security-headers.ts';
+import { TLS12_CIPHERS } from './tls-ciphers.ts';
 
 /** The generated server block's name in the deployment folder (`deployDirOf`: `dist-deploy/nginx.conf`), never in the published one. */
 export const NGINX_CONFIG_FILE = 'nginx.conf';
-
-/**
- * The TLS 1.2 cipher suites nginx offers: Mozilla's "intermediate" list (SSL Configuration
- * Generator 6.0): ECDHE key exchange (forward secrecy) with AES-GCM or ChaCha20-Poly1305 (AEAD)
- * only, none with RSA key exchange or CBC. TLS 1.3's suites all have both and are not set here.
- */
-const TLS12_CIPHERS = [
-  'ECDHE-ECDSA-AES128-GCM-SHA256',
-  'ECDHE-RSA-AES128-GCM-SHA256',
-  'ECDHE-ECDSA-AES256-GCM-SHA384',
-  'ECDHE-RSA-AES256-GCM-SHA384',
-  'ECDHE-ECDSA-CHACHA20-POLY1305',
-  'ECDHE-RSA-CHACHA20-POLY1305',
-] as const;
 
 /** The values an operator sets for their host; the build writes these defaults. */
 export const NGINX_DEFAULTS = {
