@@ -117,6 +117,17 @@ module.exports = {
       to: { dependencyTypes: ['local'], pathNot: ['^cli/site/', '^ingest/contract/'] },
     },
     {
+      name: 'one-front-matter-reader',
+      severity: 'error',
+      comment:
+        'Program code imports gray-matter. Its default engines evaluate a "---js" front matter as ' +
+        'code, so a page in a pull request could run a program wherever sitegen reads it. Front ' +
+        'matter is read in one place, cli/site/markdown/front-matter.ts (YAML only, safe schema): ' +
+        'use splitFrontMatter from there.',
+      from: { path: SOURCE },
+      to: { path: '(^|/)node_modules/gray-matter/' },
+    },
+    {
       name: 'source-not-to-tests',
       severity: 'error',
       comment:

@@ -1,4 +1,4 @@
-import { join, resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import type { BuildResult, BuildStage } from './build/build-result.ts';
 import { formatProblem, problemHints, type Problem } from './site/errors.ts';
@@ -31,6 +31,9 @@ function stageTimings({ stageMs, pages }: BuildResult): string {
   const peakMb = Math.round(process.resourceUsage().maxRSS / 1024);
   return `sitegen: timings (ms): ${parts.join(', ')}; peak memory ${peakMb} MB\n`;
 }
+
+/** A problem with its file named from the working folder, as `sitegen check` names them. */
+const fromHere = (problem: Problem): Problem => ({ ...problem, file: relative(process.cwd(), problem.file) || problem.file });
 
 /** Reports a bad option value and sets the usage exit code: `sitegen: --port must be … [option_invalid]`. */
 function usageError(message: string): void {
@@ -114,15 +117,11 @@ program
   .description('print a table of languages × pages: translations up to date, outdated (English changed since) or missing')
   .option('--content <dir>', 'content folder', DEFAULT_PATHS.contentDir)
   .action(async (opts: { content: string }) => {
-    const [{ readTranslationStatus }, { statusReport }, { translationLockFile }] = await Promise.all([
-      import('./status/translated.ts'),
-      import('./status/status-table.ts'),
-      import('./site/translations/translation-lock.ts'),
-    ]);
+    const [{ readTranslationStatus }, { statusReport }] = await Promise.all([import('./status/translated.ts'), import('./status/status-table.ts')]);
     const langs = LANGUAGES.filter((l) => l !== DEFAULT_LANG);
     const statuses = readTranslationStatus(resolve(opts.content), langs);
-    if ('error' in statuses) {
-      writeProblems((text) => process.stderr.write(text), [{ code: 'content_unreadable', file: translationLockFile(opts.content), message: statuses.error }]);
+    if ('problems' in statuses) {
+      writeProblems((text) => process.stderr.write(text), statuses.problems.map(fromHere));
       process.exitCode = EXIT.failed;
       return;
     }
@@ -142,10 +141,10 @@ program
       return;
     }
     const langs = parsed.langs.filter((l) => l !== DEFAULT_LANG);
-    const [{ markTranslated }, { translationLockFile }] = await Promise.all([import('./status/translated.ts'), import('./site/translations/translation-lock.ts')]);
+    const { markTranslated } = await import('./status/translated.ts');
     const result = markTranslated(resolve(opts.content), langs, items);
-    if ('error' in result) {
-      writeProblems((text) => process.stderr.write(text), [{ code: 'content_unreadable', file: translationLockFile(opts.content), message: result.error }]);
+    if ('problems' in result) {
+      writeProblems((text) => process.stderr.write(text), result.problems.map(fromHere));
       process.exitCode = EXIT.failed;
       return;
     }

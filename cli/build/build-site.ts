@@ -1,6 +1,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { precompress } from '../assets/precompress.ts';
+import { writeDeployFiles } from '../host/deploy-files.ts';
 import { hostConfigs } from '../host/host-configs.ts';
 import type { Problem } from '../site/errors.ts';
 import { LANGUAGES, type Lang } from '../site/languages.ts';
@@ -42,7 +43,8 @@ export type { BuildOptions, BuildResult } from './build-result.ts';
  * Builds the site, stage by stage: load the content and find translation gaps → assets (CSS,
  * islands, images, icons, manifest) → render every page of the routes table in every requested
  * language and a 404 page per language → write them, the sitemap and robots.txt → verify the
- * output → host configurations (`_deploy/nginx.conf`, `_headers`, `_redirects`) → precompress.
+ * output → host configurations (`_headers`, `_redirects`; `nginx.conf` beside the output, in
+ * `dist-deploy/`: never published) → precompress.
  * Everything is written into another folder that replaces `outDir` only when no stage found an
  * error: a failed build leaves the previous site in place.
  *
@@ -95,7 +97,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
       return result({ errors, warnings: gaps.warnings });
     }
     const published = timed(stageMs, 'flush', () => (useCache ? publishCached(plan, outDir, previous, built.cacheRecords) : { written: publishFresh(plan, outDir), out: null }));
-    const done = result({ pages: built.pages, assets: built.assets, errors, warnings: gaps.warnings, filesWritten: published.written });
+    // After the site: a server block that names a new page finds its file already there.
+    const deployWritten = timed(stageMs, 'flush', () => writeDeployFiles(outDir, built.cacheRecords.host.deploy));
+    const done = result({ pages: built.pages, assets: built.assets, errors, warnings: gaps.warnings, filesWritten: published.written + deployWritten });
     if (known && published.out) writeBuildRecord(outDir, known, done, published.out);
     frontMatter?.save();
     return done;
@@ -232,7 +236,7 @@ async function buildInto(
       return checksKeyOf((file) => skeletons.get(file));
     }) : '';
     let verified: Problem[] = [];
-    let host = previous.manifest?.host ?? {};
+    let host = previous.manifest?.host ?? { published: {}, deploy: {} };
     if (checksKey === '' || previous.manifest?.checksKey !== checksKey) {
       const documents = outputPages.map((d) => ({ ...d, html: d.html ?? readFileSync(join(outDir, d.file), 'utf8') }));
       // Pages not built (other languages, or pages whose content failed and is reported at its cause)
@@ -247,7 +251,7 @@ async function buildInto(
         checksKey = checksKeyOf((file) => scanned.get(file));
       }
     }
-    for (const [file, text] of Object.entries(host)) plan.text(file, text);
+    for (const [file, text] of Object.entries(host.published)) plan.text(file, text);
     const flushStarted = performance.now();
     await writer.finish();
     stageMs.flush = performance.now() - flushStarted;

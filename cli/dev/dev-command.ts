@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { islandEntryFiles } from '../../templates/islands/registry.ts';
-import { startIngestService } from '../serve/ingest-service.ts';
+import { startIngestService, STOP_SIGNALS } from '../serve/ingest-service.ts';
 import { browserUrl, listen, listenProblem, localOrigins } from '../serve/listen.ts';
 import { localAddresses, siteListenSettings, unavailablePort } from '../serve/local-addresses.ts';
 import { formatProblem, type Problem } from '../site/errors.ts';
@@ -66,7 +66,7 @@ export async function runDev(options: DevOptions): Promise<number> {
 
   const { host, port, ingestHost, ingestPort } = addresses;
   const apiTarget = `http://${ingestHost}:${ingestPort}`;
-  const server = createDevServer({ pages: build.pages, assetDir, channel, apiTarget });
+  const server = createDevServer({ pages: build.pages, assetDir, channel, apiTarget, listenHost: host, logError });
   try {
     await listen(server, port, host);
   } catch (error) {
@@ -77,9 +77,9 @@ export async function runDev(options: DevOptions): Promise<number> {
 
   let stop: (code: number) => void = () => {};
   const stopped = new Promise<number>((resolve) => (stop = resolve));
-  // From here on a signal ends the loop below cleanly, even one that comes before the address is printed.
-  process.once('SIGINT', () => stop(0));
-  process.once('SIGTERM', () => stop(0));
+  // From here on a signal ends the loop below cleanly, even one that comes before the address is
+  // printed; a closed terminal (SIGHUP) too, which would otherwise end this process at once.
+  for (const signal of STOP_SIGNALS) process.once(signal, () => stop(0));
   const ingest = startIngestService({
     host: ingestHost,
     port: ingestPort,
@@ -92,52 +92,57 @@ export async function runDev(options: DevOptions): Promise<number> {
     },
   });
 
-  const readGraphs = (): TemplateGraphs | null => {
-    try {
-      return templateGraphs(templatesDir, islandEntryFiles());
-    } catch {
-      return null; // an import names a missing file: every page is rebuilt, and the loader reports the error
-    }
-  };
   // One rebuild at a time; saves during a rebuild are taken together by the next one.
-  let graphs: TemplateGraphs | null = null;
-  let queued: ChangedFile[] = [];
   let running: Promise<void> | null = null;
-  const rebuildQueued = async () => {
-    while (queued.length > 0) {
-      const changes = queued;
-      queued = [];
-      const templates = changes.filter((c) => c.area === 'templates');
-      if (templates.length > 0) {
-        loader.invalidate(templates.map((c) => join(templatesDir, c.path)));
-        graphs = readGraphs();
+  let watcher: ReturnType<typeof watchSources> | null = null;
+  // Whatever ends the start or the run (a signal, the service gone, a fault thrown on the way),
+  // everything started is stopped, the ingest service first of all: it would hold its port.
+  try {
+    const readGraphs = (): TemplateGraphs | null => {
+      try {
+        return templateGraphs(templatesDir, islandEntryFiles());
+      } catch {
+        return null; // an import names a missing file: every page is rebuilt, and the loader reports the error
       }
-      const pageIds = build.pageIds();
-      const effect = mergeEffects(changes.map((change) => effectOfChange(change, graphs, pageIds)));
-      report(await build.rebuild(effect), changes.map((c) => `${c.area}/${c.path}`).join(', '));
-    }
-  };
-  graphs = readGraphs();
-  const watcher = watchSources({ content: contentDir, templates: templatesDir }, (changes) => {
-    queued.push(...changes);
-    running ??= rebuildQueued().finally(() => (running = null));
-  });
-  await watcher.ready;
-  // The address only once the service answers too, so forms work from the first page opened.
-  const ingestReady = await ingest.ready.catch((error: Error) => {
-    logError(`${PROGRAM}: ${error.message}; stopping`);
-    stop(1);
-    return false;
-  });
-  if (ingestReady) log(`${PROGRAM}: ${browserUrl(host, port)}  (forms → ingest on ${apiTarget}; watching ${contentDir} and ${templatesDir}; Ctrl-C stops)`);
-
-  const code = await stopped;
-  await watcher.close();
-  channel.close();
-  server.close();
-  server.closeAllConnections();
-  await running;
-  await Promise.all([ingest.stop(), loader.close()]);
-  rmSync(work, { recursive: true, force: true });
-  return code;
+    };
+    let graphs: TemplateGraphs | null = null;
+    let queued: ChangedFile[] = [];
+    const rebuildQueued = async () => {
+      while (queued.length > 0) {
+        const changes = queued;
+        queued = [];
+        const templates = changes.filter((c) => c.area === 'templates');
+        if (templates.length > 0) {
+          loader.invalidate(templates.map((c) => join(templatesDir, c.path)));
+          graphs = readGraphs();
+        }
+        const pageIds = build.pageIds();
+        const effect = mergeEffects(changes.map((change) => effectOfChange(change, graphs, pageIds)));
+        report(await build.rebuild(effect), changes.map((c) => `${c.area}/${c.path}`).join(', '));
+      }
+    };
+    graphs = readGraphs();
+    watcher = watchSources({ content: contentDir, templates: templatesDir }, (changes) => {
+      queued.push(...changes);
+      running ??= rebuildQueued().finally(() => (running = null));
+    });
+    await watcher.ready;
+    // The address only once the service answers too, so forms work from the first page opened.
+    const ingestReady = await ingest.ready.catch((error: Error) => {
+      logError(`${PROGRAM}: ${error.message}; stopping`);
+      stop(1);
+      return false;
+    });
+    if (ingestReady) log(`${PROGRAM}: ${browserUrl(host, port)}  (forms → ingest on ${apiTarget}; watching ${contentDir} and ${templatesDir}; Ctrl-C stops)`);
+    return await stopped;
+  } finally {
+    const stopping = ingest.stop();
+    await watcher?.close();
+    channel.close();
+    server.close();
+    server.closeAllConnections();
+    await running;
+    await Promise.all([stopping, loader.close()]);
+    rmSync(work, { recursive: true, force: true });
+  }
 }

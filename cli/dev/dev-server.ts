@@ -1,8 +1,9 @@
 import { createReadStream, readFileSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { tokenFormEndpoint } from '../host/api-forwarding.ts';
 import { cacheControlFor } from '../host/security-headers.ts';
+import { isAllowedHost } from '../serve/allowed-host.ts';
 import { forwardToApi } from '../serve/api-proxy.ts';
 import { contentTypeOf } from '../serve/content-types.ts';
 import { ingestTarget, requestTarget } from '../serve/request-target.ts';
@@ -14,11 +15,15 @@ import type { ReloadChannel } from './reload-channel.ts';
 /** The URL prefix of what only the dev server answers: the event stream and the browser scripts. */
 const DEV_PREFIX = '/__sitegen/';
 
-/** The browser modules of the dev server, served under their names from cli/dev/client/ (one imports the other). */
-const CLIENT_FILES: Readonly<Record<string, URL>> = {
-  'dev-client.js': new URL('./client/dev-client.js', import.meta.url),
-  'error-overlay.js': new URL('./client/error-overlay.js', import.meta.url),
-};
+/**
+ * The browser modules of the dev server, served under their names from cli/dev/client/ (one
+ * imports the other). A Map, looked up by a name from the URL: an object's lookup would find
+ * `constructor` and the other names every object inherits.
+ */
+const CLIENT_FILES: ReadonlyMap<string, URL> = new Map([
+  ['dev-client.js', new URL('./client/dev-client.js', import.meta.url)],
+  ['error-overlay.js', new URL('./client/error-overlay.js', import.meta.url)],
+]);
 
 /** What `createDevServer` serves. */
 export interface DevServerOptions {
@@ -28,6 +33,10 @@ export interface DevServerOptions {
   channel: ReloadChannel;
   /** Where `/api/*` goes: the ingest service, e.g. `http://127.0.0.1:8787`. */
   apiTarget: string;
+  /** The address it listens on (`HOST`): besides localhost and IP addresses, the one name a request's Host may give (`isAllowedHost`). */
+  listenHost: string;
+  /** Where a fault while answering one request is reported; the server goes on answering the others. */
+  logError: (line: string) => void;
 }
 
 function isFile(path: string): boolean {
@@ -62,9 +71,14 @@ const NOT_BUILT = '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><t
  * scripts under `/__sitegen/`. URLs resolve exactly as on the built site (`resolveUrl`: clean
  * URLs, 308 to the canonical spelling, each language's 404 page).
  */
-export function createDevServer({ pages, assetDir, channel, apiTarget }: DevServerOptions): Server {
+export function createDevServer({ pages, assetDir, channel, apiTarget, listenHost, logError }: DevServerOptions): Server {
   const apiOrigin = new URL(apiTarget);
-  const server = createServer({ connectionsCheckingInterval: 1000 }, (req, res) => {
+  const answer = (req: IncomingMessage, res: ServerResponse): void => {
+    if (!isAllowedHost(req.headers.host, listenHost)) {
+      const body = `sitegen dev answers requests for localhost, an IP address or HOST (${listenHost}) only; open it at one of those, not at the name this request gave.\n`;
+      res.writeHead(403, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' }).end(body);
+      return;
+    }
     const target = requestTarget(req.url ?? '/');
     if (target.type === 'refused') {
       res.writeHead(target.status, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' }).end(`${target.status}\n`);
@@ -81,7 +95,7 @@ export function createDevServer({ pages, assetDir, channel, apiTarget }: DevServ
       const name = path.slice(DEV_PREFIX.length);
       const params = new URLSearchParams(query);
       if (name === 'events') return channel.connect(res, params.get('file') ?? '', params.get('version') ?? '');
-      const client = CLIENT_FILES[name];
+      const client = CLIENT_FILES.get(name);
       if (!client) return void res.writeHead(404).end();
       res.writeHead(200, { 'content-type': contentTypeOf(name), 'cache-control': 'no-cache' }).end(readFileSync(client));
       return;
@@ -101,6 +115,17 @@ export function createDevServer({ pages, assetDir, channel, apiTarget }: DevServ
     res.writeHead(resolution.status, { 'content-type': contentTypeOf(resolution.file), 'cache-control': cacheControlFor(path) });
     if (req.method === 'HEAD') res.end();
     else createReadStream(join(assetDir, resolution.file)).pipe(res);
+  };
+  const server = createServer({ connectionsCheckingInterval: 1000 }, (req, res) => {
+    // A fault while answering one request (a bug, a file gone mid-read) is that request's 500,
+    // never the end of the dev server and of the ingest service it started.
+    try {
+      answer(req, res);
+    } catch (error) {
+      logError(`sitegen dev: ${req.method} ${req.url}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain; charset=utf-8', connection: 'close' });
+      res.end();
+    }
   });
   return applyServerLimits(server, DEFAULT_TIMEOUTS);
 }

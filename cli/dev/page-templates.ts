@@ -74,7 +74,7 @@ export function templateGraphs(templatesDir: string, islandEntries: readonly str
   }
   return {
     shared: graphOf(templatesDir, SHARED_TEMPLATES),
-    pageFiles: (page) => byFile.get(page.startsWith('content:') ? CONTENT_PAGE_TEMPLATE : (PAGE_TEMPLATES[page] ?? '')),
+    pageFiles: (page) => byFile.get(page.startsWith('content:') ? CONTENT_PAGE_TEMPLATE : (Object.hasOwn(PAGE_TEMPLATES, page) ? PAGE_TEMPLATES[page]! : '')),
     islands: graphOf(templatesDir, islandEntries.map((file) => relative(templatesDir, file))),
   };
 }

@@ -17,13 +17,21 @@ export interface HostConfigInput {
   manifest?: boolean;
 }
 
+/** The host configuration files of a build: those published with the site, by output path, and the deployment files, by name in the deployment folder. */
+export interface HostConfigs {
+  /** `_headers` and `_redirects`, which Netlify and Cloudflare Pages read from the site's folder (and do not serve). */
+  published: Record<string, string>;
+  /** `nginx.conf`, for the operator's server only: written beside the output (`deployDirOf`), never into it. */
+  deploy: Record<string, string>;
+}
+
 /**
- * The host configuration files of a build, by output path: `_deploy/nginx.conf` (an nginx server
- * block), `_headers` and `_redirects` (Netlify, Cloudflare Pages). All come from the routes table
- * and one set of security headers, whose Content-Security-Policy allows exactly the inline
- * scripts and styles the pages contain, by hash.
+ * The host configuration files of a build: `_headers` and `_redirects` (Netlify, Cloudflare
+ * Pages) published with the site, and `nginx.conf` (an nginx server block) for the deployment
+ * folder. All come from the routes table and one set of security headers, whose
+ * Content-Security-Policy allows exactly the inline scripts and styles the pages contain, by hash.
  */
-export function hostConfigs(input: HostConfigInput): Record<string, string> {
+export function hostConfigs(input: HostConfigInput): HostConfigs {
   const ingest = /^https?:\/\//.test(input.ingestUrl) ? new URL(input.ingestUrl).origin : null;
   const serviceOrigins = ingest && ingest !== new URL(input.siteUrl).origin ? [ingest] : [];
   const headers = securityHeaders(contentSecurityPolicy({ ...inlineHashes(input.html), serviceOrigins }));
@@ -33,8 +41,7 @@ export function hostConfigs(input: HostConfigInput): Record<string, string> {
     return { prefix: path.slice(0, -'/404'.length) || '/', file: fileForPath(path) };
   });
   return {
-    [NGINX_CONFIG_FILE]: nginxConfig({ serverName: new URL(input.siteUrl).hostname, pages, notFoundPages, headers, manifest: input.manifest }),
-    _headers: headersFile(headers),
-    _redirects: redirectsFile(pages, notFoundPages),
+    published: { _headers: headersFile(headers), _redirects: redirectsFile(pages, notFoundPages) },
+    deploy: { [NGINX_CONFIG_FILE]: nginxConfig({ serverName: new URL(input.siteUrl).hostname, pages, notFoundPages, headers, manifest: input.manifest }) },
   };
 }

@@ -3,9 +3,10 @@ import { LIMITS } from '../../ingest/contract/schemas.ts';
 import { SERVICE_PAGES } from '../../ingest/contract/service-pages.ts';
 import { API_BASE, FORM_CONTENT_TYPE, FORM_FALLBACK_PAGES, PRIVATE_API_PATTERN, REFERER_LANG_PATTERN, TOKEN_FORM_PATH } from './api-forwarding.ts';
 import { HASHED_ASSETS_PREFIX, HSTS, IMMUTABLE_CACHE, REVALIDATE_CACHE } from './security-headers.ts';
+import { TLS12_CIPHERS } from './tls-ciphers.ts';
 
-/** Where the generated server block is written inside the output folder. */
-export const NGINX_CONFIG_FILE = '_deploy/nginx.conf';
+/** The generated server block's name in the deployment folder (`deployDirOf`: `dist-deploy/nginx.conf`), never in the published one. */
+export const NGINX_CONFIG_FILE = 'nginx.conf';
 
 /** The values an operator sets for their host; the build writes these defaults. */
 export const NGINX_DEFAULTS = {
@@ -20,7 +21,7 @@ export const NGINX_DEFAULTS = {
 
 /** What the server block is generated from. */
 export interface NginxSite {
-  /** Host name(s) for `server_name`, e.g. `www.maskwise.io`. */
+  /** The site's host name (from its URL): `server_name`, and where plain HTTP redirects to, e.g. `www.maskwise.io`. */
   serverName: string;
   /** Every page URL (lower-case, canonical form of itself) and the file that holds it. */
   pages: readonly { path: string; file: string }[];
@@ -117,7 +118,8 @@ export function nginxConfig(site: NginxSite): string {
     '# nginx server block for the MaskWise site, written by `sitegen build` from the routes table',
     '# (cli/site/routes.ts). Do not edit: rebuild. Include it inside the http {} block of nginx.conf',
     '# (which must include mime.types), e.g.',
-    `#     include ${NGINX_DEFAULTS.root}/_deploy/nginx.conf;`,
+    `#     include ${NGINX_DEFAULTS.root}-deploy/${NGINX_CONFIG_FILE};`,
+    '# (sitegen build writes it beside the site\'s folder, dist-deploy/ beside dist/: never published).',
     '# and set the lines marked "set for your host": the ingest upstream, listen, server_name, the certificate and',
     '# its key, root, access_log. The site is served over HTTPS only: plain HTTP answers with a redirect.',
     '# Tested with Debian 12\'s nginx 1.22 by tests/e2e/nginx.spec.ts and tests/cli/host/nginx-forwarding.test.ts.',
@@ -189,13 +191,14 @@ export function nginxConfig(site: NginxSite): string {
     `    ${quote(`~^${escapeRegex(HASHED_ASSETS_PREFIX)}`)} ${quote(IMMUTABLE_CACHE)};`,
     '}',
     '',
-    '# Plain HTTP only sends visitors to HTTPS, keeping the path, the query and (308) a form post\'s method.',
+    '# Plain HTTP only sends visitors to HTTPS, keeping the path, the query and (308) a form post\'s method,',
+    '# to the site\'s own host name (the site URL\'s), never to the Host header a client sent.',
     'server {',
     `    listen ${NGINX_DEFAULTS.httpListen};  # set for your host`,
     `    server_name ${site.serverName};  # set for your host`,
     `    access_log ${NGINX_DEFAULTS.accessLog} maskwise_private;  # set for your host (as below)`,
     '    server_tokens off;',
-    '    return 308 https://$host$request_uri;',
+    `    return 308 https://${site.serverName}$request_uri;  # the site URL's host (sitegen build --site-url)`,
     '}',
     '',
     'server {',
@@ -204,6 +207,9 @@ export function nginxConfig(site: NginxSite): string {
     `    ssl_certificate ${NGINX_DEFAULTS.certificate};  # set for your host: the certificate chain (e.g. Let's Encrypt's fullchain.pem)`,
     `    ssl_certificate_key ${NGINX_DEFAULTS.certificateKey};  # set for your host: its private key`,
     '    ssl_protocols TLSv1.2 TLSv1.3;',
+    '    # TLS 1.2: forward secrecy and AEAD only (Mozilla "intermediate"); the client picks among them.',
+    `    ssl_ciphers ${TLS12_CIPHERS.join(':')};`,
+    '    ssl_prefer_server_ciphers off;',
     '    ssl_session_cache shared:maskwise_tls:1m;',
     `    root ${NGINX_DEFAULTS.root};  # set for your host: the folder \`sitegen build\` wrote`,
     `    access_log ${NGINX_DEFAULTS.accessLog} maskwise_private;  # set for your host: the log file (keep the format: it leaves the links\' tokens out)`,
@@ -236,7 +242,7 @@ export function nginxConfig(site: NginxSite): string {
     ...(site.manifest
       ? ['    location = /manifest.webmanifest {', '        types { application/manifest+json webmanifest; }', '        try_files $uri =404;', '    }', '']
       : []),
-    '    # Build metadata (_headers, _redirects, _deploy/, dotfiles) is not published.',
+    '    # The static hosts\' rule files (_headers, _redirects) and dotfiles are not published.',
     '    location ~ ^/(?:_|\\.) { return 404; }',
     '',
     '    # Page files answer only at their clean URL.',

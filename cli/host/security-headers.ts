@@ -14,9 +14,9 @@ export const REVALIDATE_CACHE = 'no-cache';
 export const HASHED_ASSETS_PREFIX = '/assets/';
 
 /**
- * HSTS: the generated nginx config serves the site over HTTPS only and sends it on every answer;
- * `_headers` for static hosts carries it as a commented line, to add once that host serves HTTPS
- * only (a browser that saw it refuses plain HTTP for a year).
+ * HSTS: the generated nginx config serves the site over HTTPS only and sends it on every answer,
+ * as `_headers` does for the static hosts, which serve HTTPS (a browser that saw it refuses plain
+ * HTTP for a year). The local servers, plain HTTP, leave it out.
  */
 export const HSTS = 'max-age=31536000; includeSubDomains';
 

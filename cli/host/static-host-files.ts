@@ -15,17 +15,18 @@ export interface HeaderRule {
 const titleCase = (name: string) => name.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
 
 /**
- * The `_headers` file: the security headers on every URL, a year of immutable caching for
+ * The `_headers` file: the security headers and HSTS on every URL, a year of immutable caching for
  * content-hashed assets. Pages keep the hosts' default Cache-Control, which revalidates
  * (`public, max-age=0, must-revalidate` on Netlify and Cloudflare Pages).
  */
 export function headersFile(headers: Readonly<Record<string, string>>): string {
   return [
     '# Response headers for static hosts that read `_headers` (Netlify, Cloudflare Pages), written by',
-    '# `sitegen build`. Do not edit: rebuild. Once the site is served over HTTPS only, add under /*:',
-    `#   Strict-Transport-Security: ${HSTS}`,
+    '# `sitegen build`. Do not edit: rebuild. Both hosts serve HTTPS (and redirect plain HTTP to it),',
+    '# so every answer carries HSTS.',
     '/*',
     ...Object.entries(headers).map(([name, value]) => `  ${titleCase(name)}: ${value}`),
+    `  Strict-Transport-Security: ${HSTS}`,
     `${HASHED_ASSETS_PREFIX}*`,
     `  Cache-Control: ${IMMUTABLE_CACHE}`,
     '',

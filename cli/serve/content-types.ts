@@ -1,17 +1,18 @@
 import { extname } from 'node:path';
 
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.json': 'application/json; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.xml': 'application/xml; charset=utf-8',
-  '.txt': 'text/plain; charset=utf-8',
-  '.webmanifest': 'application/manifest+json',
-};
+/** By extension; a Map, since the extension comes from a request's URL (an object would answer `.constructor`'s lookup… with `constructor`). */
+const CONTENT_TYPES: ReadonlyMap<string, string> = new Map([
+  ['.html', 'text/html; charset=utf-8'],
+  ['.css', 'text/css; charset=utf-8'],
+  ['.js', 'text/javascript; charset=utf-8'],
+  ['.json', 'application/json; charset=utf-8'],
+  ['.svg', 'image/svg+xml'],
+  ['.png', 'image/png'],
+  ['.ico', 'image/x-icon'],
+  ['.xml', 'application/xml; charset=utf-8'],
+  ['.txt', 'text/plain; charset=utf-8'],
+  ['.webmanifest', 'application/manifest+json'],
+]);
 
 /**
  * The Content-Type of a file the local servers send, by its extension.
@@ -19,5 +20,5 @@ const CONTENT_TYPES: Record<string, string> = {
  * @example contentTypeOf('assets/styles.3f2a.css') // 'text/css; charset=utf-8'
  */
 export function contentTypeOf(file: string): string {
-  return CONTENT_TYPES[extname(file)] ?? 'application/octet-stream';
+  return CONTENT_TYPES.get(extname(file)) ?? 'application/octet-stream';
 }

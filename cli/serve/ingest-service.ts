@@ -1,6 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { INGEST_BIN, PROJECT_ROOT } from '../paths.ts';
 
+/**
+ * The signals that stop `npm start` and `sitegen dev` and, through them, the service: Ctrl-C, a
+ * process manager's stop, and a terminal closed (SIGHUP, whose default would end the program
+ * without a word to the service).
+ */
+export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
 /** How long the service may take to finish its requests after SIGTERM before it is killed. */
 const INGEST_STOP_MS = 15_000;
 /** How long `ready` waits for the service's first `GET /readyz` 200 (migrations included). */
@@ -30,8 +37,10 @@ export interface IngestService {
  *
  * The child runs in its own process group, so a Ctrl-C in the terminal reaches only the program
  * that started it, which then asks it to stop once (a second signal would make the service skip
- * its drain). An IPC channel ties it to that program: should the program die without asking
- * (SIGKILL, a closed terminal), the channel closes and the service shuts down by itself.
+ * its drain). Should the program end any other way (an uncaught error, `process.exit`), the
+ * child is sent SIGTERM as it exits, whether or not the service has finished starting. An IPC
+ * channel ties it to that program as well: should the program be killed (SIGKILL) after the
+ * service has started, the channel closes and the service shuts down by itself.
  */
 export function startIngestService({ host, port, siteOrigin, otherOrigins = [], onUnexpectedExit }: {
   host: string;
@@ -55,8 +64,15 @@ export function startIngestService({ host, port, siteOrigin, otherOrigins = [], 
     detached: true,
   });
   let stopping = false;
+  // Synchronous, so it runs on every way out of this program, an uncaught error's included: a
+  // service still starting has not yet tied its life to the IPC channel, and would keep its port.
+  const killOnExit = () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  };
+  process.once('exit', killOnExit);
   const exited = new Promise<void>((resolve) => {
     child.on('exit', (code, signal) => {
+      process.off('exit', killOnExit);
       if (!stopping) onUnexpectedExit(signal ?? `code ${code}`);
       resolve();
     });

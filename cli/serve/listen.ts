@@ -70,13 +70,14 @@ export function browserUrl(host: string, port: number): string {
 }
 
 // The loopback addresses a browser on this machine may use for a server listening on each host.
-const LOOPBACK_SPELLINGS: Readonly<Record<string, readonly string[]>> = {
-  '127.0.0.1': ['127.0.0.1'],
-  '0.0.0.0': ['127.0.0.1'],
-  '::1': ['[::1]'],
-  '::': ['127.0.0.1', '[::1]'],
-  localhost: ['127.0.0.1', '[::1]'],
-};
+// (A Map: HOST is any text, and an object's lookup would find `constructor` for HOST=constructor.)
+const LOOPBACK_SPELLINGS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['127.0.0.1', ['127.0.0.1']],
+  ['0.0.0.0', ['127.0.0.1']],
+  ['::1', ['[::1]']],
+  ['::', ['127.0.0.1', '[::1]']],
+  ['localhost', ['127.0.0.1', '[::1]']],
+]);
 
 /**
  * Every origin a browser on this machine may open a server listening on `host:port` at: the one
@@ -86,7 +87,7 @@ const LOOPBACK_SPELLINGS: Readonly<Record<string, readonly string[]>> = {
  * @example localOrigins('192.0.2.7', 4321) // ['http://192.0.2.7:4321']
  */
 export function localOrigins(host: string, port: number): string[] {
-  const spellings = LOOPBACK_SPELLINGS[host];
+  const spellings = LOOPBACK_SPELLINGS.get(host);
   const others = spellings === undefined ? [] : ['localhost', ...spellings].map((name) => `http://${name}:${port}`);
   return [...new Set([browserUrl(host, port), ...others])];
 }

@@ -1,7 +1,7 @@
 import { buildSite } from '../build/build-site.ts';
 import { formatProblem, type Problem } from '../site/errors.ts';
 import { DEFAULT_PATHS } from '../paths.ts';
-import { startIngestService } from './ingest-service.ts';
+import { startIngestService, STOP_SIGNALS } from './ingest-service.ts';
 import { listen, listenProblem, localOrigins } from './listen.ts';
 import { localAddresses, siteListenSettings, unavailablePort } from './local-addresses.ts';
 import { createStaticServer } from './static-server.ts';
@@ -57,8 +57,7 @@ const ingest = startIngestService({
     stop();
   },
 });
-process.on('SIGINT', stop);
-process.on('SIGTERM', stop);
+for (const signal of STOP_SIGNALS) process.on(signal, stop);
 
 // The address only once both answer: a visitor who opens it at once gets working forms.
 const ready = await ingest.ready.catch((error: Error) => {

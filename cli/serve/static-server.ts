@@ -82,7 +82,9 @@ export function createStaticServer({ root, apiTarget, timeouts, localOrigins }: 
     }
     // Only a file found is cached as its path says (a year for a hashed asset); anything else at the
     // same path (a 404 under /assets/, a redirect, a refusal) is revalidated, as nginx sends it.
-    const common = { ...headersForPath(rules(), path), 'cache-control': REVALIDATE_CACHE };
+    // HSTS is for HTTPS answers (a browser ignores it over plain HTTP); this server speaks HTTP only.
+    const { 'strict-transport-security': _hsts, ...fromRules } = headersForPath(rules(), path);
+    const common = { ...fromRules, 'cache-control': REVALIDATE_CACHE };
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       const allow = apiOrigin && tokenFormEndpoint(path) ? 'GET, HEAD, POST' : 'GET, HEAD';
       res.writeHead(405, { ...common, allow, connection: 'close' }).end();

@@ -76,6 +76,10 @@ export const SITEGEN_ERRORS = {
     title: "A Markdown page's front matter is missing, not valid YAML or has a bad field.",
     hint: 'Start the file with "---", then title, description and slug (nav, navLabel, navOrder optional), then "---"; docs/content.md, "Add a page", shows one.',
   },
+  front_matter_language: {
+    title: 'A Markdown page\'s front matter is written in a language other than YAML ("---js", "---coffee"), which sitegen never reads or runs.',
+    hint: 'Open the front matter with a plain "---" line and write it in YAML (title: …, description: …, slug: …); front matter is data, never code.',
+  },
   slug_conflict: {
     title: "A Markdown page's slug gives a URL that another page of that language already has.",
     hint: 'Choose another slug in the front matter; each language needs its own URL for each page, clear of the fixed pages.',

@@ -56,8 +56,8 @@ export function resolveUrl(pathname: string, exists: (file: string) => boolean):
   const notFound = (): Resolution => ({ type: 'notFound', file: fileForPath(notFoundPath(langOfPath(mergeSlashes(path)))), status: 404 });
   if (!path.startsWith('/') || path.includes('\0') || path.includes('\\') || path.split('/').some((segment) => segment === '..')) return notFound();
 
-  // Static files (assets, sitemap, favicon) are served exactly as named; the host configuration
-  // (`_headers`, `_redirects`, `_deploy/`) and dotfiles are not published.
+  // Static files (assets, sitemap, favicon) are served exactly as named; the static hosts' rule
+  // files (`_headers`, `_redirects`: any `_` name) and dotfiles are not published.
   const asFile = path.slice(1);
   const published = !asFile.split('/').some((segment) => segment.startsWith('_') || segment.startsWith('.'));
   if (asFile && published && !path.includes('//') && !asFile.endsWith('.html') && exists(asFile)) return { type: 'file', file: asFile, status: 200 };

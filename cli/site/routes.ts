@@ -209,7 +209,7 @@ export function contentPagePath(lang: Lang, slug: string): string {
 }
 
 /** First path segments that belong to something else than a page (files, the form service, a language). */
-const RESERVED_SEGMENTS = new Set(['api', 'assets', '404', '_deploy', 'index', ...LANGUAGES]);
+const RESERVED_SEGMENTS = new Set(['api', 'assets', '404', 'index', ...LANGUAGES]);
 
 /**
  * Why a Markdown page may not take `path` in `lang`, or undefined when it may: the path of a fixed

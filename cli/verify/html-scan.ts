@@ -34,7 +34,8 @@ export function decodeEntities(text: string): string {
       const code = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
       return Number.isFinite(code) ? String.fromCodePoint(code) : whole;
     }
-    return NAMED_ENTITIES[ref.toLowerCase()] ?? whole;
+    const name = ref.toLowerCase();
+    return Object.hasOwn(NAMED_ENTITIES, name) ? NAMED_ENTITIES[name]! : whole;
   });
 }
 
@@ -42,7 +43,7 @@ function parseAttributes(source: string): Record<string, string> {
   const attrs: Record<string, string> = {};
   for (const match of source.matchAll(ATTRIBUTE)) {
     const name = match[1]!.toLowerCase();
-    if (!(name in attrs)) attrs[name] = decodeEntities(match[2] ?? match[3] ?? match[4] ?? '');
+    if (!Object.hasOwn(attrs, name)) attrs[name] = decodeEntities(match[2] ?? match[3] ?? match[4] ?? '');
   }
   return attrs;
 }

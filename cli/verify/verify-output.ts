@@ -29,8 +29,10 @@ const LOCAL_ORIGIN = 'http://sitegen.invalid';
 /** The URLs a tag refers to, as written. */
 function referencesOf(tag: HtmlTag): string[] {
   const refs: string[] = [];
-  if (!(tag.name in REFERENCE_ATTRIBUTES) && tag.name !== 'meta' && !tag.raw.includes('data-island-src')) return refs;
-  for (const attr of REFERENCE_ATTRIBUTES[tag.name] ?? []) {
+  // Own names only: a tag named `constructor` in the content is not a tag with links.
+  const linking = Object.hasOwn(REFERENCE_ATTRIBUTES, tag.name);
+  if (!linking && tag.name !== 'meta' && !tag.raw.includes('data-island-src')) return refs;
+  for (const attr of linking ? REFERENCE_ATTRIBUTES[tag.name]! : []) {
     const value = tag.attrs[attr];
     if (value === undefined) continue;
     if (attr === 'srcset') refs.push(...value.split(',').map((candidate) => candidate.trim().split(/\s+/)[0] ?? '').filter(Boolean));

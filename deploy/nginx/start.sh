@@ -1,6 +1,6 @@
 #!/bin/sh
 # The nginx container's command (deploy/compose.yaml): writes /etc/nginx/conf.d/default.conf from the
-# server block `sitegen build` generated (dist/_deploy/nginx.conf, mounted under /srv/maskwise/dist)
+# server block `sitegen build` generated (dist-deploy/nginx.conf, mounted under /srv/maskwise/dist-deploy)
 # with its "set for your host" lines set for the compose file and a short connect timeout to the
 # replicas, then runs nginx in the foreground.
 # The generated block's other defaults already fit the container: listen 80 and 443, the root
@@ -8,7 +8,7 @@
 # start with a message, so a changed generator is noticed instead of served half-configured.
 set -eu
 
-generated=/srv/maskwise/dist/_deploy/nginx.conf
+generated=/srv/maskwise/dist-deploy/nginx.conf
 target=/etc/nginx/conf.d/default.conf
 [ -f "$generated" ] || { echo "start.sh: no $generated; build the site first (npm run build)" >&2; exit 1; }
 for file in fullchain.pem privkey.pem; do

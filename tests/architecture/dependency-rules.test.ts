@@ -61,6 +61,7 @@ describe('dependency rules (.dependency-cruiser.cjs) on a fixture that breaks ea
       'no-folder-cycle: cli/build → cli/assets',
       'no-orphans: ingest/ops/leftover.ts',
       'not-to-unresolvable: cli/verify/html-scan.ts → ./missing.ts',
+      'one-front-matter-reader: cli/check/pages.ts → gray-matter',
       'site-model-stands-alone: cli/site/model.ts → cli/build/stage.ts',
       'source-not-to-tests: cli/serve/start.ts → tests/helper.ts',
       'templates-only-cli-site: templates/pages/Bad.tsx → cli/build/stage.ts',
@@ -89,6 +90,6 @@ describe('dependency rules (.dependency-cruiser.cjs) on a fixture that breaks ea
     expect(run.code).not.toBe(0);
     expect(run.stdout).toContain('error templates-only-cli-site: templates/pages/Bad.tsx → cli/build/stage.ts');
     expect(run.stdout).toContain('A template imports from cli/ outside cli/site/.');
-    expect(run.stdout).toContain('11 dependency violations (11 errors, 0 warnings)');
+    expect(run.stdout).toContain('12 dependency violations (12 errors, 0 warnings)');
   });
 });

@@ -32,7 +32,7 @@ describe('sitegen CLI', () => {
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('built 30 pages in 1 language(s)'); // 7 fixed pages, 20 service pages, /aviso-legal, /es/sanidad (content/pages/es/healthcare.md), 404
     expect(readdirSync(out).sort()).toEqual([
-      '.sitegen-output', '_deploy', '_headers', '_redirects', 'apple-touch-icon.png', 'assets',
+      '.sitegen-output', '_headers', '_redirects', 'apple-touch-icon.png', 'assets',
       'aviso-legal.html', 'aviso-legal.html.br', 'aviso-legal.html.gz', 'es', 'es.html', 'es.html.br', 'es.html.gz',
       'favicon.ico', 'favicon.svg', 'icon-192.png', 'icon-512.png', 'icon-maskable-512.png', 'manifest.webmanifest',
       'robots.txt', 'sitemap.xml', 'sitemap.xml.br', 'sitemap.xml.gz',

@@ -6,7 +6,7 @@ import { allRoutes, notFoundPath } from '../../cli/site/routes.ts';
 import { builtDir, expect, hydrateForm, receivedMail, rows, test, uniqueEmail, watchConsole } from './support/fixtures.ts';
 import { captchaQuestion, fillContact, fillNewsletter } from './support/forms.ts';
 
-// Debian's nginx 1.22 serving the build with dist/_deploy/nginx.conf (lines "set for your host"
+// Debian's nginx 1.22 serving the build with dist-deploy/nginx.conf (lines "set for your host"
 // filled in), in front of the real ingest service: what an operator deploys.
 
 const routes = allRoutes();

@@ -14,7 +14,8 @@
  * bundler, the CSS compiler and the stylesheet's folder), `package-lock.json` for the packages,
  * and the options that change the output (languages, site URL, `--allow-missing`, the year, the
  * working folder that problems are reported relative to). The output counts as unchanged when
- * it is the same folder (inode) holding the same files with the same sizes and times.
+ * it is the same folder (inode) holding the same files with the same sizes and times, and the
+ * deployment folder beside it (`dist-deploy/`) holds the same files with the same sizes and times.
  *
  *   const standing = standingBuild(options);
  *   if (standing.result) return standing.result; // nothing to do
@@ -26,6 +27,7 @@ import { dirname, join, relative } from 'node:path';
 import { z } from 'zod';
 import { islandEntryFiles } from '../../../templates/islands/registry.ts';
 import { filesUnder } from '../../assets/build-cache.ts';
+import { deployFilesState } from '../../host/deploy-files.ts';
 import { moduleGraph } from '../../assets/module-graph.ts';
 import { PROJECT_ROOT } from '../../paths.ts';
 import { SITEGEN_ERRORS, type SitegenErrorCode } from '../../site/errors.ts';
@@ -50,6 +52,8 @@ const recordHead = z.object({
   key: z.string(),
   /** The output folder it published: its inode and the digest of its file list with sizes and times. */
   out: z.object({ ino: z.number(), files: z.string() }),
+  /** The deployment folder beside it (`dist-deploy/`): the digest of its files (`deployFilesState`). */
+  deploy: z.string(),
   /** The hashes of the files it read, with their sizes and times (file-hashes.ts). */
   inputs: keptHashes,
 });
@@ -139,6 +143,7 @@ export function standingBuild(options: BuildOptions): Standing {
   const out = outputState(options.outDir);
   const recorded = recordedResult.safeParse(record.rest);
   if (!out || out.ino !== record.head.out.ino || out.files !== record.head.out.files || !recorded.success) return done(null);
+  if (deployFilesState(options.outDir) !== record.head.deploy) return done(null);
   const pages = recorded.data.pages.map((page) => ({ ...page, rendered: false }));
   const ms = performance.now() - started;
   return { key, inputs: hashes.kept(), fileHash, result: { pages, assets: recorded.data.assets, errors: [], warnings: recorded.data.warnings, durationMs: ms, filesWritten: 0, stageMs: { load: ms } }, ms };
@@ -152,7 +157,7 @@ export function standingBuild(options: BuildOptions): Standing {
 export function writeBuildRecord(outDir: string, standing: Standing, result: BuildResult, out: FolderRecord): void {
   const files = [...out.files].map(([file, [, size, mtimeMs]]) => [file, size, mtimeMs] as const);
   const pages = result.pages.map(({ rendered: _rendered, ...page }) => page);
-  const record = { version: 2, key: standing.key, out: { ino: out.ino, files: filesDigest(files) }, inputs: standing.inputs, pages, assets: result.assets, warnings: result.warnings };
+  const record = { version: 2, key: standing.key, out: { ino: out.ino, files: filesDigest(files) }, deploy: deployFilesState(outDir), inputs: standing.inputs, pages, assets: result.assets, warnings: result.warnings };
   const file = recordFile(outDir);
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(`${file}.${process.pid}`, JSON.stringify(record));

@@ -63,8 +63,8 @@ const manifestSchema = z.object({
   stringSets: z.array(z.array(z.string())),
   /** The hash of everything the output checks and the host configurations read; they pass again when it is the same. */
   checksKey: z.string(),
-  /** The host configuration files of that build, by output path. */
-  host: z.record(z.string(), z.string()),
+  /** The host configuration files of that build: published (by output path) and for the deployment folder (by name). */
+  host: z.object({ published: z.record(z.string(), z.string()), deploy: z.record(z.string(), z.string()) }),
 });
 
 /** What the cache holds about the previous build. */

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Problem } from '../errors.ts';
 import { LANGUAGES, type Lang } from '../languages.ts';
 import { fillPlaceholders, MARKDOWN_PAGES, renderMarkdown, type RenderedMarkdown } from './markdown.ts';
-import { type SplitPage, splitFrontMatter } from './front-matter.ts';
+import { FrontMatterLanguageError, frontMatterOpening, type SplitPage, splitFrontMatter } from './front-matter.ts';
 import { contentPagePath, NAV_PLACEMENTS, reservedPathReason, type ContentPageRoute } from '../routes.ts';
 
 /** A slug: lower-case words of letters and digits joined by dashes, segments joined by `/`. */
@@ -68,13 +68,14 @@ export function readPageSource(file: string): string {
 /** Reads one page file: its front matter validated, or the problems that keep it from being a page. */
 export function readContentPage(file: string, lang: Lang, name: string): ContentPage | Problem[] {
   const source = readPageSource(file);
-  if (!source.startsWith('---\n')) {
+  if (frontMatterOpening(source).kind === 'none') {
     return [{ code: 'front_matter_invalid', file, line: 1, message: 'has no front matter: start the file with a "---" line, then title, description and slug, then "---"' }];
   }
   let split: SplitPage;
   try {
     split = splitFrontMatter(source);
   } catch (error) {
+    if (error instanceof FrontMatterLanguageError) return [{ code: 'front_matter_language', file, line: 1, message: error.message }];
     const mark = (error as { mark?: { line?: number } }).mark;
     const reason = ((error as Error).message.split('\n')[0] ?? '').replace(/^YAMLException: /, '');
     return [{ code: 'front_matter_invalid', file, line: (mark?.line ?? 0) + 2, message: `front matter is not valid YAML: ${reason}` }];

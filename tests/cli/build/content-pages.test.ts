@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildSite, type BuildResult } from '../../../cli/build/build-site.ts';
+import { deployDirOf } from '../../../cli/host/deploy-files.ts';
 import { LANGUAGES, NATIVE_NAMES } from '../../../cli/site/languages.ts';
 import { DEFAULT_PATHS, PROJECT_ROOT } from '../../../cli/paths.ts';
 import { loadSiteConfig } from '../../../cli/site/site-config.ts';
@@ -91,7 +92,7 @@ describe('pages added as Markdown files', () => {
   });
 
   it('writes the pages into the host configurations', () => {
-    expect(readBuilt(outDir, '_deploy/nginx.conf')).toContain('location = /fr/etude-de-cas ');
+    expect(readBuilt(deployDirOf(outDir), 'nginx.conf')).toContain('location = /fr/etude-de-cas ');
     expect(readBuilt(outDir, '_redirects')).toContain('/nl/casestudy/  /nl/casestudy  308');
   });
 });

@@ -30,8 +30,8 @@ describe('builds that never publish a broken site', () => {
     expect(failed.errors.length).toBeGreaterThan(0);
     expect(readdirSync(outDir, { recursive: true }).sort()).toEqual(before);
     expect(readFileSync(join(outDir, 'index.html'), 'utf8')).toBe(home);
-    // Beside it, only the build cache (docs/sitegen.md): no half-built folder is left behind.
-    expect(readdirSync(join(outDir, '..')).sort()).toEqual(['.sitegen-cache', 'dist']);
+    // Beside it, only the build cache and the deployment folder (docs/sitegen.md): no half-built folder is left behind.
+    expect(readdirSync(join(outDir, '..')).sort()).toEqual(['.sitegen-cache', 'dist', 'dist-deploy']);
   });
 
   it('regression: one missing Markdown placeholder is reported once, at its file and line, not at every link to the page', async () => {

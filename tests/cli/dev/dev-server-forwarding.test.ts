@@ -23,7 +23,7 @@ async function devServer(apiTarget: string): Promise<{ server: Server; base: str
   const pages = new PageStore();
   pages.update(new Map(TOKEN_FORM_CASES.map(({ lang, path }) => [fileForPath(path), fixturePage(lang, path)])));
   channel = new ReloadChannel((file) => pages.get(file)?.version);
-  const started = createDevServer({ pages, assetDir: mkdtempSync(join(tmpdir(), 'dev-assets-')), channel, apiTarget });
+  const started = createDevServer({ pages, assetDir: mkdtempSync(join(tmpdir(), 'dev-assets-')), channel, apiTarget, listenHost: '127.0.0.1', logError: () => {} });
   await new Promise<void>((resolve) => started.listen(0, '127.0.0.1', resolve));
   return { server: started, base: `http://127.0.0.1:${(started.address() as AddressInfo).port}` };
 }

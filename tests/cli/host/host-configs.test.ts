@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { caseRedirectScript } from '../../../cli/host/case-redirect.ts';
@@ -10,6 +11,8 @@ import { resolveUrl } from '../../../cli/site/resolve-url.ts';
 import { allRoutes, fileForPath, notFoundPath } from '../../../cli/site/routes.ts';
 import { hashSource } from '../../../cli/host/security-headers.ts';
 import { hostConfigs } from '../../../cli/host/host-configs.ts';
+import { deployDirOf } from '../../../cli/host/deploy-files.ts';
+import { NGINX_DEFAULTS } from '../../../cli/host/nginx.ts';
 import { builtSite, readBuilt } from '../../helpers/built-site.ts';
 
 const routes = allRoutes();
@@ -41,10 +44,11 @@ describe('the nginx map of other spellings', () => {
 describe('_headers', () => {
   const headers = { 'content-security-policy': "default-src 'self'", 'x-content-type-options': 'nosniff' };
 
-  it('gives every URL the security headers and hashed assets a year of immutable caching', () => {
+  it('gives every URL the security headers and HSTS, and hashed assets a year of immutable caching', () => {
     const rules = parseHeadersFile(headersFile(headers));
-    expect(headersForPath(rules, '/de/about')).toEqual(headers);
-    expect(headersForPath(rules, '/assets/islands/react.abc.js')).toEqual({ ...headers, 'cache-control': 'public, max-age=31536000, immutable' });
+    const hsts = { 'strict-transport-security': 'max-age=31536000; includeSubDomains' };
+    expect(headersForPath(rules, '/de/about')).toEqual({ ...headers, ...hsts });
+    expect(headersForPath(rules, '/assets/islands/react.abc.js')).toEqual({ ...headers, ...hsts, 'cache-control': 'public, max-age=31536000, immutable' });
   });
 });
 
@@ -83,6 +87,27 @@ describe('host configuration files of the real build', () => {
     ({ outDir } = await builtSite());
   });
 
+  it('regression: publishes nothing meant for the operator: no nginx.conf, and no file names the internal upstream, paths or certificate (dist/_deploy/nginx.conf was served by Netlify and Cloudflare Pages)', () => {
+    const files = readdirSync(outDir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(outDir.length + 1));
+    expect(files.length).toBeGreaterThan(100);
+    expect(files.filter((file) => /(^|\/)(_deploy|nginx\.conf)/.test(file))).toEqual([]);
+    const internal = [NGINX_DEFAULTS.upstream, NGINX_DEFAULTS.root, NGINX_DEFAULTS.certificate, NGINX_DEFAULTS.certificateKey, 'maskwise_ingest'];
+    for (const file of files.filter((f) => /\.(html|txt|xml|json|webmanifest|js|css|svg)$|^_/.test(f))) {
+      const text = readFileSync(join(outDir, file), 'utf8');
+      for (const secret of internal) expect(text.includes(secret), `${file} names ${secret}`).toBe(false);
+    }
+    // The server block is beside the site, for the operator's server only.
+    expect(readFileSync(join(deployDirOf(outDir), 'nginx.conf'), 'utf8')).toContain(`server ${NGINX_DEFAULTS.upstream};`);
+  });
+
+  it('regression: _headers sends HSTS on every URL, as a header, not a comment (Netlify and Cloudflare Pages serve HTTPS)', () => {
+    const rules = parseHeadersFile(readBuilt(outDir, '_headers'));
+    for (const path of ['/', '/de/impressum', '/assets/styles.css', '/404.html']) {
+      expect(headersForPath(rules, path)['strict-transport-security'], path).toBe('max-age=31536000; includeSubDomains');
+    }
+    expect(readBuilt(outDir, '_headers')).toMatch(/^  Strict-Transport-Security: max-age=31536000; includeSubDomains$/m);
+  });
+
   it('allows exactly the inline scripts of the pages, by hash, and no unsafe-inline', () => {
     const csp = headersForPath(parseHeadersFile(readBuilt(outDir, '_headers')), '/')['content-security-policy'] ?? '';
     expect(csp).toMatch(/^default-src 'self'; script-src 'self' 'sha256-/);
@@ -100,7 +125,7 @@ describe('host configuration files of the real build', () => {
   it('lets the pages fetch from and post forms to the ingest service when it lives on another origin, and only then', () => {
     const csp = (ingestUrl: string) => {
       const files = hostConfigs({ siteUrl: 'https://www.example.org', ingestUrl, routes: allRoutes(['en']), langs: ['en'], html: [] });
-      return headersForPath(parseHeadersFile(files._headers!), '/')['content-security-policy'] ?? '';
+      return headersForPath(parseHeadersFile(files.published._headers!), '/')['content-security-policy'] ?? '';
     };
     expect(csp('https://forms.example.org/api')).toContain("connect-src 'self' https://forms.example.org;");
     // Without JavaScript the newsletter form posts there itself.
@@ -116,7 +141,7 @@ describe('host configuration files of the real build', () => {
   });
 
   it('writes an nginx server block with a location and a case map entry per page, and each language\'s 404', () => {
-    const conf = readBuilt(outDir, '_deploy/nginx.conf');
+    const conf = readBuilt(deployDirOf(outDir), 'nginx.conf');
     for (const route of routes) {
       expect(conf).toContain(
         `location = ${route.path} { if ($maskwise_empty_segment) { return 308 ${route.path}$is_args$args; } try_files /${fileForPath(route.path)} =404; }`,
@@ -133,7 +158,10 @@ describe('host configuration files of the real build', () => {
     // HTTPS only: HSTS on every answer, plain HTTP nothing but a redirect.
     expect(conf).toMatch(/^    add_header Strict-Transport-Security "max-age=\d+[^"]*" always;/m);
     expect(conf).toContain('    listen 443 ssl;  # set for your host');
-    expect(conf).toContain('    return 308 https://$host$request_uri;');
+    // The redirect goes to the site's own host, never the client's Host header.
+    expect(conf).toMatch(/^    return 308 https:\/\/[a-z0-9.-]+\$request_uri;/m);
+    expect(conf).not.toContain('$host$request_uri');
+    expect(conf).toContain('    ssl_ciphers ECDHE-ECDSA-AES128-GCM-SHA256:');
   });
 
   it('writes _redirects for trailing slashes and the language 404 pages, most specific first', () => {

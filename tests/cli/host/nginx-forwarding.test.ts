@@ -1,7 +1,9 @@
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deployDirOf } from '../../../cli/host/deploy-files.ts';
 import { NGINX_CONFIG_FILE, nginxConfig } from '../../../cli/host/nginx.ts';
 import { LANGUAGES } from '../../../cli/site/languages.ts';
 import { fileForPath, notFoundPath } from '../../../cli/site/routes.ts';
@@ -29,8 +31,8 @@ function siteWithServerBlock(): string {
   const root = tokenFormSite();
   const pages = TOKEN_FORM_CASES.map(({ path }) => ({ path, file: fileForPath(path) }));
   const notFoundPages = LANGUAGES.map((lang) => ({ prefix: lang === 'en' ? '/' : `/${lang}`, file: fileForPath(notFoundPath(lang)) }));
-  mkdirSync(join(root, '_deploy'));
-  writeFileSync(join(root, NGINX_CONFIG_FILE), nginxConfig({ serverName: 'www.maskwise.io', pages, notFoundPages, headers: SITE_HEADERS }));
+  mkdirSync(deployDirOf(root));
+  writeFileSync(join(deployDirOf(root), NGINX_CONFIG_FILE), nginxConfig({ serverName: 'www.maskwise.io', pages, notFoundPages, headers: SITE_HEADERS }));
   return root;
 }
 
@@ -67,6 +69,28 @@ describe.runIf(haveNginx)('nginx with the generated server block', () => {
     expect(secure.status).toBe(200);
     expect(secure.headers['strict-transport-security']).toMatch(/^max-age=\d+/);
     expect(ingest.seen.length).toBe(before);
+  });
+
+  it('regression: plain HTTP redirects to the site\'s own host whatever Host a client sends (Host: www.example.com@evil.example was a redirect to evil.example)', async () => {
+    for (const host of ['www.example.com@evil.example', 'evil.example', 'evil.example:8443', '127.0.0.1']) {
+      const res = await send(nginx.httpURL, '/de/about?x=1', { headers: { host } });
+      expect([res.status, res.headers.location], host).toEqual([308, 'https://www.maskwise.io/de/about?x=1']);
+      expect(new URL(res.headers.location!).host).toBe('www.maskwise.io');
+    }
+  });
+
+  it('regression: offers TLS 1.2 only with forward secrecy and AEAD (it took AES128-SHA256, RSA key exchange); TLS 1.3 and an ECDHE-GCM suite connect', () => {
+    const { port } = new URL(base);
+    const handshake = (...args: string[]) =>
+      spawnSync('openssl', ['s_client', '-connect', `127.0.0.1:${port}`, '-servername', '127.0.0.1', ...args], { input: '', encoding: 'utf8', timeout: 10_000 });
+    for (const cipher of ['AES128-SHA256', 'AES256-GCM-SHA384', 'AES128-SHA', 'ECDHE-RSA-AES128-SHA256', 'ECDHE-RSA-AES128-SHA']) {
+      const refused = handshake('-tls1_2', '-cipher', cipher);
+      expect(refused.status, cipher).not.toBe(0);
+      expect(refused.stdout + refused.stderr, cipher).not.toMatch(/Cipher is (?!\(NONE\))/);
+    }
+    const accepted = handshake('-tls1_2', '-cipher', 'ECDHE-RSA-AES128-GCM-SHA256');
+    expect(accepted.stdout).toContain('Cipher is ECDHE-RSA-AES128-GCM-SHA256');
+    expect(handshake('-tls1_3').stdout).toMatch(/New, TLSv1\.3, Cipher is TLS_/);
   });
 
   it.each(TOKEN_FORM_CASES.map((c) => [c.path, c.endpoint]))('forwards POST %s?token=… to POST %s?token=…, body, type and answer unchanged', async (path, endpoint) => {

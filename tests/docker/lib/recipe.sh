@@ -73,6 +73,7 @@ SMTP_URL=smtp://mail-sink:2525?starttls=optional
 SALES_EMAIL=sales@example.com
 MAIL_FROM=forms@example.com
 SITE_DIR=$WORK/site
+DEPLOY_DIR=$WORK/site-deploy
 TLS_DIR=$WORK/tls
 NGINX_LOG_DIR=$WORK/nginx-logs
 HTTP_PUBLISH=127.0.0.1:$http_port

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Makes sure Debian's nginx is available for tests/e2e/nginx.spec.ts, which serves the build with
-# the generated dist/_deploy/nginx.conf. Installed with apt where we are root; elsewhere the
+# the generated dist-deploy/nginx.conf. Installed with apt where we are root; elsewhere the
 # spec fails with a message saying what to install (NGINX_PATH selects another binary).
 set -euo pipefail
 status=0

@@ -2,6 +2,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { get as httpsGet } from 'node:https';
 import { join } from 'node:path';
+import { deployDirOf } from '../../../cli/host/deploy-files.ts';
 import { NGINX_CONFIG_FILE, NGINX_DEFAULTS } from '../../../cli/host/nginx.ts';
 import { freePort } from '../../helpers/ports.ts';
 
@@ -15,12 +16,12 @@ const BROTLI_STATIC_MODULE = '/usr/lib/nginx/modules/ngx_http_brotli_static_modu
 const BROTLI_SWITCH = '# brotli_static on;';
 
 /**
- * The built site's server block as an operator deploys it: the lines marked "set for your
+ * The built site's server block (in the deployment folder beside it, `deployDirOf`) as an operator deploys it: the lines marked "set for your
  * host" given this machine's values. Fails when a marked line is missing, so the test notices
  * a config the documented procedure can no longer adjust.
  */
 function deployedServerBlock(siteDir: string, ports: { https: number; http: number }, ingestPort: number, workDir: string, brotli: boolean): string {
-  const generated = readFileSync(join(siteDir, NGINX_CONFIG_FILE), 'utf8');
+  const generated = readFileSync(join(deployDirOf(siteDir), NGINX_CONFIG_FILE), 'utf8');
   const { certificate, key } = selfSignedCertificate(workDir);
   const replacements: [string, string][] = [
     [`listen ${NGINX_DEFAULTS.listen};`, `listen 127.0.0.1:${ports.https} ssl;`],

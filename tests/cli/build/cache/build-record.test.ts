@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BuildOptions, BuildResult } from '../../../../cli/build/build-site.ts';
 import { buildInputsKey } from '../../../../cli/build/cache/build-record.ts';
+import { deployDirOf } from '../../../../cli/host/deploy-files.ts';
 import { DEFAULT_PATHS } from '../../../../cli/paths.ts';
 import { copiedSiteBuild, identities, renderedFiles } from '../../../helpers/copied-site-build.ts';
 
@@ -60,6 +61,19 @@ describe('the record of the last build', () => {
     writeFileSync(join(outDir, 'stray.html'), 'not built');
     expect(stood(await build())).toBe(false);
     expect(readdirSync(outDir)).not.toContain('stray.html');
+    expect(stood(await build())).toBe(true);
+  }, 120_000);
+
+  it('builds when the nginx server block beside the output was deleted or edited, and writes only it', async () => {
+    const conf = join(deployDirOf(outDir), 'nginx.conf');
+    const built = readFileSync(conf, 'utf8');
+    for (const change of [() => rmSync(conf), () => writeFileSync(conf, 'edited by hand')]) {
+      change();
+      const again = await build();
+      expect(stood(again)).toBe(false);
+      expect([again.filesWritten, renderedFiles(again)]).toEqual([1, []]);
+      expect(readFileSync(conf, 'utf8')).toBe(built);
+    }
     expect(stood(await build())).toBe(true);
   }, 120_000);
 
