@@ -4,7 +4,14 @@
 #   docker run -d --name ingest -p 8787:8787 -v ingest-data:/data \
 #     -e SALES_EMAIL=sales@example.com -e SMTP_URL=smtp://user:pass@mail.example.com:587 ingest
 #
-# Two stages on the official Node 20 slim image:
+# Two stages on the official Node 22 slim image on Debian 13 (trixie): Node 22 is an LTS line
+# maintained until 2027-04-30, trixie Debian's stable release. Both stages name the same tag, so
+# the addon built in the first is built for the Node that runs it in the second (the container
+# proof checks the image's node major against this tag and runs the addon's statements through
+# garbage collection in it). Not Node 24 yet: better-sqlite3 12 compiled against Node 24.19 or
+# later aborts the process when a statement is garbage collected (nodejs/node#65446; the proof
+# showed it on 24.21); Node 24 needs better-sqlite3 13, which needs Node 22 or later everywhere
+# (docs/developers.md, "Supported releases and install scripts").
 #   build    installs production dependencies only (`npm ci --omit=dev`), adds esbuild at the
 #            lockfile's version, and compiles the service (`node compile.js ingest`): one bundle in
 #            build/ingest/ that holds ingest/ and every npm package it uses, except better-sqlite3,
@@ -27,7 +34,7 @@
 # generated captcha secret, .eml files of the file mail sink). Mount a named volume or a host
 # directory owned by uid 10001 there.
 
-FROM node:20-bookworm-slim AS build
+FROM node:22-trixie-slim AS build
 
 ENV DEBIAN_FRONTEND=noninteractive
 RUN apt-get update \
@@ -39,7 +46,8 @@ COPY package.json package-lock.json tsconfig.json compile.js ./
 # Production dependencies only, at the versions in package-lock.json. devDependencies are dropped
 # from this stage's copy of package.json first: the image never needs them, and `npm ci` then does
 # not insist on lock entries for dev-only platform packages (tailwind's oxide binaries for other
-# operating systems). better-sqlite3's own install script fetches or compiles its addon.
+# operating systems). better-sqlite3's own install script (allowed by package.json's allowScripts)
+# fetches or compiles its addon, for this stage's Node: the runtime stage's, as both name one tag.
 # After a compile only build/Release/better_sqlite3.node is needed at run time: the SQLite sources
 # and object files (about 25 MB) are dropped, and the addon is loaded once to prove it works.
 RUN npm pkg delete devDependencies \
@@ -58,7 +66,7 @@ RUN node compile.js ingest \
  && node build/ingest/main.js --help >/dev/null
 
 
-FROM node:20-bookworm-slim AS runtime
+FROM node:22-trixie-slim AS runtime
 
 COPY --from=build /usr/bin/tini-static /usr/local/bin/tini
 

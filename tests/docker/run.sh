@@ -1,19 +1,24 @@
 #!/usr/bin/env bash
 # Proves the Dockerfile for real: starts a private Docker engine, makes a local stand-in for the
-# base image (no registry is reachable here, so `node:20-bookworm-slim` cannot be pulled), builds
+# base image the Dockerfile names (no registry of images is reachable here, so `node:22-trixie-slim`
+# cannot be pulled: Debian from its mirror, Node of the same major from the npm registry), builds
 # the repository's Dockerfile unchanged, runs the image with a /data volume on a loopback port and
-# checks what an operator relies on. Run as root on Debian 12 with Node 20 (CI: `.ci/run`).
+# checks what an operator relies on. Run as root on Debian 12 with node and npm, and the npm
+# registry and Debian's mirror reachable (CI: `.ci/run`).
 #
 #   bash tests/docker/run.sh            (npm run test:docker)
 #
 # Environment:
-#   DOCKER_TEST_CACHE   where the stand-in base image tarball is kept between runs
-#                       (default /var/cache/ingest-docker-test; set to "" to disable)
+#   DOCKER_TEST_CACHE   where the stand-ins' tarballs (and the Node and npm packages they are made
+#                       from) are kept between runs (default /var/cache/ingest-docker-test; set to
+#                       "" to disable)
 #   DOCKER_TEST_KEEP=1  leave the engine's temp dir in place after a failure, for a look
 #
-# What the stand-in is, and the two ways it differs from the official image: lib/standin-image.sh.
+# What the stand-ins are, and how they differ from the official images: lib/standin-image.sh and
+# lib/recipe.sh; every run prints it (`stand-in:` lines, repeated in the summary).
 #
-# Checks: the image builds, and holds the compiled service with better-sqlite3 as its only package
+# Checks: the image builds, runs the Node major its FROM lines name with better-sqlite3's addon
+# built for that Node, and holds the compiled service with better-sqlite3 as its only package
 # and no TypeScript source; GET /healthz answers 200; POST /api/newsletter answers 201 and the row
 # is exported by `ingest export` inside the container; the service runs as a non-root user; the
 # database is on /data; the HEALTHCHECK turns healthy; after `docker restart` the row and the
@@ -37,7 +42,7 @@ set -Eeuo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$HERE/../.." && pwd)
-BASE_TAG=node:20-bookworm-slim
+BASE_TAG="" # the Dockerfile's base image, read from its FROM lines (lib/standin-image.sh)
 IMAGE=ingest:docker-test
 CACHE_DIR=${DOCKER_TEST_CACHE-/var/cache/ingest-docker-test}
 NAME="ingest-docker-test-$$"

@@ -1,10 +1,12 @@
 # shellcheck shell=bash
-# What the host needs for the container proof (sourced by tests/docker/run.sh): root, node, a
-# Docker engine, debootstrap and docker-compose, installed through apt when missing. Sets DOCKER_BIN, the client.
+# What the host needs for the container proof (sourced by tests/docker/run.sh): root, node and npm
+# (the probes; the stand-in's Node and npm come from the npm registry), a Docker engine, debootstrap
+# and docker-compose, installed through apt when missing. Sets DOCKER_BIN, the client.
 
 check_prerequisites() { # check_prerequisites: dies unless the host can run the proof
   [[ $(id -u) == 0 ]] || die "must run as root (it starts a Docker engine and runs debootstrap)"
   command -v node >/dev/null || die "node is required on the host"
+  command -v npm >/dev/null || die "npm is required on the host"
   local need=()
   command -v dockerd >/dev/null || need+=(docker.io)
   command -v debootstrap >/dev/null || need+=(debootstrap)
