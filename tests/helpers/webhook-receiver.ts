@@ -34,6 +34,8 @@ export interface WebhookReceiver {
   answer: number | 'hang' | Array<number | 'hang'>;
   /** How long each answer waits after the body arrived (a slow receiver; default 0). */
   delayMs: number;
+  /** The body of an answer that is not 2xx (default `answer STATUS`): what a receiver's error page says. */
+  errorBody: string | null;
   /** The most requests of one `webhook-id` that were ever open at the same moment (two senders of one delivery at once would make it 2). */
   maxOpenPerId(): number;
   /** Stops listening and cuts open connections (deliveries get "connection refused"). */
@@ -63,6 +65,7 @@ export async function webhookReceiver(secret = newWebhookSecret()): Promise<Webh
     events: () => receiver.received.flatMap((hook) => (hook.event === null ? [] : [hook.event])),
     answer: 204,
     delayMs: 0,
+    errorBody: null,
     maxOpenPerId: () => maxOpen,
     async down() {
       await new Promise<void>((resolve) => {
@@ -105,7 +108,7 @@ export async function webhookReceiver(secret = newWebhookSecret()): Promise<Webh
           receiver.received.push({ id, timestamp: String(req.headers['webhook-timestamp']), event, body, headers: req.headers, answered });
           if (answered === 'hang') return;
           const reply = () => {
-            if (!res.destroyed) res.writeHead(answered, { 'content-type': 'text/plain' }).end(answered < 300 ? '' : `answer ${answered}`);
+            if (!res.destroyed) res.writeHead(answered, { 'content-type': 'text/plain' }).end(answered < 300 ? '' : (receiver.errorBody ?? `answer ${answered}`));
           };
           if (receiver.delayMs > 0) setTimeout(reply, receiver.delayMs);
           else reply();
