@@ -132,7 +132,7 @@ export function webhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
       await lease.stop();
     }
     const now = deps.clock.now();
-    const claim = { id: job.id, attempts: job.attempts, eventType: job.eventType };
+    const claim = { id: job.id, attempts: job.attempts, eventType: job.eventType, emailLower: job.emailLower };
     const about = { webhookId: job.eventId, endpoint: job.endpoint, event: job.eventType, attempts: job.attempts };
     if (result.ok) {
       deps.log.info({ ...about, status: result.status }, 'webhook delivered');

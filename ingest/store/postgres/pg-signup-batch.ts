@@ -21,7 +21,9 @@ import { outboxRow } from '../outbox/outbox-row.ts';
 import { capValues, chargeMailQuery } from '../mail-caps.ts';
 import { newsletterRow, type SignupTerms } from '../submission-store.ts';
 import type { Tables } from '../tables.ts';
-import { NO_WEBHOOKS, newsletterConfirmed, type WebhookRouting, webhookRows } from '../webhooks/webhook-row.ts';
+import { eventFor, queueEvents } from '../webhooks/queue-events.ts';
+import { NO_WEBHOOKS, newsletterConfirmed, type WebhookRouting } from '../webhooks/webhook-row.ts';
+import { opsQueriesOn } from './pg-ops-database.ts';
 
 /** One `subscribe` call waiting for its batch. */
 export interface SignupJob {
@@ -72,8 +74,8 @@ export async function subscribeBatch(kysely: Kysely<Tables>, jobs: SignupJob[], 
       // Single opt-in: a subscription active at once is reported to the endpoints now.
       const hooks = kept
         .filter((row) => row.status === 'confirmed')
-        .flatMap((row) => webhookRows(webhooks, newsletterConfirmed(rows[tried.get(row.email_lower)!]!, Date.parse(row.created_at)), row.email_lower, Date.parse(row.created_at)));
-      if (hooks.length > 0) await trx.insertInto('webhook_deliveries').values(hooks).execute();
+        .map((row) => eventFor(webhooks, newsletterConfirmed(rows[tried.get(row.email_lower)!]!, Date.parse(row.created_at)), row.email_lower, Date.parse(row.created_at)));
+      await queueEvents(trx, opsQueriesOn(trx), hooks);
     }
     const won = new Set(created.map((row) => tried.get(row.email_lower)!));
     const refused = new Set([...capped].map((email) => tried.get(email)!));
