@@ -211,7 +211,7 @@ export interface WebhookDeliveriesTable {
 }
 
 /** Each address's last webhook event sequence (`store/webhooks/queue-events.ts`); bigint on PostgreSQL (read as a string). */
-export interface WebhookSequencesTable {
+interface WebhookSequencesTable {
   email_lower: string;
   seq: number | string;
 }
