@@ -1,7 +1,9 @@
 /**
  * Newsletter signups stored many at a time: one transaction (one commit, one WAL flush, four
  * statements at most) holds a whole batch of concurrent signups, so their commit is shared instead
- * of paid per request. Each signup still gets what a transaction of its own gives it: its
+ * of paid per request (single opt-in adds three for the webhook events: the people's sequences,
+ * the older states they supersede, the deliveries; `webhooks/queue-events.ts`). Each signup still
+ * gets what a transaction of its own gives it: its
  * subscription, its `subscribed` (and `confirmed`) consent event and its confirmation mail are
  * committed together, the unique `email_lower` index decides duplicates (`ON CONFLICT DO NOTHING`
  * returns no row), and the per-recipient cap (`mail-caps.ts`) decides whether a new pending

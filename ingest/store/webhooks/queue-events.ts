@@ -46,9 +46,18 @@ export async function queueEvents(kysely: Kysely<Tables>, tx: OpsQueries, events
     const made = deliveryRows(event.endpoints, withSequence(event.draft, sequences[i]!), event.emailLower, event.now);
     return event.dueAt === undefined ? made : made.map((row) => ({ ...row, next_attempt_at: isoAt(Math.max(event.now, event.dueAt!)) }));
   });
-  for (const [i, event] of wanted.entries()) {
+  // Before the new rows go in, so only older rows are superseded: one statement per set of endpoints (usually one in all).
+  const superseding = new Map<string, { endpoints: readonly string[]; people: Set<string>; now: number }>();
+  for (const event of wanted) {
     if (!isStateEvent(event.draft.type)) continue;
-    await tx.run(supersedeQuery(kysely, { emailLower: event.emailLower, endpoints: event.endpoints, before: sequences[i]!, at: isoAt(event.now) }));
+    const key = event.endpoints.join('\n');
+    const group = superseding.get(key) ?? { endpoints: event.endpoints, people: new Set<string>(), now: event.now };
+    group.people.add(event.emailLower);
+    group.now = Math.max(group.now, event.now);
+    superseding.set(key, group);
+  }
+  for (const group of superseding.values()) {
+    await tx.run(supersedeQuery(kysely, { emailLower: [...group.people].sort(), endpoints: group.endpoints, at: isoAt(group.now) }));
   }
   await tx.run(kysely.insertInto('webhook_deliveries').values(rows));
   return rows;
@@ -107,19 +116,18 @@ export function nextSequenceQuery(kysely: Kysely<Tables>, values: ReadonlyArray<
 }
 
 /**
- * Marks the state events about `emailLower` to `endpoints` older than sequence `before` (all, when
- * it is omitted) that are pending or failed as superseded, dropping their body and the address.
+ * Marks the state events about `emailLower` (one address or several) to `endpoints` that are
+ * pending or failed as superseded, dropping their body and the address; run before the newer
+ * state's rows are inserted.
  * Constants are literals, so the statement can be prepared with named values (the SQLite writer).
  */
-export function supersedeQuery(kysely: Kysely<Tables>, target: { emailLower: string; endpoints: readonly string[]; before?: number; at: string }) {
-  let query = kysely
+export function supersedeQuery(kysely: Kysely<Tables>, target: { emailLower: string | readonly string[]; endpoints: readonly string[]; at: string }) {
+  return kysely
     .updateTable('webhook_deliveries')
     .set({ status: sql.lit('superseded'), body: sql`NULL`, email_lower: sql`NULL`, email: sql`NULL`, claimed_at: sql`NULL`, finished_at: target.at } as never)
-    .where('email_lower', '=', target.emailLower)
+    .where('email_lower', 'in', typeof target.emailLower === 'string' ? [target.emailLower] : [...target.emailLower])
     .where('endpoint', 'in', [...target.endpoints])
     .where('body', 'is not', null)
     .where(sql<boolean>`status IN ('pending', 'failed')`)
     .where(sql<boolean>`event_type IN ${STATE_TYPES_SQL}`);
-  if (target.before !== undefined) query = query.where('seq', '<', target.before);
-  return query;
 }

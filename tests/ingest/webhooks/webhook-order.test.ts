@@ -13,6 +13,7 @@ import { eraseEmail } from '../../../ingest/ops/erase.ts';
 import { personAddress } from '../../../ingest/ops/person-address.ts';
 import { applyRetention } from '../../../ingest/ops/retention.ts';
 import { type RunningService, startService } from '../../../ingest/server.ts';
+import { queueEvents } from '../../../ingest/store/webhooks/queue-events.ts';
 import { webhookStore } from '../../../ingest/store/webhooks/webhook-store.ts';
 import { sendErasureNotices } from '../../../ingest/webhooks/erasure-notices.ts';
 import { lastAppliedByAddress, webhookReceiver, type WebhookReceiver } from '../../helpers/webhook-receiver.ts';
@@ -24,7 +25,7 @@ const DAY = 86_400_000;
 const ALL_EVENTS = { endpoints: [{ name: 'default', events: WEBHOOK_EVENT_TYPES }] };
 
 /** A service on `kind` whose one endpoint is `receiver`; a retry comes `retryMs` later (long enough for a test to act in between). */
-async function serviceWith(kind: BackendKind, receiver: WebhookReceiver, retryMs = 2_000) {
+async function serviceWith(kind: BackendKind, receiver: WebhookReceiver, retryMs = 2_000, env: Record<string, string> = {}) {
   const smtp = await peer();
   const config = configFor(folder(), {
     SMTP_URL: `${smtp.url}?ignoreTLS=true`,
@@ -34,6 +35,7 @@ async function serviceWith(kind: BackendKind, receiver: WebhookReceiver, retryMs
     WEBHOOK_ALLOW_PRIVATE: '1',
     WEBHOOK_TIMEOUT_MS: '1000',
     ...(await databaseEnv(kind)),
+    ...env,
   });
   const running: RunningService = await startService(config, {
     pollMs: 20,
@@ -109,6 +111,26 @@ describe.each(BACKENDS)('events about one person, in order, on %s', (kind) => {
     await pause(300);
     expect(receiver.received.map((hook) => hook.event?.type)).toEqual(['newsletter.confirmed', 'newsletter.unsubscribed']);
     expect(lastAppliedByAddress(receiver).get('cy@example.com')).toBe('newsletter.unsubscribed');
+  });
+
+  it('gives a single opt-in confirmation the next sequence after the earlier events about the person, and supersedes a pending older state', async () => {
+    const receiver = await webhookReceiver();
+    later(receiver.close);
+    const { running } = await serviceWith(kind, receiver, 2_000, { NEWSLETTER_OPT_IN: 'single' });
+    const db = running.backend.consentDb;
+    // An unsubscription of an earlier subscription, still waiting for the endpoint, with a sequence from a clock ahead of this one.
+    const ahead = Date.now() + 60_000;
+    const draft = { type: 'newsletter.unsubscribed' as const, data: { version: 1 as const, email: 'Fay@example.com', unsubscribedAt: new Date().toISOString() } };
+    await running.webhooks.stop();
+    await db.transaction((tx) => queueEvents(db.kysely, tx, [{ draft, emailLower: 'fay@example.com', endpoints: ['default'], now: ahead }]));
+    expect((await postJson(running.app, '/api/newsletter', signup({ email: 'Fay@example.com', name: 'Fay', lang: 'es' }))).statusCode).toBe(201);
+    const rows = await rowsOf(running.backend, 'SELECT event_type, status, seq, body FROM webhook_deliveries ORDER BY id');
+    expect(rows.map((row) => [row.event_type, row.status])).toEqual([
+      ['newsletter.unsubscribed', 'superseded'],
+      ['newsletter.confirmed', 'pending'],
+    ]);
+    expect(Number(rows[1]!.seq)).toBe(ahead + 1);
+    expect(JSON.parse(String(rows[1]!.body)).data).toMatchObject({ sequence: ahead + 1, email: 'Fay@example.com' });
   });
 });
 
