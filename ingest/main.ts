@@ -128,8 +128,8 @@ program
     const [{ erasePerson }, { mailFolderOf }] = await Promise.all([import('./ops/erase.ts'), import('./ops/erase-mail-files.ts')]);
     const db = await openOpsDatabase(config);
     try {
-      const endpoints = config.webhooks.endpoints.map((endpoint) => endpoint.name);
-      const { rows: removed, webhooks, leftover, mailFiles } = await erasePerson(db, email, mailFolderOf(config), endpoints);
+      const hooks = { endpoints: config.webhooks.endpoints, inFlightMs: config.webhooks.timeoutMs };
+      const { rows: removed, webhooks, leftover, mailFiles } = await erasePerson(db, email, mailFolderOf(config), hooks);
       process.stdout.write(`erased ${email}: newsletter ${removed.newsletter}, contacts ${removed.contacts}, outbox ${removed.outbox}, webhook records ${webhooks.removed}\n`);
       report(`removed ${mailFiles.length} mail file(s) about the address${mailFiles.map((name) => `\n  ${name}`).join('')}`);
       if (webhooks.notices.length > 0) {
@@ -138,6 +138,9 @@ program
         // A delivered notice dropped the address: its old row versions go the way of the others.
         const left = await db.scrubDeleted();
         if (left !== null) report(`warning: ${left}`);
+      }
+      for (const notice of webhooks.notices.filter((told) => told.withoutRecord)) {
+        report(`note: ${notice.endpoint} takes newsletter.confirmed and the address had a confirmed subscription, but no record says it was sent it (records before 2026-12 were purged after 730 days): told anyway`);
       }
       for (const endpoint of webhooks.unconfigured) report(`warning: webhook endpoint ${endpoint} received data about the address but is no longer configured: ask its owner to erase it`);
       if (leftover !== null) report(`warning: ${leftover}`);

@@ -17,6 +17,7 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from '../contract/webhook-events.ts';
+import { isPrivateAddress } from './private-address.ts';
 
 /** One endpoint as the service uses it. */
 export interface WebhookEndpoint {
@@ -126,33 +127,4 @@ function urlProblem(url: string, allowPrivate: boolean): string | null {
   if (isPrivate && !allowPrivate) return `is on a private or loopback address (${host}): set WEBHOOK_ALLOW_PRIVATE=1 if that is meant`;
   if (parsed.protocol !== 'https:' && !isPrivate) return 'must be an https:// URL (plain http is allowed only on a private or loopback address, with WEBHOOK_ALLOW_PRIVATE=1)';
   return null;
-}
-
-const PRIVATE_V4: ReadonlyArray<[number, number]> = [
-  [0x00000000, 8], // 0.0.0.0/8 "this network"
-  [0x0a000000, 8], // 10/8
-  [0x64400000, 10], // 100.64/10 carrier-grade NAT
-  [0x7f000000, 8], // 127/8 loopback
-  [0xa9fe0000, 16], // 169.254/16 link-local (cloud metadata services)
-  [0xac100000, 12], // 172.16/12
-  [0xc0a80000, 16], // 192.168/16
-  [0xe0000000, 3], // 224/3 multicast and reserved
-];
-
-/**
- * True for an address a public endpoint cannot have: loopback, private, link-local, carrier-grade
- * NAT, unspecified, multicast; IPv6 `::1`, `::`, `fc00::/7`, `fe80::/10`, and IPv4-mapped forms.
- *
- * @example isPrivateAddress('169.254.169.254') // → true
- * @example isPrivateAddress('93.184.215.14') // → false
- */
-export function isPrivateAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped !== null) return isPrivateAddress(mapped[1]!);
-  if (isIP(address) === 4) {
-    const value = address.split('.').reduce((n, part) => n * 256 + Number(part), 0);
-    return PRIVATE_V4.some(([base, bits]) => Math.floor(value / 2 ** (32 - bits)) === Math.floor(base / 2 ** (32 - bits)));
-  }
-  const lower = address.toLowerCase();
-  return lower === '::1' || lower === '::' || /^f[cd][0-9a-f]{0,2}:/.test(lower) || /^fe[89ab][0-9a-f]?:/.test(lower);
 }

@@ -11,8 +11,9 @@
  * the per-recipient cap (`store/mail-caps.ts`, a conditional upsert whose row lock makes
  * concurrent signups of one mailbox wait for each other) and then changes the row it has locked
  * (`FOR UPDATE` on PostgreSQL; SQLite's transaction holds the only write lock). Side effects —
- * outbox rows, consent events, webhook deliveries (`newsletter.confirmed`, `.unsubscribed`) — are
- * queued only by the request that got a row back, in the same transaction: ten concurrent
+ * outbox rows, consent events, webhook deliveries (`newsletter.confirmed`, `.unsubscribed`, with the
+ * person's next sequence, `store/webhooks/queue-events.ts`) — are queued only by the request that got
+ * a row back, in the same transaction: ten concurrent
  * confirmations of one link record one `confirmed` event and queue one webhook event.
  *
  * No answer tells whether an address is subscribed: a signup of a confirmed address is answered
@@ -43,7 +44,8 @@ import type { OpsDatabase, OpsQueries } from '../store/ops-database.ts';
 import { outboxRow } from '../store/outbox/outbox-row.ts';
 import type { SignupTerms } from '../store/submission-store.ts';
 import type { ConsentEventKind, NewsletterRequestsTable, NewsletterTable } from '../store/tables.ts';
-import { NO_WEBHOOKS, newsletterConfirmed, type WebhookRouting, webhookRows } from '../store/webhooks/webhook-row.ts';
+import { eventFor, queueEvents } from '../store/webhooks/queue-events.ts';
+import { NO_WEBHOOKS, newsletterConfirmed, newsletterUnsubscribed, type WebhookRouting } from '../store/webhooks/webhook-row.ts';
 import type { ConsentWording } from './consent-wording.ts';
 import { type ConsentLinks, type ParsedToken, requestBinding } from './links.ts';
 
@@ -91,9 +93,6 @@ export function subscriptionLifecycle(db: OpsDatabase, links: ConsentLinks, link
       }),
     );
 
-  const queueWebhooks = async (tx: OpsQueries, rows: ReturnType<typeof webhookRows>) => {
-    if (rows.length > 0) await tx.run(kysely.insertInto('webhook_deliveries').values(rows));
-  };
 
   /** The request a confirmation token was mailed for: the row's current one or a kept earlier one; null when none matches. */
   async function requestOf(tx: OpsQueries, parsed: ParsedToken, row: Subscription, now: number) {
@@ -242,7 +241,7 @@ export function subscriptionLifecycle(db: OpsDatabase, links: ConsentLinks, link
         // Confirmation mails still waiting would only confuse: drop them.
         await tx.run(kysely.deleteFrom('outbox').where('newsletter_id', '=', row.id).where('status', '=', 'pending'));
         await recordEvent(tx, row.id, request, 'confirmed', now);
-        await queueWebhooks(tx, webhookRows(webhooks, newsletterConfirmed({ ...request, email: row.email }, now), row.email_lower, now));
+        await queueEvents(kysely, tx, [eventFor(webhooks, newsletterConfirmed({ ...request, email: row.email }, now), row.email_lower, now)]);
         return 'confirmed';
       });
     },
@@ -270,8 +269,8 @@ export function subscriptionLifecycle(db: OpsDatabase, links: ConsentLinks, link
         );
         if (gone !== undefined) {
           await recordEvent(tx, null, gone, 'unsubscribed', now);
-          const event = { type: 'newsletter.unsubscribed' as const, data: { version: 1 as const, email: row.email, unsubscribedAt: isoAt(now) } };
-          await queueWebhooks(tx, webhookRows(webhooks, event, row.email_lower, now));
+          // Queued after the delete, which waited for any confirmation of this row: its sequence is the later one.
+          await queueEvents(kysely, tx, [eventFor(webhooks, newsletterUnsubscribed(row, now), row.email_lower, now)]);
         }
         return 'unsubscribed';
       });

@@ -31,7 +31,9 @@ export const DATA_FACTS = {
   /**
    * Years a contact message is kept after it was received, by the service and in the sales mailbox
    * (docs/leads.md); also the record that a webhook endpoint received a person's data (address,
-   * endpoint, event, time; no content), so an erasure can be passed on to it.
+   * endpoint, event, time, sequence; no content) after the last delivery, so an erasure can be
+   * passed on to it (the newest record per endpoint is kept longer, while the person's
+   * subscription or message is kept).
    */
   contactYears: 2,
   /** Years the anonymous record of consent events is kept. */

@@ -3,8 +3,9 @@
  * transaction, and from the data at rest; an `erased` consent event without personal data
  * records that it happened. The address matches whatever its case (`email_lower`);
  * the outbox rows go with their contacts (the foreign key cascades) and are counted first so the
- * report is complete. The webhook endpoints that received the person's data are sent a
- * `person.erased` notice, queued in the same transaction (`pass-on-erasure.ts`).
+ * report is complete. The webhook endpoints that may hold the person's data are sent a
+ * `person.erased` notice, queued in the same transaction (`pass-on-erasure.ts`), after any
+ * delivery about the person that was in flight.
  *
  * Deleted rows leave no copy behind in the database (`OpsDatabase.scrubDeleted`): on SQLite every
  * connection runs with `secure_delete` (freed space is zeroed, `connection.ts`), and a
@@ -22,6 +23,7 @@ import { normaliseEmail } from '../contract/schemas.ts';
 import type { OpsDatabase } from '../store/ops-database.ts';
 import { deletePersonalRows, type PersonalRowsReport } from './delete-personal-rows.ts';
 import { eraseMailFiles } from './erase-mail-files.ts';
+import type { WebhookEventType } from '../contract/webhook-events.ts';
 import { type ErasurePassedOn, passOnErasure } from './pass-on-erasure.ts';
 import type { PersonAddress } from './person-address.ts';
 
@@ -31,14 +33,20 @@ export interface RowsErasure {
   webhooks: ErasurePassedOn;
 }
 
+/** The webhook endpoints an erasure may tell, and how long a delivery in flight can take (WEBHOOK_TIMEOUT_MS; default 60 s, the longest it allows). */
+export interface ErasureWebhooks {
+  endpoints?: ReadonlyArray<{ name: string; events: readonly WebhookEventType[] }>;
+  inFlightMs?: number;
+}
+
 /**
- * Removes every row about `email`, and queues a `person.erased` notice to each of the `endpoints`
- * (the configured webhook endpoints' names) that had the person's data.
+ * Removes every row about `email`, and queues a `person.erased` notice to each of the configured
+ * webhook `endpoints` that may hold the person's data.
  *
- * @example await eraseEmail(db, 'Ana@example.com', { endpoints: ['crm'] })
- * // → { rows: { newsletter: 1, contacts: 2, outbox: 2 }, webhooks: { removed: 2, notices: [{ endpoint: 'crm', eventId: 'msg_…' }], unconfigured: [] } }
+ * @example await eraseEmail(db, 'Ana@example.com', { endpoints: [{ name: 'crm', events: ['contact.received'] }] })
+ * // → { rows: { newsletter: 1, contacts: 2, outbox: 2 }, webhooks: { removed: 2, notices: [{ endpoint: 'crm', eventId: 'msg_…', … }], unconfigured: [] } }
  */
-export function eraseEmail(db: OpsDatabase, email: PersonAddress, options: { now?: number; endpoints?: readonly string[] } = {}): Promise<RowsErasure> {
+export function eraseEmail(db: OpsDatabase, email: PersonAddress, options: ErasureWebhooks & { now?: number } = {}): Promise<RowsErasure> {
   const now = options.now ?? Date.now();
   const key = normaliseEmail(email).toLowerCase();
   const { kysely } = db;
@@ -55,8 +63,11 @@ export function eraseEmail(db: OpsDatabase, email: PersonAddress, options: { now
             .where('email_lower', '=', key),
         ),
     );
+    // The address as the subscription spells it, for endpoints that may hold it without a record (`pass-on-erasure.ts`).
+    const [subscribed] = await tx.all(kysely.selectFrom('newsletter').select('email').where('email_lower', '=', key).where('status', '=', 'confirmed'));
     const rows = await deletePersonalRows(kysely, tx, { column: 'email_lower', op: '=', value: key });
-    return { rows, webhooks: await passOnErasure(kysely, tx, key, options.endpoints ?? [], now) };
+    const target = { emailLower: key, endpoints: options.endpoints ?? [], subscribedAs: subscribed?.email ?? null, inFlightMs: options.inFlightMs ?? 60_000, now };
+    return { rows, webhooks: await passOnErasure(kysely, tx, target) };
   });
 }
 
@@ -74,8 +85,8 @@ export interface PersonErasure extends RowsErasure {
  * @example await erasePerson(db, 'Ana@Example.com', '/data/mail')
  * // → { rows: { newsletter: 1, contacts: 2, outbox: 2 }, leftover: null, mailFiles: ['2025-…-abc.eml', …] }
  */
-export async function erasePerson(db: OpsDatabase, email: PersonAddress, mailDir: string, endpoints: readonly string[] = []): Promise<PersonErasure> {
-  const erased = await eraseEmail(db, email, { endpoints });
+export async function erasePerson(db: OpsDatabase, email: PersonAddress, mailDir: string, webhooks: ErasureWebhooks = {}): Promise<PersonErasure> {
+  const erased = await eraseEmail(db, email, webhooks);
   const leftover = await db.scrubDeleted();
   const mailFiles = eraseMailFiles(mailDir, email);
   return { ...erased, leftover, mailFiles };

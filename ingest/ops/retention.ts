@@ -18,9 +18,12 @@
  * | mail files of the file mail sink (`$DATA_DIR/mail`) | confirmation mails (newsletter and contact): the link's lifetime; sales mails: 730 days |
  * | webhook deliveries' content | until delivered (the body is dropped then); retried for 3 days (`webhookRetryDays`) |
  * | failed webhook deliveries (dead letters, with their content) | 14 days after they failed (`webhookFailedDays`), for `ingest webhooks retry` |
- * | records of delivered webhook events (address, endpoint, event, time; no content) | 730 days after delivery, so an erasure can be passed on |
+ * | superseded webhook deliveries (no content, no address) | 14 days after a newer state replaced them |
+ * | records of delivered webhook events (address, endpoint, event, time; no content) | 730 days after delivery; the newest per endpoint and person as long as the service keeps a subscription or a message of that person, so an erasure always reaches the endpoint |
+ * | a person's webhook event sequence (address, a number) | as long as a webhook row about the person remains (and a day at least) |
  */
 import { readdirSync, rmSync, statSync } from 'node:fs';
+import { sql } from 'kysely';
 import { join } from 'node:path';
 import { isoAt } from '../clock.ts';
 import { DATA_FACTS, yearsInDays } from '../contract/data-facts.ts';
@@ -37,6 +40,17 @@ const VISITOR_MAIL_KINDS = ['newsletter_confirm', 'newsletter_already_subscribed
 
 /** Days a consent event (without personal data) is kept (1095). */
 const CONSENT_EVENT_RETENTION_DAYS = yearsInDays(DATA_FACTS.consentEventYears);
+
+/**
+ * Whether a delivered webhook record past its 730 days may go: its person's data is no longer kept
+ * (no subscription, no message), or a newer record of the same endpoint and person stays. So the
+ * endpoints of a long-time subscriber stay known for as long as the subscription is kept.
+ */
+const RECORD_NOT_NEEDED = sql<boolean>`(
+  (NOT EXISTS (SELECT 1 FROM newsletter WHERE newsletter.email_lower = webhook_deliveries.email_lower)
+    AND NOT EXISTS (SELECT 1 FROM contacts WHERE contacts.email_lower = webhook_deliveries.email_lower))
+  OR webhook_deliveries.id NOT IN (
+    SELECT max(id) FROM webhook_deliveries WHERE status = 'delivered' AND email_lower IS NOT NULL GROUP BY endpoint, email_lower))`;
 
 /** One line of the retention table, for people (docs/leads.md, `ingest purge`). */
 export interface RetentionRule {
@@ -70,8 +84,12 @@ export function retentionTable(linkDays: number): RetentionRule[] {
     { id: 'mail_caps', what: 'per-recipient mail counts (by normalized address)', kept: 'until their UTC day is over' },
     { id: 'consent_events', what: 'consent events (no personal data)', kept: `${CONSENT_EVENT_RETENTION_DAYS} days` },
     { id: 'captcha_nonces', what: 'used captcha challenges', kept: 'until they expire' },
-    { id: 'webhook_records', what: 'records of delivered webhook events (address, endpoint, event; no content)', kept: `${CONTACT_RETENTION_DAYS} days after delivery` },
-    { id: 'webhook_failed', what: 'failed webhook deliveries (with their content)', kept: `${DATA_FACTS.webhookFailedDays} days after they failed` },
+    {
+      id: 'webhook_records',
+      what: 'records of delivered webhook events (address, endpoint, event; no content)',
+      kept: `${CONTACT_RETENTION_DAYS} days after delivery; the newest per endpoint while the person's subscription or message is kept`,
+    },
+    { id: 'webhook_failed', what: 'failed webhook deliveries (with their content), and superseded ones', kept: `${DATA_FACTS.webhookFailedDays} days after they failed` },
     { id: 'mail_files', what: 'mail files of the file mail sink', kept: `confirmation mails ${linkDays} days, sales mails ${CONTACT_RETENTION_DAYS} days` },
   ];
 }
@@ -116,8 +134,9 @@ export async function applyRetention(db: OpsDatabase, options: RetentionOptions)
     .where('created_at', '<', linkCutoff);
   const oldEvents = kysely.selectFrom('consent_events').where('at', '<', eventCutoff);
   const usedNonces = kysely.selectFrom('captcha_nonces').where('expires_at', '<', at);
-  const oldWebhookRecords = kysely.selectFrom('webhook_deliveries').where('status', '=', 'delivered').where('finished_at', '<', contactCutoff);
-  const oldDeadLetters = kysely.selectFrom('webhook_deliveries').where('status', '=', 'failed').where('finished_at', '<', isoAt(now - DATA_FACTS.webhookFailedDays * DAY_MS));
+  const oldWebhookRecords = kysely.selectFrom('webhook_deliveries').where('status', '=', 'delivered').where('finished_at', '<', contactCutoff).where(RECORD_NOT_NEEDED);
+  const failedCutoff = isoAt(now - DATA_FACTS.webhookFailedDays * DAY_MS);
+  const oldDeadLetters = kysely.selectFrom('webhook_deliveries').where('status', 'in', ['failed', 'superseded']).where('finished_at', '<', failedCutoff);
 
   const first = (rows: ReadonlyArray<{ n: number | string | bigint }>) => Number(rows[0]?.n ?? 0);
   const rows = await db.transaction(async (tx) => {
@@ -161,8 +180,16 @@ export async function applyRetention(db: OpsDatabase, options: RetentionOptions)
     );
     await tx.run(kysely.deleteFrom('consent_events').where('at', '<', eventCutoff));
     await tx.run(kysely.deleteFrom('captcha_nonces').where('expires_at', '<', at));
-    await tx.run(kysely.deleteFrom('webhook_deliveries').where('status', '=', 'delivered').where('finished_at', '<', contactCutoff));
-    await tx.run(kysely.deleteFrom('webhook_deliveries').where('status', '=', 'failed').where('finished_at', '<', isoAt(now - DATA_FACTS.webhookFailedDays * DAY_MS)));
+    await tx.run(kysely.deleteFrom('webhook_deliveries').where('status', '=', 'delivered').where('finished_at', '<', contactCutoff).where(RECORD_NOT_NEEDED));
+    await tx.run(kysely.deleteFrom('webhook_deliveries').where('status', 'in', ['failed', 'superseded']).where('finished_at', '<', failedCutoff));
+    // A sequence with no row about its person left; one taken within the last day is kept, so a
+    // change queueing about the person right now (its row not visible to this statement) keeps it.
+    await tx.run(
+      kysely
+        .deleteFrom('webhook_sequences')
+        .where('seq', '<', now - DAY_MS)
+        .where((eb) => eb.not(eb.exists(kysely.selectFrom('webhook_deliveries').select('id').where('webhook_deliveries.email_lower', '=', sql.ref<string>('webhook_sequences.email_lower'))))),
+    );
     return counts;
   });
   const mailFiles = options.mailDir === null ? 0 : purgeMailFiles(options.mailDir, now, linkDays, options.dryRun ?? false);

@@ -175,8 +175,8 @@ export interface NewsletterRequestsTable {
   expires_at: string;
 }
 
-/** Where a webhook delivery is: `pending` → `sending` → `delivered`, or back to `pending` for a retry, or `failed` (dead letter). */
-export type WebhookStatus = 'pending' | 'sending' | 'delivered' | 'failed';
+/** Where a webhook delivery is: `pending` → `sending` → `delivered`, or back to `pending` for a retry, or `failed` (dead letter), or `superseded` (a newer state of the person replaced it before it was delivered). */
+export type WebhookStatus = 'pending' | 'sending' | 'delivered' | 'failed' | 'superseded';
 
 /**
  * One event to one webhook endpoint (`webhooks/`): its signed body until it is delivered, then,
@@ -190,8 +190,12 @@ export interface WebhookDeliveriesTable {
   /** The endpoint's name in the configuration. */
   endpoint: string;
   event_type: string;
-  /** The person the event is about (lower case), for export and erasure; null once an erasure notice is delivered. */
+  /** The person the event is about (lower case), for export and erasure; null once an erasure notice is delivered, or the row superseded. */
   email_lower: string | null;
+  /** The address as the event spelled it (`Ana.Perez@example.com`), so `person.erased` spells it the same; null on rows queued before it was kept. */
+  email: string | null;
+  /** The event's per-person sequence (`webhook_sequences`): the order of the events about one person; the id on rows queued before it. */
+  seq: number | string | null;
   /** The JSON body; null once delivered (the receiver has it). */
   body: string | null;
   status: WebhookStatus;
@@ -204,6 +208,12 @@ export interface WebhookDeliveriesTable {
   /** The receiver's last HTTP status, or null (no answer). */
   last_status: number | null;
   last_error: string | null;
+}
+
+/** Each address's last webhook event sequence (`store/webhooks/queue-events.ts`); bigint on PostgreSQL (read as a string). */
+interface WebhookSequencesTable {
+  email_lower: string;
+  seq: number | string;
 }
 
 /** All tables, for `Kysely<Tables>`. */
@@ -219,4 +229,5 @@ export interface Tables {
   mail_caps: MailCapsTable;
   newsletter_requests: NewsletterRequestsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  webhook_sequences: WebhookSequencesTable;
 }

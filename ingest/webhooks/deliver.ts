@@ -11,13 +11,20 @@
  *
  * The result is plain data for the worker: delivered (2xx), or failed with the status (or none)
  * and whether trying again can help (5xx, 408, 429, a timeout, a connection error) or not (any
- * other answer: 4xx, 3xx).
+ * other answer: 4xx, 3xx). The error text is ours, never the receiver's: the status and its
+ * standard reason (`HTTP 503 Service Unavailable`), or the network error, made printable
+ * (`printable-text.ts`). A receiver's answer body may echo the visitor's data and may carry
+ * terminal escape sequences, so it is read only to reuse the connection, and neither logged,
+ * stored nor printed; nor is a redirect's target.
  */
-import { type Agent, request as httpRequest } from 'node:http';
+import { type Agent, STATUS_CODES, request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { isPrivateAddress } from '../config/private-address.ts';
 import type { WebhookEndpoint } from '../config/webhook-endpoints.ts';
 import { guardedLookup } from './address-guard.ts';
+import { printable } from './printable-text.ts';
 
 /** What one attempt did. */
 export type DeliveryResult = { ok: true; status: number } | { ok: false; status: number | null; retry: boolean; error: string };
@@ -35,9 +42,6 @@ export interface DeliveryOptions {
 
 /** One signer per secret, made once (decoding the secret is half of a signature's cost: 20 µs against 8 µs). */
 const SIGNERS = new Map<string, Webhook>();
-
-/** The longest answer body read (the rest is discarded): enough for an error message in the log. */
-const ANSWER_BYTES = 2048;
 
 /** The headers of a signed delivery of `body` as event `eventId` at `now`, with one signature per secret. */
 function signedHeaders(secrets: readonly string[], eventId: string, body: string, now: number): Record<string, string> {
@@ -66,6 +70,11 @@ export function deliver(endpoint: WebhookEndpoint, eventId: string, body: string
   const url = new URL(endpoint.url);
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
   const headers = { ...signedHeaders(endpoint.secrets, eventId, body, options.now), 'content-length': String(Buffer.byteLength(body)) };
+  // An address literal is connected to without a lookup: checked here, as the lookup checks a name.
+  const literal = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (!options.allowPrivate && isIP(literal) !== 0 && isPrivateAddress(literal)) {
+    return Promise.resolve({ ok: false, status: null, retry: false, error: `${literal} is a private or loopback address (WEBHOOK_ALLOW_PRIVATE is not set)` });
+  }
   return new Promise<DeliveryResult>((resolve) => {
     let settled = false;
     const finish = (result: DeliveryResult) => {
@@ -77,18 +86,13 @@ export function deliver(endpoint: WebhookEndpoint, eventId: string, body: string
     };
     const req = send(url, { method: 'POST', headers, lookup: guardedLookup(options.allowPrivate), agent: options.agent ?? false }, (res) => {
       const status = res.statusCode ?? 0;
-      const chunks: Buffer[] = [];
-      let length = 0;
-      res.on('data', (chunk: Buffer) => {
-        if (length < ANSWER_BYTES) chunks.push(chunk);
-        length += chunk.length;
-      });
-      res.on('error', (error) => finish({ ok: false, status, retry: true, error: `answer cut off: ${error.message}` }));
+      // Read to the end (so the connection can be reused) and dropped.
+      res.resume();
+      res.on('error', (error) => finish({ ok: false, status, retry: true, error: printable(`answer cut off: ${error.message}`) }));
       res.on('end', () => {
         if (status >= 200 && status < 300) return finish({ ok: true, status });
-        const answer = Buffer.concat(chunks).toString('utf8').slice(0, 200).replace(/\s+/g, ' ').trim();
-        const redirect = status >= 300 && status < 400 ? ` (redirect to ${res.headers.location ?? '?'} not followed)` : '';
-        finish({ ok: false, status, retry: isTransientStatus(status), error: `HTTP ${status}${redirect}${answer === '' ? '' : `: ${answer}`}` });
+        const redirect = status >= 300 && status < 400 ? ' (redirect not followed)' : '';
+        finish({ ok: false, status, retry: isTransientStatus(status), error: `HTTP ${status}${STATUS_CODES[status] ? ` ${STATUS_CODES[status]}` : ''}${redirect}` });
       });
     });
     const timer = setTimeout(() => {
@@ -99,7 +103,7 @@ export function deliver(endpoint: WebhookEndpoint, eventId: string, body: string
     if (options.signal?.aborted) onAbort();
     req.on('error', (error: NodeJS.ErrnoException) => {
       const refused = error.code === 'ERR_WEBHOOK_PRIVATE_ADDRESS';
-      finish({ ok: false, status: null, retry: !refused, error: error.message });
+      finish({ ok: false, status: null, retry: !refused, error: printable(error.message) });
     });
     req.end(body);
   });

@@ -10,6 +10,9 @@
  * | 5xx, 408, 429, timeout, no connection | tried again: 10 s doubling to 6 h, with jitter, for `webhookRetryDays` (3 days) after it was queued; then failed |
  * | any other 4xx, a redirect, a private address refused | failed at once (a dead letter: `ingest webhooks failed`, `retry`) |
  *
+ * The events about one person reach each endpoint in order: the store hands out a delivery only when
+ * no older one to its endpoint about its person is pending or being sent (`webhook-store.ts`).
+ *
  * Deliveries go in batches of up to 32: claimed in one statement, sent over each endpoint's
  * keep-alive connections (`concurrency` each), and recorded in one transaction, so a busy queue
  * costs two commits per batch, not per event (a slow receiver holds its batch up to the timeout).
@@ -132,7 +135,7 @@ export function webhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
       await lease.stop();
     }
     const now = deps.clock.now();
-    const claim = { id: job.id, attempts: job.attempts, eventType: job.eventType };
+    const claim = { id: job.id, attempts: job.attempts, eventType: job.eventType, emailLower: job.emailLower };
     const about = { webhookId: job.eventId, endpoint: job.endpoint, event: job.eventType, attempts: job.attempts };
     if (result.ok) {
       deps.log.info({ ...about, status: result.status }, 'webhook delivered');
@@ -159,7 +162,7 @@ export function webhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
       deps.clock.now(),
     );
     held.forEach((kept, i) => {
-      if (!kept) deps.log.warn({ webhookId: jobs[i]!.eventId, endpoint: jobs[i]!.endpoint }, 'webhook outcome not recorded: the claim was lost to another worker (its lease ran out)');
+      if (!kept) deps.log.warn({ webhookId: jobs[i]!.eventId, endpoint: jobs[i]!.endpoint }, 'webhook outcome not recorded: the claim was lost (its lease ran out, or an erasure cancelled the delivery)');
     });
     for (const [i, { outcome }] of done.entries()) deps.onOutcome?.(jobs[i]!.eventType, outcome);
     return done.map(({ outcome }) => outcome);

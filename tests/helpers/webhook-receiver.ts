@@ -19,6 +19,11 @@ interface ReceivedHook {
   headers: IncomingHttpHeaders;
   /** What the receiver answered. */
   answered: number | 'hang';
+  /** How many other requests were open (received, not yet answered) when this one arrived. */
+  othersOpen: number;
+  /** When its first byte arrived, and when its answer was sent or its connection cut (ms; undefined while open). */
+  arrivedAt: number;
+  closedAt: number | undefined;
 }
 
 /** A running receiver. */
@@ -30,10 +35,12 @@ export interface WebhookReceiver {
   received: ReceivedHook[];
   /** The verified events, in arrival order. */
   events(): NonNullable<ReceivedHook['event']>[];
-  /** How the next requests are answered: a status for all, or one per request (then 204). */
-  answer: number | 'hang' | Array<number | 'hang'>;
+  /** How the next requests are answered: a status for all, one per request (then 204), or as a function of the verified event (null: unverified) says. */
+  answer: number | 'hang' | Array<number | 'hang'> | ((event: ReceivedHook['event']) => number | 'hang');
   /** How long each answer waits after the body arrived (a slow receiver; default 0). */
   delayMs: number;
+  /** The body of an answer that is not 2xx (default `answer STATUS`): what a receiver's error page says. */
+  errorBody: string | null;
   /** The most requests of one `webhook-id` that were ever open at the same moment (two senders of one delivery at once would make it 2). */
   maxOpenPerId(): number;
   /** Stops listening and cuts open connections (deliveries get "connection refused"). */
@@ -48,12 +55,35 @@ export function newWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
 }
 
+/**
+ * What a receiver that applies events as they arrive (as listmonk's guidance and a naive CRM do)
+ * ends with for each address: the type of the last event about it that it accepted (2xx).
+ */
+export function lastAppliedByAddress(receiver: WebhookReceiver): Map<string, string> {
+  const last = new Map<string, string>();
+  for (const hook of receiver.received) {
+    if (hook.event === null || typeof hook.answered !== 'number' || hook.answered >= 300) continue;
+    const email = hook.event.data.emailNormalized ?? hook.event.data.email;
+    if (typeof email === 'string') last.set(email.toLowerCase(), hook.event.type);
+  }
+  return last;
+}
+
+/** The sequences of the accepted events about `address`, in the order they arrived. */
+export function acceptedSequences(receiver: WebhookReceiver, address: string): number[] {
+  return receiver.received
+    .filter((hook) => hook.event !== null && typeof hook.answered === 'number' && hook.answered < 300)
+    .filter((hook) => String(hook.event!.data.emailNormalized ?? hook.event!.data.email).toLowerCase() === address.toLowerCase())
+    .map((hook) => Number(hook.event!.data.sequence));
+}
+
 /** Starts a receiver that verifies with `secret` (default: a fresh one). */
 export async function webhookReceiver(secret = newWebhookSecret()): Promise<WebhookReceiver> {
   const verifier = new Webhook(secret);
   const sockets = new Set<Socket>();
   const open = new Map<string, number>();
   let maxOpen = 0;
+  let openNow = 0;
   let server: Server;
   let port = 0;
   const receiver: WebhookReceiver = {
@@ -63,6 +93,7 @@ export async function webhookReceiver(secret = newWebhookSecret()): Promise<Webh
     events: () => receiver.received.flatMap((hook) => (hook.event === null ? [] : [hook.event])),
     answer: 204,
     delayMs: 0,
+    errorBody: null,
     maxOpenPerId: () => maxOpen,
     async down() {
       await new Promise<void>((resolve) => {
@@ -73,7 +104,8 @@ export async function webhookReceiver(secret = newWebhookSecret()): Promise<Webh
     up: () => listen(),
     close: () => receiver.down(),
   };
-  const nextAnswer = (): number | 'hang' => {
+  const nextAnswer = (event: ReceivedHook['event']): number | 'hang' => {
+    if (typeof receiver.answer === 'function') return receiver.answer(event);
     if (!Array.isArray(receiver.answer)) return receiver.answer;
     return receiver.answer.shift() ?? 204;
   };
@@ -82,12 +114,18 @@ export async function webhookReceiver(secret = newWebhookSecret()): Promise<Webh
       server = createServer((req, res) => {
         // Open from the first byte until the answer is sent or the sender's connection is gone.
         const id = String(req.headers['webhook-id']);
+        const othersOpen = openNow;
+        const arrivedAt = Date.now();
+        let hook: ReceivedHook | undefined;
+        openNow += 1;
         open.set(id, (open.get(id) ?? 0) + 1);
         maxOpen = Math.max(maxOpen, open.get(id)!);
         let closed = false;
         const close = () => {
           if (closed) return;
           closed = true;
+          openNow -= 1;
+          if (hook !== undefined) hook.closedAt = Date.now();
           open.set(id, open.get(id)! - 1);
         };
         res.on('close', close);
@@ -101,11 +139,12 @@ export async function webhookReceiver(secret = newWebhookSecret()): Promise<Webh
           } catch {
             event = null;
           }
-          const answered = nextAnswer();
-          receiver.received.push({ id, timestamp: String(req.headers['webhook-timestamp']), event, body, headers: req.headers, answered });
+          const answered = nextAnswer(event);
+          hook = { id, timestamp: String(req.headers['webhook-timestamp']), event, body, headers: req.headers, answered, othersOpen, arrivedAt, closedAt: undefined };
+          receiver.received.push(hook);
           if (answered === 'hang') return;
           const reply = () => {
-            if (!res.destroyed) res.writeHead(answered, { 'content-type': 'text/plain' }).end(answered < 300 ? '' : `answer ${answered}`);
+            if (!res.destroyed) res.writeHead(answered, { 'content-type': 'text/plain' }).end(answered < 300 ? '' : (receiver.errorBody ?? `answer ${answered}`));
           };
           if (receiver.delayMs > 0) setTimeout(reply, receiver.delayMs);
           else reply();

@@ -4,7 +4,8 @@ import type { OpsDatabase, OpsQueries } from '../ops-database.ts';
 import type { Tables } from '../tables.ts';
 import { type PostgresDatabase, raw } from './pg-connection.ts';
 
-function queriesOn(kysely: Kysely<Tables>): OpsQueries {
+/** `OpsQueries` on a kysely instance or transaction (`pg-signup-batch.ts` queues its events through it). */
+export function opsQueriesOn(kysely: Kysely<Tables>): OpsQueries {
   return {
     all: async (query) => (await kysely.executeQuery(query.compile())).rows,
     run: async (query) => Number((await kysely.executeQuery(query.compile())).numAffectedRows ?? 0n),
@@ -44,9 +45,9 @@ export function postgresOps(db: PostgresDatabase): OpsDatabase {
 export function postgresOpsOn(kysely: Kysely<Tables>): OpsDatabase {
   const db = { kysely };
   return {
-    ...queriesOn(db.kysely),
+    ...opsQueriesOn(db.kysely),
     kysely: db.kysely,
-    transaction: (work) => retryingConflicts(() => db.kysely.transaction().execute((trx) => work(queriesOn(trx)))),
+    transaction: (work) => retryingConflicts(() => db.kysely.transaction().execute((trx) => work(opsQueriesOn(trx)))),
     async columns(table) {
       const { rows } = await db.kysely.executeQuery<{ column_name: string }>(
         raw('SELECT column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = $1 ORDER BY ordinal_position', [table]),

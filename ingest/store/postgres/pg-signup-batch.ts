@@ -1,7 +1,9 @@
 /**
  * Newsletter signups stored many at a time: one transaction (one commit, one WAL flush, four
  * statements at most) holds a whole batch of concurrent signups, so their commit is shared instead
- * of paid per request. Each signup still gets what a transaction of its own gives it: its
+ * of paid per request (single opt-in adds three for the webhook events: the people's sequences,
+ * the older states they supersede, the deliveries; `webhooks/queue-events.ts`). Each signup still
+ * gets what a transaction of its own gives it: its
  * subscription, its `subscribed` (and `confirmed`) consent event and its confirmation mail are
  * committed together, the unique `email_lower` index decides duplicates (`ON CONFLICT DO NOTHING`
  * returns no row), and the per-recipient cap (`mail-caps.ts`) decides whether a new pending
@@ -21,7 +23,9 @@ import { outboxRow } from '../outbox/outbox-row.ts';
 import { capValues, chargeMailQuery } from '../mail-caps.ts';
 import { newsletterRow, type SignupTerms } from '../submission-store.ts';
 import type { Tables } from '../tables.ts';
-import { NO_WEBHOOKS, newsletterConfirmed, type WebhookRouting, webhookRows } from '../webhooks/webhook-row.ts';
+import { eventFor, queueEvents } from '../webhooks/queue-events.ts';
+import { NO_WEBHOOKS, newsletterConfirmed, type WebhookRouting } from '../webhooks/webhook-row.ts';
+import { opsQueriesOn } from './pg-ops-database.ts';
 
 /** One `subscribe` call waiting for its batch. */
 export interface SignupJob {
@@ -72,8 +76,8 @@ export async function subscribeBatch(kysely: Kysely<Tables>, jobs: SignupJob[], 
       // Single opt-in: a subscription active at once is reported to the endpoints now.
       const hooks = kept
         .filter((row) => row.status === 'confirmed')
-        .flatMap((row) => webhookRows(webhooks, newsletterConfirmed(rows[tried.get(row.email_lower)!]!, Date.parse(row.created_at)), row.email_lower, Date.parse(row.created_at)));
-      if (hooks.length > 0) await trx.insertInto('webhook_deliveries').values(hooks).execute();
+        .map((row) => eventFor(webhooks, newsletterConfirmed(rows[tried.get(row.email_lower)!]!, Date.parse(row.created_at)), row.email_lower, Date.parse(row.created_at)));
+      await queueEvents(trx, opsQueriesOn(trx), hooks);
     }
     const won = new Set(created.map((row) => tried.get(row.email_lower)!));
     const refused = new Set([...capped].map((email) => tried.get(email)!));

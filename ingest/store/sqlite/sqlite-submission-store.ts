@@ -30,7 +30,9 @@ import { outboxRow } from '../outbox/outbox-row.ts';
 import { capValues, chargeMailQuery } from '../mail-caps.ts';
 import { contactRow, newsletterRow, type SubmissionStore } from '../submission-store.ts';
 import type { Tables } from '../tables.ts';
-import { newsletterConfirmed, NO_WEBHOOKS, type WebhookRouting, webhookRows } from '../webhooks/webhook-row.ts';
+import { withSequence } from '../../contract/webhook-events.ts';
+import { nextSequenceQuery, supersedeQuery } from '../webhooks/queue-events.ts';
+import { deliveryRows, newsletterConfirmed, NO_WEBHOOKS, type WebhookRouting } from '../webhooks/webhook-row.ts';
 
 // Prepared statements, built once with kysely. Each value in the template is its own column
 // name, so the compiled parameter list says which value binds to each placeholder.
@@ -106,16 +108,21 @@ function statements(kysely: Kysely<Tables>) {
         .insertInto('outbox')
         .values({ ...nameTemplate('kind', 'status', 'attempts', 'next_attempt_at', 'created_at', 'message_key'), contact_id: sql<number>`last_insert_rowid()` }),
     ),
-    // A webhook event of the change in the same job (`webhooks/webhook-row.ts`).
+    // A webhook event of the change in the same job (`webhooks/queue-events.ts`): the person's next
+    // sequence, then, per endpoint, the older state events it supersedes and its row, whose sequence
+    // (in the row and in the body) is read back from the sequence just taken, as the statements are
+    // prepared once and cannot carry a value from one to the next.
+    nextSequence: prepare(nextSequenceQuery(kysely, [nameTemplate('email_lower', 'seq')])),
+    supersedeOlder: prepare(supersedeQuery(kysely, { emailLower: 'email_lower', endpoints: ['endpoint'], at: 'at' })),
     insertWebhook: prepare(
-      kysely
-        .insertInto('webhook_deliveries')
-        .values(
-          nameTemplate(
-            'event_id', 'endpoint', 'event_type', 'email_lower', 'body', 'status', 'attempts', 'next_attempt_at', 'claimed_at', 'created_at', 'finished_at',
-            'last_status', 'last_error',
-          ),
+      kysely.insertInto('webhook_deliveries').values({
+        ...nameTemplate(
+          'event_id', 'endpoint', 'event_type', 'email_lower', 'email', 'status', 'attempts', 'next_attempt_at', 'claimed_at', 'created_at', 'finished_at',
+          'last_status', 'last_error',
         ),
+        seq: kysely.selectFrom('webhook_sequences').select('seq').where('email_lower', '=', 'email_lower' as never),
+        body: sql<string>`json_set(${'body'}, ${sql.lit('$.data.sequence')}, (SELECT seq FROM webhook_sequences WHERE email_lower = ${'email_lower'}))`,
+      }),
     ),
     // Expired nonces can never verify again, so their rows have done their job.
     deleteExpiredNonces: prepare(kysely.deleteFrom('captcha_nonces').where('expires_at', '<', 'now')),
@@ -226,12 +233,14 @@ export async function openSubmissionStore(
       const row = newsletterRow(signup, now, terms);
       const event = (kind: 'subscribed' | 'confirmed') => step('insertConsentEvent', { event: kind, lang: row.lang, consent_hash: row.consent_hash, privacy_version: row.privacy_version, at: row.created_at, email_lower: row.email_lower });
       if (terms.status === 'confirmed') {
-        const confirmed = webhookRows(webhooks, newsletterConfirmed(row, now), row.email_lower, now);
+        // Sequence 1 stands in for the one `nextSequence` takes (`insertWebhook` writes that one).
+        const confirmed = deliveryRows(webhooks.endpointsFor('newsletter.confirmed'), withSequence(newsletterConfirmed(row, now), 1), row.email_lower, now);
         const stoppedAt = await groupCommit.submit([
           step('insertSignup', row, true),
           event('subscribed'),
           event('confirmed'),
-          ...confirmed.map((hook) => step('insertWebhook', hook)),
+          ...(confirmed.length > 0 ? [step('nextSequence', { email_lower: row.email_lower, seq: now })] : []),
+          ...confirmed.flatMap((hook) => [step('supersedeOlder', { email_lower: row.email_lower, endpoint: hook.endpoint, at: row.created_at }), step('insertWebhook', hook)]),
         ]);
         return stoppedAt === 0 ? 'duplicate' : 'created';
       }

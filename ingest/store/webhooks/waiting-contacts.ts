@@ -17,7 +17,8 @@
  */
 import { sql } from 'kysely';
 import type { OpsDatabase } from '../ops-database.ts';
-import { contactReceived, deliveryRows, type WebhookRouting } from './webhook-row.ts';
+import { queueEvents } from './queue-events.ts';
+import { contactReceived, type WebhookRouting } from './webhook-row.ts';
 
 /** `webhook_waiting = 1` written as a literal: SQLite uses a partial index only for a condition it can see (a bound parameter is not one). */
 const FLAGGED = sql.lit(1);
@@ -45,10 +46,11 @@ export async function queueWaitingContacts(db: OpsDatabase, routing: WebhookRout
     const taken = await tx.all(
       kysely.updateTable('contacts').set({ webhook_waiting: 0 }).where('id', 'in', candidates).where('webhook_waiting', '=', 1).returningAll(),
     );
-    const rows = taken
+    // Each lead's event takes its person's next sequence when it is queued here (`queue-events.ts`).
+    const events = taken
       .sort((a, b) => a.id - b.id)
-      .flatMap((contact) => deliveryRows(endpoints, contactReceived(contact), contact.email_lower, Date.parse(contact.verified_at ?? contact.created_at)));
-    if (rows.length > 0) await tx.run(kysely.insertInto('webhook_deliveries').values(rows));
+      .map((contact) => ({ draft: contactReceived(contact), emailLower: contact.email_lower, endpoints, now: Date.parse(contact.verified_at ?? contact.created_at) }));
+    await queueEvents(kysely, tx, events);
     return taken.length;
   });
 }

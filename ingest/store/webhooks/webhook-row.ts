@@ -2,15 +2,16 @@
  * The rows that queue a webhook event, for every place that causes one (a contact ready for sales,
  * a subscription confirmed or ended, an erasure): one row per endpoint that takes the event's type,
  * all with the same `event_id`, inserted in the transaction of the change they report, so an
- * acknowledged change always has its deliveries queued (and a rolled-back one has none).
+ * acknowledged change always has its deliveries queued (and a rolled-back one has none). The
+ * events themselves are built here as drafts; `queue-events.ts` gives each its sequence and queues it.
  *
- *   webhookRows(routing, { type: 'newsletter.unsubscribed', data: { version: 1, email, unsubscribedAt } }, 'ana@example.com', now)
- *   → [{ event_id: 'msg_2f…', endpoint: 'crm', event_type: 'newsletter.unsubscribed', email_lower: 'ana@example.com', body: '{"type":…}', status: 'pending', … }]
+ *   deliveryRows(['crm'], { type: 'newsletter.unsubscribed', data: { version: 1, sequence: 7, email: 'Ana@example.com', unsubscribedAt } }, 'ana@example.com', now)
+ *   → [{ event_id: 'msg_2f…', endpoint: 'crm', event_type: 'newsletter.unsubscribed', email_lower: 'ana@example.com', email: 'Ana@example.com', seq: 7, body: '{"type":…}', status: 'pending', … }]
  */
 import type { Insertable, Selectable } from 'kysely';
 import { isoAt } from '../../clock.ts';
 import { randomHex } from '../../random-hex.ts';
-import { type WebhookEvent, type WebhookEventType, webhookBodyText } from '../../contract/webhook-events.ts';
+import { type WebhookEvent, type WebhookEventDraft, type WebhookEventType, webhookBodyText } from '../../contract/webhook-events.ts';
 import type { ContactsTable, NewsletterTable, WebhookDeliveriesTable } from '../tables.ts';
 
 /** Which configured endpoints take each event type (names, in configuration order). */
@@ -49,6 +50,8 @@ export function deliveryRows(endpoints: readonly string[], event: WebhookEvent, 
     endpoint,
     event_type: event.type,
     email_lower: emailLower,
+    email: 'email' in event.data ? event.data.email : null,
+    seq: 'sequence' in event.data ? event.data.sequence : null,
     body,
     status: 'pending' as const,
     attempts: 0,
@@ -61,13 +64,8 @@ export function deliveryRows(endpoints: readonly string[], event: WebhookEvent, 
   }));
 }
 
-/** The delivery rows of a subscribed event type, one per endpoint `routing` gives it. */
-export function webhookRows(routing: WebhookRouting, event: WebhookEvent & { type: WebhookEventType }, emailLower: string, now: number) {
-  return deliveryRows(routing.endpointsFor(event.type), event, emailLower, now);
-}
-
 /** The `contact.received` event of a contact row (as stored, or about to be); `receivedAt` is when the message came in. */
-export function contactReceived(contact: Omit<Insertable<ContactsTable>, 'id'> | Selectable<ContactsTable>): WebhookEvent & { type: 'contact.received' } {
+export function contactReceived(contact: Omit<Insertable<ContactsTable>, 'id'> | Selectable<ContactsTable>): WebhookEventDraft & { type: 'contact.received' } {
   return {
     type: 'contact.received',
     data: {
@@ -91,7 +89,7 @@ export function contactReceived(contact: Omit<Insertable<ContactsTable>, 'id'> |
 export function newsletterConfirmed(
   subscription: Pick<Insertable<NewsletterTable>, 'name' | 'email' | 'lang' | 'marketing_consent' | 'privacy_version'>,
   now: number,
-): WebhookEvent & { type: 'newsletter.confirmed' } {
+): WebhookEventDraft & { type: 'newsletter.confirmed' } {
   return {
     type: 'newsletter.confirmed',
     data: {
@@ -104,4 +102,9 @@ export function newsletterConfirmed(
       confirmedAt: isoAt(now),
     },
   };
+}
+
+/** The `newsletter.unsubscribed` event of a subscription (its address as stored) ended at `now`. */
+export function newsletterUnsubscribed(subscription: { email: string }, now: number): WebhookEventDraft & { type: 'newsletter.unsubscribed' } {
+  return { type: 'newsletter.unsubscribed', data: { version: 1, email: subscription.email, unsubscribedAt: isoAt(now) } };
 }

@@ -14,13 +14,20 @@
  * by a process that died is handed out again once its lease has run out: the receiver may then get
  * it twice, with the same `webhook-id`.
  *
+ * Events about one person reach each endpoint in order: a row is claimed only when no older row
+ * (by the person's sequence, `queue-events.ts`) to the same endpoint about the same person is
+ * pending or being sent, so they go one at a time, and a newer state supersedes older ones not yet
+ * delivered. A row waiting behind an older one is not due for `nextDueAt` either.
+ *
  * A delivered row drops its body (the receiver has it) and keeps who received what about whom, so an
  * erasure can be passed on; a delivered erasure notice drops the address too.
  */
-import type { Kysely, Updateable } from 'kysely';
+import { type Kysely, sql, type Updateable } from 'kysely';
 import { isoAt } from '../../clock.ts';
 import type { OpsDatabase } from '../ops-database.ts';
 import type { Tables, WebhookStatus } from '../tables.ts';
+import { isStateEvent, STATE_TYPES_SQL } from './queue-events.ts';
+import { retryFailedRows } from './retry-failed.ts';
 import { queueWaitingContacts, waitingContacts } from './waiting-contacts.ts';
 import type { WebhookRouting } from './webhook-row.ts';
 
@@ -33,6 +40,8 @@ export interface WebhookClaim {
 /** A claimed delivery: what to send, to which endpoint. */
 export interface WebhookJob extends WebhookClaim {
   eventId: string;
+  /** The person it is about (lower case), or null. */
+  emailLower: string | null;
   endpoint: string;
   eventType: string;
   body: string;
@@ -40,7 +49,7 @@ export interface WebhookJob extends WebhookClaim {
 }
 
 /** What became of one claimed row: delivered (with the receiver's status), due again at `at`, or failed. */
-export type WebhookOutcome = { claim: WebhookClaim & { eventType: string }; status: number | null } & (
+export type WebhookOutcome = { claim: WebhookClaim & { eventType: string; emailLower: string | null }; status: number | null } & (
   | { kind: 'delivered' }
   | { kind: 'retry'; at: number; error: string }
   | { kind: 'failed'; error: string }
@@ -97,11 +106,19 @@ export function webhookStore(db: OpsDatabase, skipLocked: boolean) {
           const answer = { last_status: outcome.status, last_error: outcome.kind === 'delivered' ? null : outcome.error.slice(0, 500), claimed_at: null };
           const values: Updateable<Tables['webhook_deliveries']> =
             outcome.kind === 'delivered'
-              ? { ...answer, status: 'delivered', body: null, finished_at: isoAt(now), ...(claim.eventType === 'person.erased' ? { email_lower: null } : {}) }
+              ? { ...answer, status: 'delivered', body: null, finished_at: isoAt(now), ...(claim.eventType === 'person.erased' ? { email_lower: null, email: null } : {}) }
               : outcome.kind === 'retry'
                 ? { ...answer, status: 'pending', next_attempt_at: isoAt(outcome.at) }
                 : { ...answer, status: 'failed', finished_at: isoAt(now) };
-          held.push((await tx.run(fenced(claim, values))) === 1);
+          const kept = (await tx.run(fenced(claim, values))) === 1;
+          held.push(kept);
+          // A state that was being sent when a newer one was queued, and is not through: it never will be.
+          if (kept && outcome.kind !== 'delivered' && isStateEvent(claim.eventType)) await tx.run(supersededSinceQuery(kysely, claim.id, now));
+          // The last erasure notice about the person through: their sequence row goes too, unless a newer event about them was queued since.
+          if (kept && outcome.kind === 'delivered' && claim.eventType === 'person.erased' && claim.emailLower !== null) {
+            const left = kysely.selectFrom('webhook_deliveries').select('id').where('email_lower', '=', claim.emailLower);
+            await tx.run(kysely.deleteFrom('webhook_sequences').where('email_lower', '=', claim.emailLower).where((eb) => eb.not(eb.exists(left))));
+          }
         }
         return held;
       });
@@ -116,7 +133,13 @@ export function webhookStore(db: OpsDatabase, skipLocked: boolean) {
     queueWaiting: (routing: WebhookRouting, limit: number) => queueWaitingContacts(db, routing, { limit, skipLocked }),
     /** When the next pending row falls due, or a lead's event waits to be queued (since it became ready), or null. */
     async nextDueAt(): Promise<number | null> {
-      const [row] = await db.all(kysely.selectFrom('webhook_deliveries').select((eb) => eb.fn.min('next_attempt_at').as('at')).where('status', '=', 'pending'));
+      const [row] = await db.all(
+        kysely
+          .selectFrom('webhook_deliveries as candidate')
+          .select((eb) => eb.fn.min('candidate.next_attempt_at').as('at'))
+          .where('candidate.status', '=', 'pending')
+          .where((eb) => eb.not(eb.exists(olderOnItsWay(kysely)))),
+      );
       const pending = row?.at ? Date.parse(row.at) : null;
       const { oldestAt } = await waitingContacts(db);
       return pending === null ? oldestAt : oldestAt === null ? pending : Math.min(pending, oldestAt);
@@ -124,7 +147,7 @@ export function webhookStore(db: OpsDatabase, skipLocked: boolean) {
     /** Row counts by status, and `waiting`: the leads whose event is not queued yet (metrics, tests). */
     async counts(): Promise<Record<WebhookStatus | 'waiting', number>> {
       const rows = await db.all(kysely.selectFrom('webhook_deliveries').select((eb) => ['status', eb.fn.countAll<number>().as('n')]).groupBy('status'));
-      const counts: Record<WebhookStatus | 'waiting', number> = { waiting: (await waitingContacts(db)).count, pending: 0, sending: 0, delivered: 0, failed: 0 };
+      const counts: Record<WebhookStatus | 'waiting', number> = { waiting: (await waitingContacts(db)).count, pending: 0, sending: 0, delivered: 0, failed: 0, superseded: 0 };
       for (const row of rows) counts[row.status] = Number(row.n);
       return counts;
     },
@@ -146,16 +169,12 @@ export function webhookStore(db: OpsDatabase, skipLocked: boolean) {
         lastError: row.last_error,
       }));
     },
-    /** Makes failed rows (all, or those `ids` names) due again at `now` with a fresh retry budget; returns how many. */
-    retryFailed: (now: number, ids?: readonly number[]) => {
-      let query = kysely
-        .updateTable('webhook_deliveries')
-        .set({ status: 'pending', next_attempt_at: isoAt(now), created_at: isoAt(now), finished_at: null, claimed_at: null })
-        .where('status', '=', 'failed')
-        .where('body', 'is not', null);
-      if (ids !== undefined) query = query.where('id', 'in', ids.length > 0 ? [...ids] : [-1]);
-      return db.run(query);
-    },
+    /**
+     * Makes failed rows (all, or those `ids` names) due again at `now` with a fresh retry budget,
+     * unless that would bring an older event after a newer one (`retry-failed.ts`): says which
+     * were due again, which were superseded, and which go out with a new sequence.
+     */
+    retryFailed: (now: number, ids?: readonly number[]) => retryFailedRows(db, now, ids),
   };
 }
 
@@ -166,33 +185,81 @@ export type WebhookStore = ReturnType<typeof webhookStore>;
 const ANY_TIME = Date.UTC(9999, 11, 31);
 
 /** The jobs of claimed rows, oldest first (each is claimed with its body; a delivered row is never pending). */
-function jobsOf(rows: ReadonlyArray<{ id: number; attempts: number; event_id: string; endpoint: string; event_type: string; body: string | null; created_at: string }>): WebhookJob[] {
+function jobsOf(
+  rows: ReadonlyArray<{ id: number; attempts: number; event_id: string; endpoint: string; event_type: string; email_lower: string | null; body: string | null; created_at: string }>,
+): WebhookJob[] {
   return rows
     .filter((row): row is typeof row & { body: string } => row.body !== null)
-    .map((row) => ({ id: row.id, attempts: row.attempts, eventId: row.event_id, endpoint: row.endpoint, eventType: row.event_type, body: row.body, queuedAt: Date.parse(row.created_at) }))
+    .map((row) => ({
+      id: row.id,
+      attempts: row.attempts,
+      eventId: row.event_id,
+      emailLower: row.email_lower,
+      endpoint: row.endpoint,
+      eventType: row.event_type,
+      body: row.body,
+      queuedAt: Date.parse(row.created_at),
+    }))
     .sort((a, b) => a.id - b.id);
+}
+
+/**
+ * Marks row `id` superseded (dropping its body and address) if it is a pending or failed state
+ * event and a newer state event to its endpoint about its person has been queued meanwhile.
+ */
+function supersededSinceQuery(kysely: Kysely<Tables>, id: number, now: number) {
+  return kysely
+    .updateTable('webhook_deliveries')
+    .set({ status: 'superseded', body: null, email_lower: null, email: null, claimed_at: null, finished_at: isoAt(now) })
+    .where('id', '=', id)
+    .where('status', 'in', ['pending', 'failed'])
+    .where(
+      sql<boolean>`EXISTS (SELECT 1 FROM webhook_deliveries newer WHERE newer.email_lower = webhook_deliveries.email_lower
+        AND newer.endpoint = webhook_deliveries.endpoint AND newer.seq > webhook_deliveries.seq
+        AND newer.status <> 'superseded' AND newer.event_type IN ${STATE_TYPES_SQL})`,
+    );
+}
+
+/**
+ * An older row to the same endpoint about the same person as `candidate` that is pending or being
+ * sent: while there is one, `candidate` waits (on PostgreSQL this is read at the claim's snapshot;
+ * a row only ever leaves these states, and a newer one is queued after the older, so waiting on a
+ * stale read is the only mistake it can make). The partial index of unfinished rows serves it
+ * (`body IS NOT NULL`, written out so SQLite sees the index applies).
+ */
+function olderOnItsWay(kysely: Kysely<Tables>) {
+  return kysely
+    .selectFrom('webhook_deliveries as older')
+    .select('older.id')
+    .where('older.email_lower', '=', sql.ref<string>('candidate.email_lower'))
+    .where('older.endpoint', '=', sql.ref<string>('candidate.endpoint'))
+    .where('older.seq', '<', sql.ref<number>('candidate.seq'))
+    .where('older.body', 'is not', null)
+    .where(sql<boolean>`older.status IN ('pending', 'sending')`);
 }
 
 /**
  * Claims the `limit` oldest pending rows due at `dueBy` (of one event and endpoint, with `only`):
  * one UPDATE marks them `sending`, starts their lease at `now` and adds one to their `attempts`.
+ * A row behind an older one to its endpoint about its person (`olderOnItsWay`) is not claimed.
  */
 function claimQuery(kysely: Kysely<Tables>, claim: { now: number; dueBy: number; limit: number; only?: { eventId: string; endpoint: string } }, skipLocked: boolean) {
   const { now, dueBy, limit, only } = claim;
   let due = kysely
-    .selectFrom('webhook_deliveries')
-    .select('id')
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', isoAt(dueBy))
-    .orderBy('next_attempt_at')
-    .orderBy('id')
+    .selectFrom('webhook_deliveries as candidate')
+    .select('candidate.id')
+    .where('candidate.status', '=', 'pending')
+    .where('candidate.next_attempt_at', '<=', isoAt(dueBy))
+    .where((eb) => eb.not(eb.exists(olderOnItsWay(kysely))))
+    .orderBy('candidate.next_attempt_at')
+    .orderBy('candidate.id')
     .limit(limit);
-  if (only !== undefined) due = due.where('event_id', '=', only.eventId).where('endpoint', '=', only.endpoint);
+  if (only !== undefined) due = due.where('candidate.event_id', '=', only.eventId).where('candidate.endpoint', '=', only.endpoint);
   if (skipLocked) due = due.forUpdate().skipLocked();
   return kysely
     .updateTable('webhook_deliveries')
     .set((eb) => ({ status: 'sending', claimed_at: isoAt(now), attempts: eb('attempts', '+', 1) }))
     .where('id', 'in', due)
     .where('status', '=', 'pending')
-    .returning(['id', 'attempts', 'event_id', 'endpoint', 'event_type', 'body', 'created_at']);
+    .returning(['id', 'attempts', 'event_id', 'endpoint', 'event_type', 'email_lower', 'body', 'created_at']);
 }

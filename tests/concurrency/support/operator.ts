@@ -33,6 +33,18 @@ export function runErase(stack: Stack, address: string): Promise<Erasure> {
   );
 }
 
+/** Runs `ingest ARGS…` as an operator on the stack's host (`webhooks retry --all`, say); resolves with its exit code and all it printed. */
+export function runIngest(stack: Stack, ...args: string[]): Promise<{ code: number | null; output: string }> {
+  const child = spawn(process.execPath, [BIN, ...args], {
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/tmp', ...stack.operatorEnv },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, output })));
+}
+
 /** The records the address's subscription owns, if it has one: its `subscribed` events and its outbox rows. */
 export async function subscriptionRecords(stack: Stack, address: string): Promise<{ subscribed: number; outbox: number }> {
   const key = `'${address.toLowerCase()}'`;

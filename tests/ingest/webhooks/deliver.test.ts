@@ -1,7 +1,8 @@
 /**
  * One delivery attempt against a real receiver: what each answer means for the retry (2xx
  * delivered; 5xx, 408 and 429 worth another try; a redirect, never followed, and other 4xx not),
- * a bounded wait for an answer, and a signature per secret during a rotation.
+ * a bounded wait for an answer, a signature per secret during a rotation, and an error text that
+ * is ours (the status), never the receiver's words or escape sequences, nor a private address.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { deliver } from '../../../ingest/webhooks/deliver.ts';
@@ -26,7 +27,7 @@ describe('a delivery attempt', () => {
       expect([status, result.ok ? 'ok' : result.retry]).toEqual([status, retry]);
     }
     receiver.answer = [302];
-    expect(await attempt()).toMatchObject({ ok: false, status: 302, error: expect.stringMatching(/^HTTP 302 \(redirect to \? not followed\)/) });
+    expect(await attempt()).toMatchObject({ ok: false, status: 302, error: 'HTTP 302 Found (redirect not followed)' });
     expect(receiver.received).toHaveLength(cases.length + 1);
   });
 
@@ -47,5 +48,23 @@ describe('a delivery attempt', () => {
     receiver.received.length = 0;
     await attempt([newWebhookSecret()]);
     expect(receiver.received[0]!.event).toBeNull();
+  });
+
+  it('keeps neither the words nor the escape sequences of a receiver that echoes the visitor in its error page', async () => {
+    receiver = await webhookReceiver();
+    receiver.answer = [500];
+    receiver.errorBody = '\u001b]0;owned\u0007\u001b[2J\u001b[31mcannot store Ana Pérez <ana@example.com>\r\nretry later';
+    expect(await attempt()).toEqual({ ok: false, status: 500, retry: true, error: 'HTTP 500 Internal Server Error' });
+  });
+
+  it('refuses an IPv4-mapped IPv6 literal of a loopback address without connecting, however the URL writes it', async () => {
+    receiver = await webhookReceiver();
+    const port = new URL(receiver.url).port;
+    for (const host of ['[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[64:ff9b::7f00:1]']) {
+      const endpoint = { name: 'crm', url: `http://${host}:${port}/hooks`, secrets: [receiver.secret], events: [] };
+      const result = await deliver(endpoint, 'msg_00000000000000000000000000000002', BODY, { timeoutMs: 2000, allowPrivate: false, now: Date.now() });
+      expect([host, result]).toEqual([host, { ok: false, status: null, retry: false, error: expect.stringMatching(/is a private or loopback address/) }]);
+    }
+    expect(receiver.received).toHaveLength(0);
   });
 });

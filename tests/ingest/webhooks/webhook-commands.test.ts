@@ -6,6 +6,7 @@
  * sends a signed ping and fails with its answer when the endpoint refuses it.
  */
 import { execFile } from 'node:child_process';
+import Database from 'better-sqlite3';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { type RunningService, startService } from '../../../ingest/server.ts';
@@ -85,7 +86,7 @@ describe('the webhook commands', () => {
     expect(failed.code).toBe(0);
     const [header, row] = failed.stdout.trim().split('\n');
     expect(header).toMatch(/^id\s+endpoint\s+event\s+attempts\s+failed at\s+status\s+webhook-id\s+why$/);
-    expect(row).toMatch(/^1\s+default\s+contact\.received\s+1\s+\S+Z\s+410\s+msg_[0-9a-f]{32}\s+HTTP 410: answer 410$/);
+    expect(row).toMatch(/^1\s+default\s+contact\.received\s+1\s+\S+Z\s+410\s+msg_[0-9a-f]{32}\s+HTTP 410 Gone$/);
     expect(failed.stdout).not.toContain('omar');
 
     expect((await ingest(env, 'webhooks', 'retry')).code).toBe(2);
@@ -102,8 +103,33 @@ describe('the webhook commands', () => {
     receiver.answer = [401];
     const refused = await ingest(env, 'webhooks', 'test', '--endpoint', 'default');
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/^ingest: default \(http:\/\/127\.0\.0\.1:\d+\/hooks\): HTTP 401: answer 401 after \d+ ms\ningest: The webhook endpoint did not accept the signed ping/);
+    expect(refused.stderr).toMatch(/^ingest: default \(http:\/\/127\.0\.0\.1:\d+\/hooks\): HTTP 401 Unauthorized after \d+ ms\ningest: The webhook endpoint did not accept the signed ping/);
     const unknown = await ingest(env, 'webhooks', 'test', '--endpoint', 'crm');
     expect([unknown.code, unknown.stderr.split('\n')[0]]).toEqual([2, 'ingest: --endpoint "crm" is not configured (configured: default)']);
+  });
+
+  it('never prints a receiver\'s escape sequences or words: webhooks failed (rows an older version stored too) and webhooks test', async () => {
+    const receiver = await webhookReceiver();
+    later(receiver.close);
+    const dir = folder();
+    receiver.answer = [410];
+    await leadThrough(dir, receiver, 'eve@example.com');
+    const env = envFor(dir, receiver);
+    // What an older version kept of a receiver's answer: its words, escape sequences and all.
+    const hostile = '\u001b]0;owned\u0007\u001b[2J\u001b[31mHTTP 410: no such lead Eve <eve@example.com>\u009b31m';
+    const db = new Database(`${dir}/ingest.sqlite`);
+    db.prepare('UPDATE webhook_deliveries SET last_error = ?').run(hostile);
+    db.close();
+    const failed = await ingest(env, 'webhooks', 'failed');
+    expect(failed.code).toBe(0);
+    expect(failed.stdout).toMatch(/HTTP 410: no such lead Eve <eve@example.com>$/m);
+    expect(failed.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+
+    receiver.answer = [500];
+    receiver.errorBody = '\u001b]0;owned\u0007\u001b[2Jcannot store Eve <eve@example.com>';
+    const tested = await ingest(env, 'webhooks', 'test', '--endpoint', 'default');
+    expect(tested.code).toBe(1);
+    expect(tested.stderr).toMatch(/^ingest: default \(http:\/\/127\.0\.0\.1:\d+\/hooks\): HTTP 500 Internal Server Error after \d+ ms\n/);
+    expect(tested.stderr + tested.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]|eve@/);
   });
 });

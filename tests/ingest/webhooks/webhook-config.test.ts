@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../ingest/config.ts';
-import { isPrivateAddress } from '../../../ingest/config/webhook-endpoints.ts';
+import { isPrivateAddress } from '../../../ingest/config/private-address.ts';
 import { guardedLookup } from '../../../ingest/webhooks/address-guard.ts';
 import { newWebhookSecret } from '../../helpers/webhook-receiver.ts';
 import { tempDir } from '../fixtures.ts';
@@ -51,7 +51,8 @@ describe('webhook configuration', () => {
     expect(errors({ WEBHOOK_URL: 'http://crm.example.com/hooks', WEBHOOK_SECRET: SECRET })).toEqual([
       'WEBHOOK_URL must be an https:// URL (plain http is allowed only on a private or loopback address, with WEBHOOK_ALLOW_PRIVATE=1)',
     ]);
-    for (const host of ['127.0.0.1', '10.1.2.3', '169.254.169.254', '[::1]', 'localhost', '192.168.0.10']) {
+    // An IPv4-mapped IPv6 literal passed this check once (`[::ffff:127.0.0.1]`, which the URL parser writes `[::ffff:7f00:1]`).
+    for (const host of ['127.0.0.1', '10.1.2.3', '169.254.169.254', '[::1]', 'localhost', '192.168.0.10', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[::ffff:a9fe:a9fe]', '[64:ff9b::a9fe:a9fe]']) {
       expect(errors({ WEBHOOK_URL: `https://${host}/hooks`, WEBHOOK_SECRET: SECRET })[0]).toMatch(/^WEBHOOK_URL is on a private or loopback address .*WEBHOOK_ALLOW_PRIVATE=1/);
     }
     expect(errors({ WEBHOOK_URL: 'http://127.0.0.1:9000/hooks', WEBHOOK_SECRET: SECRET, WEBHOOK_ALLOW_PRIVATE: '1' })).toEqual([]);
@@ -91,10 +92,12 @@ describe('webhook configuration', () => {
 
 describe('the address guard of every delivery', () => {
   it('knows the private, loopback, link-local and mapped addresses from public ones', () => {
-    for (const address of ['127.0.0.1', '10.0.0.1', '172.16.5.4', '172.31.255.255', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fd12::1', 'fe80::1', '::ffff:10.0.0.1']) {
+    for (const address of ['127.0.0.1', '10.0.0.1', '172.16.5.4', '172.31.255.255', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', '::', 'fd12::1', 'fe80::1', '::ffff:10.0.0.1',
+      // IPv4 inside IPv6: mapped in both spellings (a URL parser turns the first into the second), compatible, NAT64, 6to4, Teredo.
+      '::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:a9fe:a9fe', '::7f00:1', '::ffff:0:7f00:1', '64:ff9b::a9fe:a9fe', '64:ff9b:1::1', '2002:7f00:1::1', '2001:0:4136:e378:8000:63bf:3fff:fdd2']) {
       expect([address, isPrivateAddress(address)]).toEqual([address, true]);
     }
-    for (const address of ['93.184.215.14', '172.32.0.1', '8.8.8.8', '2606:4700::1111', '::ffff:8.8.8.8']) {
+    for (const address of ['93.184.215.14', '172.32.0.1', '8.8.8.8', '2606:4700::1111', '::ffff:8.8.8.8', '::ffff:808:808', '64:ff9b::808:808', '2002:808:808::1']) {
       expect([address, isPrivateAddress(address)]).toEqual([address, false]);
     }
   });

@@ -6,7 +6,7 @@
  * `webhook-id`; one that refuses it sets it aside after one try, for the operator to send again.
  */
 import { describe, expect, it } from 'vitest';
-import { webhookBody } from '../../../ingest/contract/webhook-events.ts';
+import { WEBHOOK_EVENT_TYPES, webhookBody } from '../../../ingest/contract/webhook-events.ts';
 import { eraseEmail } from '../../../ingest/ops/erase.ts';
 import { personAddress } from '../../../ingest/ops/person-address.ts';
 import { type RunningService, startService } from '../../../ingest/server.ts';
@@ -101,16 +101,18 @@ describe.each(BACKENDS)('webhooks on %s', (kind) => {
     await postContact(running, { email: 'other@example.com' });
     await eventually(() => receiver.events().length === 2);
     await running.webhooks.stop();
-    const erased = await eraseEmail(running.backend.consentDb, personAddress('ZOE@example.com'), { endpoints: ['default'] });
-    expect(erased.webhooks).toMatchObject({ removed: 1, notices: [{ endpoint: 'default' }], unconfigured: [] });
+    const erased = await eraseEmail(running.backend.consentDb, personAddress('ZOE@example.com'), { endpoints: [{ name: 'default', events: WEBHOOK_EVENT_TYPES }] });
+    expect(erased.webhooks).toMatchObject({ removed: 1, notices: [{ endpoint: 'default', withoutRecord: false }], unconfigured: [] });
     const reports = await sendErasureNotices(running.backend.consentDb, config, erased.webhooks.notices);
     expect(reports).toEqual([{ endpoint: 'default', confirmed: true, detail: 'confirmed (HTTP 204)' }]);
     const notice = receiver.events()[2]!;
-    expect(webhookBody.parse(notice)).toMatchObject({ type: 'person.erased', data: { email: 'zoe@example.com' } });
-    expect(Object.keys(notice.data).sort()).toEqual(['email', 'erasedAt', 'version']);
+    expect(webhookBody.parse(notice)).toMatchObject({ type: 'person.erased', data: { email: 'zoe@example.com', emailNormalized: 'zoe@example.com' } });
+    expect(Object.keys(notice.data).sort()).toEqual(['email', 'emailNormalized', 'erasedAt', 'sequence', 'version']);
+    expect(notice.data.sequence).toBeGreaterThan(receiver.events().find((event) => event.data.email === 'zoe@example.com')!.data.sequence as number);
     const rows = await rowsOf(running.backend, 'SELECT * FROM webhook_deliveries ORDER BY id');
     expect(JSON.stringify(rows)).not.toMatch(/zoe/i);
     expect(rows.map((row) => row.event_type)).toEqual(['contact.received', 'person.erased']);
+    expect(JSON.stringify(await rowsOf(running.backend, 'SELECT * FROM webhook_sequences'))).not.toMatch(/zoe/i);
   });
 
   it('retries a receiver that is down or answers 503, with the same webhook-id, and loses nothing', async () => {
@@ -151,8 +153,9 @@ describe.each(BACKENDS)('webhooks on %s', (kind) => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(receiver.received).toHaveLength(1);
     const [failed] = await store.list({ status: 'failed' });
-    expect(failed).toMatchObject({ endpoint: 'default', eventType: 'contact.received', attempts: 1, lastStatus: 410, lastError: 'HTTP 410: answer 410' });
-    expect(await store.retryFailed(Date.now())).toBe(1);
+    // The receiver's own words (which may echo the visitor's) are not kept: the status and its standard reason.
+    expect(failed).toMatchObject({ endpoint: 'default', eventType: 'contact.received', attempts: 1, lastStatus: 410, lastError: 'HTTP 410 Gone' });
+    expect(await store.retryFailed(Date.now())).toEqual({ due: [failed!.id], superseded: [], resequenced: [] });
     await eventually(() => receiver.events().length === 2);
     expect(receiver.received[1]!.id).toBe(receiver.received[0]!.id);
   });

@@ -22,7 +22,7 @@ describe.each(BACKENDS)('webhook retention on %s', (kind) => {
   it('deletes a delivery record after the contact period and a dead letter after its days, and keeps what still waits', async () => {
     t = await testAppOn(kind);
     const db = t.backend.consentDb;
-    const event = (email: string) => ({ type: 'newsletter.unsubscribed' as const, data: { version: 1 as const, email, unsubscribedAt: isoAt(START) } });
+    const event = (email: string) => ({ type: 'newsletter.unsubscribed' as const, data: { version: 1 as const, sequence: START, email, unsubscribedAt: isoAt(START) } });
     const rows = [
       { ...deliveryRows(['crm'], event('done@example.com'), 'done@example.com', START)[0]!, status: 'delivered' as const, body: null, finished_at: isoAt(START) },
       { ...deliveryRows(['crm'], event('dead@example.com'), 'dead@example.com', START)[0]!, status: 'failed' as const, finished_at: isoAt(START) },

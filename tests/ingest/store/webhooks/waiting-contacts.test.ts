@@ -5,7 +5,7 @@
  * when many workers queue at once, and gone with the lead when the person is erased first.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { webhookBody } from '../../../../ingest/contract/webhook-events.ts';
+import { WEBHOOK_EVENT_TYPES, webhookBody } from '../../../../ingest/contract/webhook-events.ts';
 import { eraseEmail } from '../../../../ingest/ops/erase.ts';
 import { personAddress } from '../../../../ingest/ops/person-address.ts';
 import type { StoreBackend } from '../../../../ingest/store/backend.ts';
@@ -109,7 +109,7 @@ describe.each(BACKENDS)('leads waiting for their webhook event on %s', (kind) =>
   it('sends nothing about a lead erased before its event was queued, and tells no endpoint of an erasure it never had data for', async () => {
     const backend = await backendOn(kind, true);
     await storeLead(backend, 'gone@example.com');
-    const erased = await eraseEmail(backend.consentDb, personAddress('GONE@example.com'), { endpoints: ['default'] });
+    const erased = await eraseEmail(backend.consentDb, personAddress('GONE@example.com'), { endpoints: [{ name: 'default', events: WEBHOOK_EVENT_TYPES }] });
     expect(erased.rows.contacts).toBe(1);
     expect(erased.webhooks).toEqual({ removed: 0, notices: [], unconfigured: [] });
     expect(await queueWaitingContacts(backend.consentDb, ROUTING, { limit: 32, skipLocked: kind === 'postgres' })).toBe(0);
