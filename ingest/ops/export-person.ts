@@ -5,7 +5,7 @@
  * since), the earlier requests of a pending signup whose links are still out, the contact
  * messages, the outbox rows of mails about them, the per-mailbox mail counts (stored under the
  * address's mailbox key, `mailboxKey`), the webhook deliveries about the address (what each
- * endpoint was sent, and when), and the mail files of the
+ * endpoint was sent, and when) with the last sequence number its events carried, and the mail files of the
  * file mail sink whose visitor is the address (`erase-mail-files.ts`). The address matches
  * whatever its case; it is a `PersonAddress`, one address that passed the forms' email rule.
  */
@@ -30,6 +30,8 @@ export interface PersonExport {
   mailCounts: Array<Record<string, unknown>>;
   /** What was sent, or is queued, to the webhook endpoints about the address (the body until delivered). */
   webhooks: Array<Record<string, unknown>>;
+  /** The last sequence number the address's events carried (`webhook_sequences`), while any event about it is kept. */
+  webhookSequences: Array<Record<string, unknown>>;
   mailFiles: string[];
 }
 
@@ -48,6 +50,7 @@ export async function exportPerson(db: OpsDatabase, email: PersonAddress, mailDi
     subscriptionIds.length === 0 ? [] : await db.all(kysely.selectFrom('newsletter_requests').selectAll().where('newsletter_id', 'in', subscriptionIds).orderBy('id'));
   const mailCounts = await db.all(kysely.selectFrom('mail_caps').selectAll().where('mailbox', '=', mailboxKey(email)).orderBy('stream'));
   const webhooks = await db.all(kysely.selectFrom('webhook_deliveries').selectAll().where('email_lower', '=', key).orderBy('id'));
+  const webhookSequences = await db.all(kysely.selectFrom('webhook_sequences').selectAll().where('email_lower', '=', key));
   const outbox =
     subscriptionIds.length + contactIds.length === 0
       ? []
@@ -74,6 +77,7 @@ export async function exportPerson(db: OpsDatabase, email: PersonAddress, mailDi
     outbox,
     mailCounts,
     webhooks,
+    webhookSequences,
     mailFiles: mailFilesAbout(mailDir, email),
   };
 }

@@ -10,6 +10,7 @@
 import { describe, expect, it } from 'vitest';
 import { WEBHOOK_EVENT_TYPES } from '../../../ingest/contract/webhook-events.ts';
 import { eraseEmail } from '../../../ingest/ops/erase.ts';
+import { exportPerson } from '../../../ingest/ops/export-person.ts';
 import { personAddress } from '../../../ingest/ops/person-address.ts';
 import { applyRetention } from '../../../ingest/ops/retention.ts';
 import { type RunningService, startService } from '../../../ingest/server.ts';
@@ -90,6 +91,10 @@ describe.each(BACKENDS)('events about one person, in order, on %s', (kind) => {
       { event_type: 'newsletter.confirmed', status: 'superseded', email_lower: null, body: null },
       { event_type: 'newsletter.unsubscribed', status: 'delivered', email_lower: 'ana@example.com', body: null },
     ]);
+    // The person's export holds the sequence number their events carried, beside the deliveries.
+    const exported = await exportPerson(running.backend.consentDb, personAddress('Ana@Example.com'), folder(), Date.now());
+    const sent = receiver.received.filter((hook) => hook.answered === 204).map((hook) => (hook.event?.data as { sequence?: number }).sequence);
+    expect(exported.webhookSequences.map((row) => [row.email_lower, Number(row.seq)])).toEqual([['ana@example.com', sent.at(-1)]]);
   });
 
   it('sets aside a confirmation that failed while the unsubscription waited, and `webhooks retry` says it is superseded', async () => {
