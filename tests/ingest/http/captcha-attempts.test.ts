@@ -101,15 +101,15 @@ describe('minimum fill time', () => {
 });
 
 describe('daily cap', () => {
-  it('is 50 contact posts per client address by default and configurable with RATE_LIMIT_CONTACT_DAILY_MAX', () => {
+  it('is 5 contact posts per client address by default and configurable with RATE_LIMIT_CONTACT_DAILY_MAX', () => {
     const byDefault = resolveConfig({}, '/srv');
-    expect(byDefault.ok && byDefault.config.rateLimit).toMatchObject({ max: 10, windowMs: 60_000, contactDailyMax: 50, newsletterDailyMax: 50 });
-    const set = resolveConfig({ RATE_LIMIT_CONTACT_DAILY_MAX: '5' }, '/srv');
-    expect(set.ok && set.config.rateLimit.contactDailyMax).toBe(5);
+    expect(byDefault.ok && byDefault.config.rateLimit).toMatchObject({ max: 10, windowMs: 60_000, contactDailyMax: 5, newsletterDailyMax: 5 });
+    const set = resolveConfig({ RATE_LIMIT_CONTACT_DAILY_MAX: '12' }, '/srv');
+    expect(set.ok && set.config.rateLimit.contactDailyMax).toBe(12);
     expect(resolveConfig({ RATE_LIMIT_CONTACT_DAILY_MAX: '0' }, '/srv').ok).toBe(false);
   });
 
-  it('is 50 newsletter signups per client address by default and configurable with RATE_LIMIT_NEWSLETTER_DAILY_MAX', () => {
+  it('is 5 newsletter signups per client address by default and configurable with RATE_LIMIT_NEWSLETTER_DAILY_MAX', () => {
     const set = resolveConfig({ RATE_LIMIT_NEWSLETTER_DAILY_MAX: '200' }, '/srv');
     expect(set.ok && set.config.rateLimit.newsletterDailyMax).toBe(200);
     const refused = resolveConfig({ RATE_LIMIT_NEWSLETTER_DAILY_MAX: 'lots' }, '/srv');
