@@ -38,7 +38,7 @@ interface CruiseResult {
 /** `rule: from → to`, naming an npm package as imported rather than by its file in node_modules. */
 function describeViolation(v: Violation): string {
   if (v.type === 'module') return `${v.rule.name}: ${v.from}`;
-  const to = v.dependencyTypes?.includes('npm') ? v.unresolvedTo : v.to;
+  const to = v.dependencyTypes?.some((type) => type.startsWith('npm')) ? v.unresolvedTo : v.to; // npm, npm-dev, …
   return `${v.rule.name}: ${v.from} → ${to}`;
 }
 
