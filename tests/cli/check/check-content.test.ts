@@ -66,7 +66,7 @@ describe('sitegen check', () => {
     f.edit(file, (t) => t.replace(/\n## 10\. [^\n]*/, '\n'));
     const problems = f.check();
     expect(problems).toHaveLength(1);
-    expect(problems[0]).toMatch(new RegExp(`^${file}:\\d+: has 9 "## " sections but the en text has 10 \\[sections_differ\\]$`));
+    expect(problems[0]).toMatch(new RegExp(`^${file}:\\d+: has 10 "## " sections but the en text has 11 \\[sections_differ\\]$`));
   });
 
   it('reports an unknown placeholder in a page text', () => {
