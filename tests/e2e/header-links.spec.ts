@@ -20,9 +20,9 @@ function text(lang: Lang, key: string): string {
   return key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], messages) as string;
 }
 
-/** The healthcare page's link text and URL in a language, from its front matter. */
-function healthcare(lang: Lang): { label: string; path: string } {
-  const source = readFileSync(join(content, 'pages', lang, 'healthcare.md'), 'utf8');
+/** A page added as Markdown (`healthcare`, `accessibility`): its link text and URL in a language, from its front matter. */
+function addedPage(name: string, lang: Lang): { label: string; path: string } {
+  const source = readFileSync(join(content, 'pages', lang, `${name}.md`), 'utf8');
   const field = (name: string) => new RegExp(`^${name}: (.+)$`, 'm').exec(source)![1]!;
   return { label: field('navLabel'), path: lang === 'en' ? `/${field('slug')}` : `/${lang}/${field('slug')}` };
 }
@@ -60,7 +60,7 @@ for (const lang of LANGUAGES) {
     await expect(page).toHaveURL(url(pathFor('solutions', lang)));
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(text(lang, 'solutions.title'));
     await expect(nav.getByRole('link', { name: text(lang, 'nav.solutions') })).toHaveAttribute('aria-current', 'page');
-    const { label, path } = healthcare(lang);
+    const { label, path } = addedPage('healthcare', lang);
     await page.locator('main').getByRole('link', { name: label, exact: true }).click();
     await expect(page).toHaveURL(url(path));
     expect(problems).toEqual([]);
@@ -70,7 +70,8 @@ for (const lang of LANGUAGES) {
     await page.goto(url(pathFor('home', lang)));
     const quickLinks = page.locator('footer').getByRole('heading', { name: text(lang, 'footer.quickLinks') }).locator('xpath=following-sibling::ul[1]').getByRole('link');
     // "Pricing" was a second link to the contact form; healthcare is listed on the solutions page now.
-    await expect(quickLinks).toHaveText(['footer.home', 'footer.features', 'nav.solutions', 'footer.contact'].map((key) => text(lang, key)));
+    // The accessibility statement is placed in the footer by its front matter (nav: footer).
+    await expect(quickLinks).toHaveText([...['footer.home', 'footer.features', 'nav.solutions', 'footer.contact'].map((key) => text(lang, key)), addedPage('accessibility', lang).label]);
     const hrefs = await quickLinks.evaluateAll((anchors) => anchors.map((a) => a.getAttribute('href')!));
     expect(hrefs[2]).toBe(pathFor('solutions', lang));
     for (const href of hrefs) expect((await request.get(url(href.replace(/[?#].*$/, '')))).status(), href).toBe(200);

@@ -164,6 +164,6 @@ export interface RenderedContentPage extends RenderedMarkdown {
 export function renderContentPage(page: ContentPage, values: Record<string, string>): RenderedContentPage {
   const title = fillPlaceholders(page.title, values, page.file, page.fieldLines.title);
   const description = fillPlaceholders(page.description, values, page.file, page.fieldLines.description);
-  const body = renderMarkdown(fillPlaceholders(page.body(), values, page.file, page.bodyLine), { lineBreaks: false });
+  const body = renderMarkdown(fillPlaceholders(page.body(), values, page.file, page.bodyLine));
   return { ...body, title, description };
 }

@@ -64,13 +64,14 @@ function slugify(text: string): string {
 }
 
 /**
- * Renders one Markdown document to HTML. `lineBreaks` keeps single line breaks as `<br>` (the
- * privacy text is written line by line).
+ * Renders one Markdown document to HTML: a blank line starts a paragraph, and a single line break
+ * is a space, as in any Markdown (the privacy text's lines were once joined by `<br>`, which gave a
+ * wall of lines without the spacing of paragraphs; issue 42).
  */
-export function renderMarkdown(source: string, options: { lineBreaks: boolean }): RenderedMarkdown {
+export function renderMarkdown(source: string): RenderedMarkdown {
   let title = '';
   const sections: RenderedMarkdown['sections'] = [];
-  const marked = new Marked({ gfm: true, breaks: options.lineBreaks });
+  const marked = new Marked({ gfm: true });
   marked.use({
     renderer: {
       heading(this: { parser: { parseInline(tokens: Tokens.Generic[]): string } }, token: Tokens.Heading) {
@@ -107,5 +108,5 @@ export function loadMarkdownPage(
   const file = markdownFile(contentDir, lang, page);
   if (!existsSync(file)) throw new ContentError([{ code: 'content_missing', file, message: `missing (every language needs its ${MARKDOWN_PAGES[page]}.md)` }]);
   const source = fillPlaceholders(readFileSync(file, 'utf8'), values, file);
-  return renderMarkdown(source, { lineBreaks: page === 'privacy' });
+  return renderMarkdown(source);
 }

@@ -7,7 +7,7 @@ import { deployDirOf } from '../../../cli/host/deploy-files.ts';
 import { LANGUAGES, NATIVE_NAMES } from '../../../cli/site/languages.ts';
 import { DEFAULT_PATHS, PROJECT_ROOT } from '../../../cli/paths.ts';
 import { loadSiteConfig } from '../../../cli/site/site-config.ts';
-import { attributeOf, readBuilt, visibleText } from '../../helpers/built-site.ts';
+import { attributeOf, builtSite, readBuilt, visibleText } from '../../helpers/built-site.ts';
 import { testOutDir } from '../../helpers/test-folders.ts';
 
 const SITE = loadSiteConfig(DEFAULT_PATHS.contentDir).siteUrl;
@@ -130,5 +130,30 @@ describe('the shipped example page', () => {
     expect(visibleText(readBuilt(outDir, 'es/sanidad.html'))).toContain('Enmascaramiento de datos para el sector sanitario');
     expect(visibleText(readBuilt(outDir, 'fr/sante.html'))).toContain('Masquage des données pour le secteur de la santé');
     expect(visibleText(readBuilt(outDir, 'nl/zorg.html'))).toContain('Datamaskering voor de zorg');
+  });
+});
+
+describe('the accessibility statement', () => {
+  /** Its URL and footer link text in each language, as a visitor finds them. */
+  const STATEMENT = {
+    en: ['/accessibility', 'Accessibility'],
+    es: ['/es/accesibilidad', 'Accesibilidad'],
+    pt: ['/pt/acessibilidade', 'Acessibilidade'],
+    fr: ['/fr/accessibilite', 'Accessibilité'],
+    de: ['/de/barrierefreiheit', 'Barrierefreiheit'],
+    it: ['/it/accessibilita', 'Accessibilità'],
+    nl: ['/nl/toegankelijkheid', 'Toegankelijkheid'],
+  } as const;
+
+  it("is built in all seven languages, and every language's footer links it by its name", async () => {
+    const { outDir, result } = await builtSite();
+    expect(result.pages.filter((p) => p.page === 'content:accessibility').map((p) => p.path).sort()).toEqual(Object.values(STATEMENT).map(([path]) => path).sort());
+    for (const lang of LANGUAGES) {
+      const [path, label] = STATEMENT[lang];
+      const home = readBuilt(outDir, lang === 'en' ? 'index.html' : `${lang}.html`);
+      const footer = home.slice(home.indexOf('<footer'));
+      expect(footer, lang).toMatch(new RegExp(`<a href="${path}"[^>]*>${label}</a>`));
+      expect(visibleText(readBuilt(outDir, `${path.slice(1)}.html`)), lang).toContain('WCAG 2.2');
+    }
   });
 });

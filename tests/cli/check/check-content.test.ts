@@ -27,7 +27,7 @@ function fixture() {
 describe('sitegen check', () => {
   it('passes the shipped content with the one-line summary and exit code 0', () => {
     const run = spawnSync(process.execPath, [join(PROJECT_ROOT, 'cli', 'bin.js'), 'check'], { encoding: 'utf8' });
-    expect(run.stdout.trim().split('\n').at(-1)).toMatch(/^7 languages, \d+ keys, 28 pages: ok\b/);
+    expect(run.stdout.trim().split('\n').at(-1)).toMatch(/^7 languages, \d+ keys, 35 pages: ok\b/);
     expect(run.status).toBe(0);
   });
 
@@ -66,7 +66,7 @@ describe('sitegen check', () => {
     f.edit(file, (t) => t.replace(/\n## 10\. [^\n]*/, '\n'));
     const problems = f.check();
     expect(problems).toHaveLength(1);
-    expect(problems[0]).toMatch(new RegExp(`^${file}:\\d+: has 9 "## " sections but the en text has 10 \\[sections_differ\\]$`));
+    expect(problems[0]).toMatch(new RegExp(`^${file}:\\d+: has 10 "## " sections but the en text has 11 \\[sections_differ\\]$`));
   });
 
   it('reports an unknown placeholder in a page text', () => {
@@ -102,6 +102,6 @@ describe('sitegen check', () => {
     expect(run.status).toBe(1);
     expect(run.stdout).toContain(`content/locales/nl.json:${f.lineOf('content/locales/nl.json', '"blog"')}: key "nav.blog" is empty [key_empty]`);
     expect(run.stdout).toContain(`key_empty: ${SITEGEN_ERRORS.key_empty.hint}`);
-    expect(run.stdout).toMatch(/7 languages, \d+ keys, 28 pages: 1 problem\(s\)/);
+    expect(run.stdout).toMatch(/7 languages, \d+ keys, 35 pages: 1 problem\(s\)/);
   });
 });

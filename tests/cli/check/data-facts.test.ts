@@ -69,9 +69,11 @@ describe('the data facts in the texts', () => {
 
   it('refuses a duration written by hand in a legal text and in a string, naming file, line and placeholder', () => {
     const f = contentCopy();
-    f.edit('content/pages/fr/privacy.md', (t) => t.replace(/\{\{backupDays\}\}/, '30'));
+    // The summary and the retention section both state it.
+    f.edit('content/pages/fr/privacy.md', (t) => t.replaceAll('{{backupDays}}', '30'));
     f.edit('content/locales/it.json', (t) => t.replace(/\{\{linkDays\}\} giorni/, '7 giorni'));
     expect(f.check()).toEqual([
+      expect.stringMatching(/^content\/pages\/fr\/privacy\.md:\d+: writes "30 jours" by hand: use \{\{backupDays\}\} \(30 days, the number the service applies\) \[fact_by_hand\]$/),
       expect.stringMatching(/^content\/pages\/fr\/privacy\.md:\d+: writes "30 jours" by hand: use \{\{backupDays\}\} \(30 days, the number the service applies\) \[fact_by_hand\]$/),
       'content/pages/fr/privacy.md:1: states no {{backupDays}}, which pages/en/privacy.md states [fact_missing]',
       expect.stringMatching(/^content\/locales\/it\.json:\d+: writes "7 giorni" by hand: use \{\{linkDays\}\} \(7 days, the number the service applies\) \[fact_by_hand\]$/),

@@ -43,19 +43,19 @@ describe('content validation', () => {
     expect(result.errors.map(formatProblem).some((e) => e.includes('nl/privacy.md: missing'))).toBe(true);
   });
 
-  it('fills placeholders and keeps line breaks only where asked', () => {
+  it('fills placeholders, takes the title and sections, and makes paragraphs of blank-line-separated text, never <br>', () => {
     expect(fillPlaceholders('Mail {{ email }} now', { email: 'a@b.c' }, 'x.md')).toBe('Mail a@b.c now');
-    const doc = renderMarkdown('# Title\n\n## 1. Who we are\nline one\nline two\n', { lineBreaks: true });
+    const doc = renderMarkdown('# Title\n\n## 1. Who we are\nline one\nline two\n\nline three\n');
     expect(doc.title).toBe('Title');
     expect(doc.sections).toEqual([{ id: '1-who-we-are', text: '1. Who we are' }]);
-    expect(doc.html).toContain('line one<br>line two');
-    expect(renderMarkdown('a\nb', { lineBreaks: false }).html).not.toContain('<br>');
+    expect(doc.html).toContain('<p>line one\nline two</p>\n<p>line three</p>');
+    expect(doc.html).not.toContain('<br>');
   });
 });
 
 describe('tables in Markdown pages', () => {
   it('regression: a wide table scrolls in a box that takes keyboard focus and is a region named by its column headings', () => {
-    const { html } = renderMarkdown('| Cookie | Purpose | Duration |\n|---|---|---|\n| _ga | "stats" & more | 2 years |\n', { lineBreaks: false });
+    const { html } = renderMarkdown('| Cookie | Purpose | Duration |\n|---|---|---|\n| _ga | "stats" & more | 2 years |\n');
     expect(html).toContain('<div class="table-scroll" tabindex="0" role="region" aria-label="Cookie, Purpose, Duration"><table>');
   });
 });

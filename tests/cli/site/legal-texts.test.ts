@@ -19,7 +19,7 @@ const BARCELONA: Record<Lang, string> = { en: 'Barcelona', es: 'Barcelona', pt: 
  * @example boldOnlyParagraphs('**Désinscription**\n\nChaque e-mail…') // ['Désinscription']
  */
 function boldOnlyParagraphs(source: string): string[] {
-  const { html } = renderMarkdown(source, { lineBreaks: true });
+  const { html } = renderMarkdown(source);
   return [...html.matchAll(/<p>\s*<strong>([^<]*)<\/strong>\s*<\/p>/g)].map((m) => m[1]!);
 }
 
