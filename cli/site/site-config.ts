@@ -7,6 +7,12 @@ import { DATA_FACT_NAMES, DATA_FACTS, type DataFact } from '../../ingest/contrac
 
 const url = z.string().url();
 
+/** A Contact of security.txt (RFC 9116): a `mailto:` address or an `https://` page. */
+const securityContact = z.union([
+  z.string().regex(/^mailto:[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be "mailto:" and an email address'),
+  url.refine((u) => u.startsWith('https://'), 'must be an https:// URL or a mailto: address'),
+]);
+
 /** The schema of `content/site.json`: brand, company and contact details, external links. */
 export const siteConfigSchema = z
   .object({
@@ -23,6 +29,11 @@ export const siteConfigSchema = z
     email: z.string().email(),
     privacyEmail: z.string().email(),
     phone: z.string().min(1),
+    /**
+     * Where vulnerabilities are reported, as the `Contact` lines of /.well-known/security.txt, in
+     * order of preference; the build fails without a `mailto:` one (`security_contact_missing`).
+     */
+    securityContacts: z.array(securityContact).optional(),
     location: z.string().min(1),
     blogUrl: url,
     social: z.object({ telegram: url, linkedin: url }).strict(),
