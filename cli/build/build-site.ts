@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { precompress } from '../assets/precompress.ts';
 import { writeDeployFiles } from '../host/deploy-files.ts';
 import { hostConfigs } from '../host/host-configs.ts';
+import { SECURITY_TXT_PATH } from '../site/asset-paths.ts';
 import type { Problem } from '../site/errors.ts';
 import { LANGUAGES, type Lang } from '../site/languages.ts';
 import type { RoutePageId } from '../site/routes.ts';
@@ -35,6 +36,7 @@ import { digest, renderCodeHash, sharedInputsHash } from './cache/page-inputs.ts
 import { createStaging, discardStaging, droppedLanguages, foreignOutDir, listFiles, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, publishOutput } from './output-dir.ts';
 import { startPageWriter } from './page-writer.ts';
 import { type RenderedDocument, renderPages, type UnchangedDocument } from './render-pages.ts';
+import { securityTxt } from './security-txt.ts';
 import { robotsTxt, sitemapXml } from './sitemap.ts';
 
 export type { BuildOptions, BuildResult } from './build-result.ts';
@@ -42,7 +44,8 @@ export type { BuildOptions, BuildResult } from './build-result.ts';
 /**
  * Builds the site, stage by stage: load the content and find translation gaps → assets (CSS,
  * islands, images, icons, manifest) → render every page of the routes table in every requested
- * language and a 404 page per language → write them, the sitemap and robots.txt → verify the
+ * language and a 404 page per language → write them, the sitemap, robots.txt and
+ * `/.well-known/security.txt` (which fails the build early when site.json names no contact) → verify the
  * output → host configurations (`_headers`, `_redirects`; `nginx.conf` beside the output, in
  * `dist-deploy/`: never published) → precompress.
  * Everything is written into another folder that replaces `outDir` only when no stage found an
@@ -82,6 +85,8 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const foreign = foreignOutDir(outDir) ?? droppedLanguages(outDir, langs);
   if (gaps.errors.length > 0 || foreign) return result({ errors: [...(foreign ? [foreign] : []), ...gaps.errors], warnings: gaps.warnings });
   const { content } = loaded;
+  const security = securityTxt(content.site, options.now ?? new Date(), join(contentDir, 'site.json'));
+  if (!security.ok) return result({ errors: [security.problem], warnings: gaps.warnings });
   if (!useCache) forgetPreviousBuild(outDir);
   const previous = useCache ? timed(stageMs, 'load', () => readPreviousBuild(outDir)) : noPreviousBuild(outDir);
   // With the cache, the build writes into the spare (the output before last: cache/output-store.ts);
@@ -90,7 +95,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const assetsDir = useCache ? join(cacheDirOf(outDir), `assets-${process.pid}`) : staging;
   const plan = new OutputPlan(staging, previous.spareFiles);
   try {
-    const built = await buildInto(plan, assetsDir, options, content, langs, stageMs, previous, known);
+    const built = await buildInto(plan, assetsDir, options, content, langs, stageMs, previous, known, security.text);
     const errors = [...unknownKeyProblems(content, contentDir), ...built.errors];
     if (errors.length > 0) {
       if (!useCache) discardStaging(staging);
@@ -170,6 +175,8 @@ async function buildInto(
   previous: PreviousBuild,
   /** With the cache: what the build record's check found (its file hashes serve the page cache). */
   known: Standing | null,
+  /** The text of `/.well-known/security.txt`. */
+  securityText: string,
 ): Promise<Pick<BuildResult, 'pages' | 'assets' | 'errors'> & { cacheRecords: Omit<Manifest, 'version' | 'out' | 'spare'> }> {
   const { outDir, contentDir } = options;
   const useCache = known !== null;
@@ -221,9 +228,11 @@ async function buildInto(
     }
     const sitemap = sitemapXml(routes, content.routes, content.site.siteUrl);
     const robots = robotsTxt(content.site.siteUrl);
-    timed(stageMs, 'write', () => plan.documents(writer, [{ file: 'sitemap.xml', text: sitemap }, { file: 'robots.txt', text: robots }]));
+    const securityFile = SECURITY_TXT_PATH.slice(1);
+    const siteFiles = [{ file: 'sitemap.xml', text: sitemap }, { file: 'robots.txt', text: robots }, { file: securityFile, text: securityText }];
+    timed(stageMs, 'write', () => plan.documents(writer, siteFiles));
 
-    const written = new Set([...assetFiles, ...outputPages.map((d) => d.file), 'sitemap.xml', 'robots.txt']);
+    const written = new Set([...assetFiles, ...outputPages.map((d) => d.file), ...siteFiles.map((f) => f.file)]);
     // The checks and the host configurations read the pages' tags, scripts and styles, the
     // sitemap and the list of files: when none of these changed, they come out as last time.
     // Reading a page's skeleton costs about a third of rendering it, so it is read here only when

@@ -136,3 +136,15 @@ export function classesInHtml(html: string): Set<string> {
   }
   return classes;
 }
+
+/**
+ * The rule that gives a page the site's URL as `--site-origin`, which the print stylesheet writes
+ * before the target of a link within the site (templates/styles.css, `@media print`); inlined
+ * with the critical CSS, since a page applies the full stylesheet only once an island hydrates.
+ *
+ * @example siteOriginProperty('https://www.maskwise.io') // ':root{--site-origin:"https://www.maskwise.io"}'
+ */
+export function siteOriginProperty(siteUrl: string): string {
+  // A CSS string: quotes, backslashes, line breaks and `<` (no `</style>`) as escapes.
+  return `:root{--site-origin:"${siteUrl.replace(/["\\<\n\r]/g, (c) => `\\${c.codePointAt(0)!.toString(16)} `)}"}`;
+}

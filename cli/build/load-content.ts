@@ -2,7 +2,7 @@ import { type ContentPage, loadContentPages, type PageReader } from '../site/mar
 import { fillPlaceholders } from '../site/markdown/markdown.ts';
 import { ContentError, type Problem } from '../site/errors.ts';
 import { createTranslator, type Translate } from '../site/i18n.ts';
-import { DEFAULT_LANG, type Lang } from '../site/languages.ts';
+import { DEFAULT_LANG, LANGUAGES, type Lang } from '../site/languages.ts';
 import { loadAllMessages, localeFile, type Messages } from '../site/locales.ts';
 import { siteRoutes, type SiteRoutes } from '../site/routes.ts';
 import { loadSiteConfig, placeholderValues, type SiteConfig } from '../site/site-config.ts';
@@ -11,8 +11,8 @@ import { type LocaleFile, missingKeys, readLocaleFile, translationProblems } fro
 /** The content a build renders: site configuration, placeholder values and a translator per language. */
 export interface LoadedContent {
   site: SiteConfig;
-  /** The values of `{{placeholders}}` (brand, company, email, …). */
-  values: Record<string, string>;
+  /** The values of `{{placeholders}}` (brand, company, email, …) in each language (`{{location}}` differs). */
+  values: Readonly<Record<Lang, Record<string, string>>>;
   translators: ReadonlyMap<Lang, Translate>;
   /** The language files the translators answer from (English always), which the build cache compares. */
   messages: ReadonlyMap<Lang, Messages>;
@@ -35,13 +35,13 @@ export function loadContent(contentDir: string, langs: readonly Lang[], siteUrl?
     const configured = loadSiteConfig(contentDir);
     const site = siteUrl ? Object.freeze({ ...configured, siteUrl: siteUrl.replace(/\/+$/, '') }) : configured;
     const messages = loadAllMessages(contentDir, langs);
-    const values = placeholderValues(site);
+    const values = Object.fromEntries(LANGUAGES.map((lang) => [lang, placeholderValues(site, lang)])) as Record<Lang, Record<string, string>>;
     const unknownKeys = new Set<string>();
-    const translators = new Map(langs.map((lang) => [lang, createTranslator(lang, messages, values, (key) => unknownKeys.add(key))]));
+    const translators = new Map(langs.map((lang) => [lang, createTranslator(lang, messages, values[lang], (key) => unknownKeys.add(key))]));
     const contentPages = loadContentPages(contentDir, readPage);
     if (contentPages.problems.length > 0) throw new ContentError(contentPages.problems);
     // The solutions page shows each industry page's description, so it is filled in as the page's own is.
-    const routes = siteRoutes(contentPages.pages.map((page) => ({ ...page, description: fillPlaceholders(page.description, values, page.file, page.fieldLines.description) })));
+    const routes = siteRoutes(contentPages.pages.map((page) => ({ ...page, description: fillPlaceholders(page.description, values[page.lang], page.file, page.fieldLines.description) })));
     return { ok: true, content: { site, values, translators, messages, unknownKeys, contentPages: contentPages.pages, routes } };
   } catch (error) {
     if (error instanceof ContentError) return { ok: false, problems: error.problems };

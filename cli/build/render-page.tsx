@@ -20,7 +20,7 @@ import type { RenderedContentPage } from '../site/markdown/content-pages.ts';
 import { absoluteUrl, hreflangLinks, socialMetaTags } from '../site/head.ts';
 import type { RenderedMarkdown } from '../site/markdown/markdown.ts';
 import type { PageId, RoutePageId } from '../site/routes.ts';
-import { classesInHtml, criticalCss, type CssNode } from './critical-css.ts';
+import { classesInHtml, criticalCss, type CssNode, siteOriginProperty } from './critical-css.ts';
 import type { Problem } from '../site/errors.ts';
 import { pathFor } from '../site/routes.ts';
 import { jsonForScript, structuredData } from './structured-data/graph.ts';
@@ -182,7 +182,7 @@ export function renderPage({ context, path, file, canonicalPath, stylesheet, css
       alternates={page === 'notFound' || canonical === null ? [] : hreflangLinks(routes, page, site.siteUrl)}
       social={social}
       jsonLd={jsonForScript(graph)}
-      criticalCss={criticalCss(cssRules, new Set([...classesInHtml(body), ...BODY_CLASS.split(' ')]))}
+      criticalCss={siteOriginProperty(site.siteUrl) + criticalCss(cssRules, new Set([...classesInHtml(body), ...BODY_CLASS.split(' ')]))}
       headScript={headScript}
       body={body}
     />,

@@ -44,9 +44,9 @@ type ContentPageIndex = ReadonlyMap<string, ContentPage>;
 
 /** The Markdown a route's page renders: a legal text read from `contentDir`, a page added as Markdown, or none. */
 function markdownOf(route: RenderedRoute, content: LoadedContent, contentDir: string, contentPages: ContentPageIndex): { legal?: RenderedMarkdown; page?: RenderedContentPage } {
-  if (isMarkdownPage(route.page)) return { legal: loadMarkdownPage(contentDir, route.lang, route.page, content.values) };
+  if (isMarkdownPage(route.page)) return { legal: loadMarkdownPage(contentDir, route.lang, route.page, content.values[route.lang]) };
   const page = contentPages.get(`${route.lang} ${route.page}`);
-  return page ? { page: renderContentPage(page, content.values) } : {};
+  return page ? { page: renderContentPage(page, content.values[route.lang]) } : {};
 }
 
 /**

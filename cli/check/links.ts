@@ -1,11 +1,12 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { loadContentPages } from '../site/markdown/content-pages.ts';
+import { SECURITY_TXT_PATH } from '../site/asset-paths.ts';
 import type { Problem } from '../site/errors.ts';
 import { siteRoutes } from '../site/routes.ts';
 
 /** Files the build writes besides pages, which links may also point to. */
-const STATIC_FILES = ['/sitemap.xml', '/robots.txt', '/favicon.svg'];
+const STATIC_FILES = ['/sitemap.xml', '/robots.txt', '/favicon.svg', SECURITY_TXT_PATH];
 
 function filesUnder(dir: string, extensions: RegExp): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

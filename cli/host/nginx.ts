@@ -1,4 +1,5 @@
 import { ERROR_CODES, type ErrorCode } from '../../ingest/contract/error-codes.ts';
+import { SECURITY_TXT_PATH } from '../site/asset-paths.ts';
 import { LIMITS } from '../../ingest/contract/schemas.ts';
 import { SERVICE_PAGES } from '../../ingest/contract/service-pages.ts';
 import { API_BASE, FORM_CONTENT_TYPE, FORM_FALLBACK_PAGES, PRIVATE_API_PATTERN, REFERER_LANG_PATTERN, TOKEN_FORM_PATH } from './api-forwarding.ts';
@@ -242,7 +243,9 @@ export function nginxConfig(site: NginxSite): string {
     ...(site.manifest
       ? ['    location = /manifest.webmanifest {', '        types { application/manifest+json webmanifest; }', '        try_files $uri =404;', '    }', '']
       : []),
-    '    # The static hosts\' rule files (_headers, _redirects) and dotfiles are not published.',
+    '    # The security contact file (RFC 9116), the one file under a dot folder, as text/plain; charset=utf-8.',
+    `    location = ${SECURITY_TXT_PATH} { types { } default_type text/plain; try_files $uri =404; }`,
+    '    # The static hosts\' rule files (_headers, _redirects) and other dotfiles are not published.',
     '    location ~ ^/(?:_|\\.) { return 404; }',
     '',
     '    # Page files answer only at their clean URL.',

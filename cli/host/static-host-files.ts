@@ -1,3 +1,4 @@
+import { SECURITY_TXT_PATH } from '../site/asset-paths.ts';
 import { HASHED_ASSETS_PREFIX, HSTS, IMMUTABLE_CACHE } from './security-headers.ts';
 
 /**
@@ -16,8 +17,9 @@ const titleCase = (name: string) => name.replace(/(^|-)([a-z])/g, (_m, dash: str
 
 /**
  * The `_headers` file: the security headers and HSTS on every URL, a year of immutable caching for
- * content-hashed assets. Pages keep the hosts' default Cache-Control, which revalidates
- * (`public, max-age=0, must-revalidate` on Netlify and Cloudflare Pages).
+ * content-hashed assets, security.txt as `text/plain; charset=utf-8` (RFC 9116). Pages keep the
+ * hosts' default Cache-Control, which revalidates (`public, max-age=0, must-revalidate` on Netlify
+ * and Cloudflare Pages).
  */
 export function headersFile(headers: Readonly<Record<string, string>>): string {
   return [
@@ -29,6 +31,8 @@ export function headersFile(headers: Readonly<Record<string, string>>): string {
     `  Strict-Transport-Security: ${HSTS}`,
     `${HASHED_ASSETS_PREFIX}*`,
     `  Cache-Control: ${IMMUTABLE_CACHE}`,
+    SECURITY_TXT_PATH,
+    '  Content-Type: text/plain; charset=utf-8',
     '',
   ].join('\n');
 }

@@ -16,6 +16,9 @@ export const ICONS = {
 /** Where the web app manifest is served; every page links it. */
 export const MANIFEST_PATH = '/manifest.webmanifest';
 
+/** Where the security contact file (RFC 9116) is served; hosts answer it as `text/plain; charset=utf-8`. */
+export const SECURITY_TXT_PATH = '/.well-known/security.txt';
+
 /** The colours the manifest and the `theme-color` meta share. */
 export const THEME = { themeColor: '#0b1f3a', backgroundColor: '#ffffff' } as const;
 

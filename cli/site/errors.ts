@@ -136,6 +136,10 @@ export const SITEGEN_ERRORS = {
     title: "A page's structured data (schema.org JSON-LD) lacks a property search engines need, holds an empty or unfilled text, or does not fit its kind of page.",
     hint: 'The message names the node and property; the JSON-LD is made from content/site.json (brand, company, product) and the page\'s strings (meta.*.title and description, nav.home): fill the value there.',
   },
+  security_contact_missing: {
+    title: 'content/site.json names no security contact, so /.well-known/security.txt (RFC 9116) cannot be written.',
+    hint: 'Add "securityContacts" to content/site.json: a list with at least one "mailto:" address (an "https://" page may follow) where people report vulnerabilities.',
+  },
   template_failed: {
     title: 'A template does not compile, or failed while rendering a page (sitegen dev).',
     hint: 'Fix the template at the line given; sitegen dev renders the page again when the file is saved.',

@@ -1,3 +1,4 @@
+import { SECURITY_TXT_PATH } from './asset-paths.ts';
 import { fileForPath, langOfPath, notFoundPath } from './routes.ts';
 
 /** What the server should do with a request path. */
@@ -38,8 +39,8 @@ function canonicalSpelling(path: string): string {
  * whether a file exists. Clean URLs without trailing slash; any other letter case, a trailing
  * slash, an empty segment (`//about`), a `.html` suffix or `/index` redirect to the canonical URL
  * when it is a page; unknown paths get the 404 page of their language, and so do the host
- * configuration files and dotfiles of the folder. Files other than pages (assets, sitemap) are
- * served only at their exact name. Linear in the length of the path.
+ * configuration files and dotfiles of the folder (but `/.well-known/security.txt`). Files other
+ * than pages (assets, sitemap) are served only at their exact name. Linear in the length of the path.
  *
  * @example resolveUrl('/DE/Impressum', exists) // { type: 'redirect', location: '/de/impressum', status: 308 }
  * @example resolveUrl('//about/', exists)      // { type: 'redirect', location: '/about', status: 308 }
@@ -57,9 +58,10 @@ export function resolveUrl(pathname: string, exists: (file: string) => boolean):
   if (!path.startsWith('/') || path.includes('\0') || path.includes('\\') || path.split('/').some((segment) => segment === '..')) return notFound();
 
   // Static files (assets, sitemap, favicon) are served exactly as named; the static hosts' rule
-  // files (`_headers`, `_redirects`: any `_` name) and dotfiles are not published.
+  // files (`_headers`, `_redirects`: any `_` name) and dotfiles are not published, but for the
+  // security contact file under /.well-known/.
   const asFile = path.slice(1);
-  const published = !asFile.split('/').some((segment) => segment.startsWith('_') || segment.startsWith('.'));
+  const published = path === SECURITY_TXT_PATH || !asFile.split('/').some((segment) => segment.startsWith('_') || segment.startsWith('.'));
   if (asFile && published && !path.includes('//') && !asFile.endsWith('.html') && exists(asFile)) return { type: 'file', file: asFile, status: 200 };
 
   const canonical = canonicalSpelling(path);

@@ -2,10 +2,17 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { ContentError, type Problem } from './errors.ts';
+import { DEFAULT_LANG, LANGUAGES, type Lang } from './languages.ts';
 import { jsonErrorLine } from './json-lines.ts';
 import { DATA_FACT_NAMES, DATA_FACTS, type DataFact } from '../../ingest/contract/data-facts.ts';
 
 const url = z.string().url();
+
+/** A Contact of security.txt (RFC 9116): a `mailto:` address or an `https://` page. */
+const securityContact = z.union([
+  z.string().regex(/^mailto:[^\s@]+@[^\s@]+\.[^\s@]+$/, 'must be "mailto:" and an email address'),
+  url.refine((u) => u.startsWith('https://'), 'must be an https:// URL or a mailto: address'),
+]);
 
 /** The schema of `content/site.json`: brand, company and contact details, external links. */
 export const siteConfigSchema = z
@@ -23,7 +30,15 @@ export const siteConfigSchema = z
     email: z.string().email(),
     privacyEmail: z.string().email(),
     phone: z.string().min(1),
+    /**
+     * Where vulnerabilities are reported, as the `Contact` lines of /.well-known/security.txt, in
+     * order of preference; the build fails without a `mailto:` one (`security_contact_missing`).
+     */
+    securityContacts: z.array(securityContact).optional(),
+    /** The company's city as its own language writes it (the postal address's, the structured data's). */
     location: z.string().min(1),
+    /** The city's name in the languages that write it otherwise (`{ "fr": "Barcelone" }`); the others write `location`. */
+    locationNames: z.partialRecord(z.enum(LANGUAGES), z.string().min(1)).optional(),
     blogUrl: url,
     social: z.object({ telegram: url, linkedin: url }).strict(),
     ingestUrl: z.string().min(1),
@@ -81,8 +96,17 @@ type PlaceholderName = (typeof SITE_PLACEHOLDER_NAMES)[number] | DataFact;
  */
 export const PLACEHOLDER_NAMES: readonly PlaceholderName[] = [...SITE_PLACEHOLDER_NAMES, ...DATA_FACT_NAMES];
 
-/** The values of the placeholders, from `site.json` and the data facts' table. */
-export function placeholderValues(site: SiteConfig): Record<PlaceholderName, string> {
+/**
+ * The company's city in `lang`: its name there when site.json gives one, else `location`.
+ *
+ * @example locationIn({ location: 'Barcelona', locationNames: { fr: 'Barcelone' } }, 'fr') // 'Barcelone'
+ */
+export function locationIn(site: Pick<SiteConfig, 'location' | 'locationNames'>, lang: Lang): string {
+  return site.locationNames?.[lang] ?? site.location;
+}
+
+/** The values of the placeholders in `lang`, from `site.json` and the data facts' table (`{{location}}` is the city's name in `lang`). */
+export function placeholderValues(site: SiteConfig, lang: Lang = DEFAULT_LANG): Record<PlaceholderName, string> {
   return {
     ...(Object.fromEntries(DATA_FACT_NAMES.map((name) => [name, String(DATA_FACTS[name])])) as Record<DataFact, string>),
     brand: site.brand,
@@ -93,7 +117,7 @@ export function placeholderValues(site: SiteConfig): Record<PlaceholderName, str
     email: site.email,
     privacyEmail: site.privacyEmail,
     phone: site.phone,
-    location: site.location,
+    location: locationIn(site, lang),
     siteUrl: site.siteUrl,
   };
 }

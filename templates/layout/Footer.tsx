@@ -79,7 +79,7 @@ export function Footer() {
           </li>
           <li className="flex items-start gap-2 text-sm">
             <Icon name="pin" className="mt-0.5 h-4 w-4 shrink-0" />
-            <span>{t('footer.location', { location: site.location })}</span>
+            <span>{t('footer.location')}</span>
           </li>
         </FooterColumn>
       </div>

@@ -13,7 +13,8 @@ export function LanguageMenu() {
       component={LanguageMenuIsland}
       props={{
         current: lang,
-        label: `${t('nav.language')}: ${NATIVE_NAMES[lang]}`,
+        // The accessible name begins with the visible "EN" (WCAG 2.5.3 Label in Name): a voice-control user says what they see.
+        label: t('nav.languageButton', { code: lang.toUpperCase(), name: NATIVE_NAMES[lang] }),
         listLabel: t('nav.chooseLanguage'),
         links: LANGUAGES.map((code) => ({ lang: code, href: routes.languageLinkFor(target, code), name: NATIVE_NAMES[code] })),
       }}

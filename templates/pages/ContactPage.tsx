@@ -35,7 +35,7 @@ export function ContactPage({ intent }: { intent: ContactIntent }) {
             </li>
             <li className="flex items-center gap-3">
               <Icon name="pin" className="h-5 w-5 text-teal-700" />
-              <span>{t('footer.location', { location: site.location })}</span>
+              <span>{t('footer.location')}</span>
             </li>
           </ul>
         </aside>

@@ -11,8 +11,9 @@ export function LegalPage({ document }: { document: RenderedMarkdown }) {
       <PageHeader title={document.title}>
         <p className="text-base text-slate-400">{t('legal.lastUpdated', { date })}</p>
       </PageHeader>
-      <div className="mx-auto grid max-w-6xl gap-10 px-4 py-14 sm:px-6 lg:grid-cols-[16rem_1fr] lg:px-8">
-        <nav aria-labelledby="toc-title" className="h-fit lg:sticky lg:top-24">
+      <div className="mx-auto grid max-w-6xl gap-10 px-4 py-14 sm:px-6 lg:grid-cols-[16rem_1fr] lg:px-8 print:block print:p-0">
+        {/* On paper the table of contents would only repeat the headings, without page numbers. */}
+        <nav aria-labelledby="toc-title" className="h-fit lg:sticky lg:top-24 print:hidden">
           <h2 id="toc-title" className="text-sm font-semibold uppercase tracking-wider text-slate-500">{t('legal.onThisPage')}</h2>
           <ol className="mt-3 space-y-2 border-l border-slate-200 text-sm">
             {document.sections.map((section) => (

@@ -1,3 +1,5 @@
+import { LANGUAGES, NATIVE_NAMES } from '../../cli/site/languages.ts';
+import { pathFor } from '../../cli/site/routes.ts';
 import { axeViolations, expect, test, watchConsole } from './support/fixtures.ts';
 
 test('the language menu leads to the same page in the chosen language', async ({ page, url }) => {
@@ -110,4 +112,19 @@ test('"Schedule a demo" and "Contact sales" on the home page lead to the contact
   }
   // The sign-up link still leads to the newsletter section.
   await expect(page.locator('a[href="#newsletter"]').first()).toBeAttached();
+});
+
+test('regression: the language menu\'s accessible name begins with the code it shows, in every language, before and after its script loads (WCAG 2.5.3 Label in Name: it showed "EN" and was named "Language: English")', async ({ page, url }) => {
+  for (const lang of LANGUAGES) {
+    const code = lang.toUpperCase();
+    await page.goto(url(pathFor('home', lang)));
+    const menu = page.locator('[data-menu=language]');
+    const plain = menu.locator('summary');
+    await expect(plain).toHaveText(code);
+    await expect(plain).toHaveAccessibleName(new RegExp(`^${code} – .*${NATIVE_NAMES[lang]}$`));
+    await menu.hover();
+    const button = menu.getByRole('button', { name: code });
+    await expect(button).toHaveText(code);
+    await expect(button).toHaveAccessibleName(new RegExp(`^${code} – .*${NATIVE_NAMES[lang]}$`));
+  }
 });

@@ -17,7 +17,7 @@ const islands = Object.fromEntries(Object.keys(ISLANDS).map((name) => [name, `/a
 
 /** The real content's translator for `lang`, as the build makes it. */
 export function translatorFor(lang: Lang): Translate {
-  return createTranslator(lang, messages, placeholderValues(site));
+  return createTranslator(lang, messages, placeholderValues(site, lang));
 }
 
 /** Renders a template with the real content in `lang`, as the build does, to static HTML. */

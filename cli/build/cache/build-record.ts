@@ -12,10 +12,13 @@
  * file in the content folder (a file with the size and time it had when last hashed is not read
  * again: file-hashes.ts), of every project module the build reaches (templates, islands and their
  * bundler, the CSS compiler and the stylesheet's folder), `package-lock.json` for the packages,
- * and the options that change the output (languages, site URL, `--allow-missing`, the year, the
- * working folder that problems are reported relative to). The output counts as unchanged when
- * it is the same folder (inode) holding the same files with the same sizes and times, and the
- * deployment folder beside it (`dist-deploy/`) holds the same files with the same sizes and times.
+ * and the options that change the output (languages, site URL, `--allow-missing`, the day — the
+ * footer's year, and security.txt's `Expires` a year after the build's day —, the working folder
+ * that problems are reported relative to). A build on a new day therefore runs, and writes
+ * security.txt anew; its pages, whose inputs hold only the year, are kept. The output counts as
+ * unchanged when it is the same folder (inode) holding the same files with the same sizes and
+ * times, and the deployment folder beside it (`dist-deploy/`) holds the same files with the same
+ * sizes and times.
  *
  *   const standing = standingBuild(options);
  *   if (standing.result) return standing.result; // nothing to do
@@ -35,6 +38,7 @@ import { LANGUAGES } from '../../site/languages.ts';
 import type { RoutePageId } from '../../site/routes.ts';
 import type { BuildOptions, BuildResult } from '../build-result.ts';
 import { listFiles } from '../output-dir.ts';
+import { securityTxtDay } from '../security-txt.ts';
 import { FileHashes, keptHashes, type KeptHashes } from './file-hashes.ts';
 import { cacheDirOf, type FolderRecord } from './output-store.ts';
 
@@ -72,8 +76,9 @@ const recordFile = (outDir: string) => join(cacheDirOf(outDir), 'build.json');
 /** The key of everything a build with `options` reads (see the top of this file), each file's hash from `hashes`. */
 export function buildInputsKey(options: BuildOptions, hashes = new FileHashes()): string {
   const hash = createHash('sha256');
-  const year = (options.now ?? new Date()).getUTCFullYear();
-  const settings = { langs: options.langs ?? LANGUAGES, siteUrl: options.siteUrl ?? null, allowMissing: options.allowMissing ?? false, year, cwd: process.cwd() };
+  // The day, not only the year: security.txt's Expires is a year after the build's day.
+  const day = securityTxtDay(options.now ?? new Date());
+  const settings = { langs: options.langs ?? LANGUAGES, siteUrl: options.siteUrl ?? null, allowMissing: options.allowMissing ?? false, day, cwd: process.cwd() };
   hash.update(JSON.stringify(settings)).update('\0');
   for (const file of filesUnder(options.contentDir).sort()) hash.update(`${relative(options.contentDir, file)}\0${hashes.of(file)}\0`);
   const code = moduleGraph([new URL('../build-site.ts', import.meta.url), ...islandEntryFiles()]);

@@ -6,7 +6,7 @@ import { useDisclosure } from './use-disclosure.ts';
 
 export interface LanguageMenuProps {
   current: string;
-  /** "Language: English", the button's accessible name. */
+  /** "EN – Language: English", the button's accessible name, beginning with its visible text (`current`, upper case). */
   label: string;
   /** "Choose a language", the list's accessible name. */
   listLabel: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classesInHtml, criticalCss, parseCss, plainCustomProperties } from '../../../cli/build/critical-css.ts';
+import { classesInHtml, criticalCss, parseCss, plainCustomProperties, siteOriginProperty } from '../../../cli/build/critical-css.ts';
 import { readBuilt, useBuiltSite } from '../../helpers/built-site.ts';
 
 const built = useBuiltSite();
@@ -41,10 +41,29 @@ describe('critical CSS', () => {
     const html = readBuilt(built.outDir, 'about.html');
     const head = html.slice(0, html.indexOf('</head>'));
     const body = html.slice(html.indexOf('<body'));
-    expect(head).toMatch(/<style>@layer properties\{.*\.flex\{display:flex\}.*<\/style>/);
+    expect(head).toMatch(/<style>:root\{--site-origin:"[^"]*"\}@layer properties\{.*\.flex\{display:flex\}.*<\/style>/);
     expect(head).not.toContain('rel="stylesheet"');
     expect(head).not.toContain('.legal-prose');
     expect(body).toMatch(/<\/script><link rel="stylesheet" href="\/assets\/styles\.[0-9a-f]{10}\.css" media="not all" data-island-css=""\/><\/body><\/html>$/);
+  });
+});
+
+describe('the print rules in the inlined CSS', () => {
+  it('give every built page the site\'s URL and its print rules, which apply before the stylesheet does', () => {
+    for (const file of ['privacy.html', 'de/datenschutz.html', 'index.html', 'fr/about.html']) {
+      const style = /<style>([\s\S]*?)<\/style>/.exec(readBuilt(built.outDir, file))![1]!;
+      expect(style.startsWith(siteOriginProperty('https://www.maskwise.io')), file).toBe(true);
+      const print = style.slice(style.lastIndexOf('@media print{'));
+      expect(print, file).toContain('main a[href^=\\/]:after{content:" (" var(--site-origin,"") attr(href) ")"');
+      expect(print, file).toContain('main a[href^=http]:after{content:" (" attr(href) ")"');
+      expect(print, file).toContain('body>header,body>footer,body>a[href=\\#main],[data-island]{display:none!important}');
+      expect(print, file).toContain('h1,h2,h3,h4{break-after:avoid');
+    }
+  });
+
+  it('write the site URL as a CSS string that cannot end the string or the style element', () => {
+    expect(siteOriginProperty('https://www.maskwise.io')).toBe(':root{--site-origin:"https://www.maskwise.io"}');
+    expect(siteOriginProperty('https://x.example/"}</style><script>')).toBe(':root{--site-origin:"https://x.example/\\22 }\\3c /style>\\3c script>"}');
   });
 });
 

@@ -100,6 +100,13 @@ describe('host configuration files of the real build', () => {
     expect(readFileSync(join(deployDirOf(outDir), 'nginx.conf'), 'utf8')).toContain(`server ${NGINX_DEFAULTS.upstream};`);
   });
 
+  it('_headers sends /.well-known/security.txt as text/plain; charset=utf-8, with the security headers', () => {
+    const headers = headersForPath(parseHeadersFile(readBuilt(outDir, '_headers')), '/.well-known/security.txt');
+    expect(headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(headers['x-content-type-options']).toBe('nosniff');
+    expect(headersForPath(parseHeadersFile(readBuilt(outDir, '_headers')), '/robots.txt')['content-type']).toBeUndefined();
+  });
+
   it('regression: _headers sends HSTS on every URL, as a header, not a comment (Netlify and Cloudflare Pages serve HTTPS)', () => {
     const rules = parseHeadersFile(readBuilt(outDir, '_headers'));
     for (const path of ['/', '/de/impressum', '/assets/styles.css', '/404.html']) {

@@ -23,6 +23,8 @@ import { fixturePage, METRICS_PATHS, NOT_TOKEN_FORM_POSTS, TOKEN_FORM_CASES, tok
 const CONFIRMED = 'https://www.maskwise.io/de/newsletter/confirmed';
 /** The site's security headers in the fixture's server block. */
 const SITE_HEADERS = { 'x-content-type-options': 'nosniff', 'content-security-policy': "default-src 'self'; frame-ancestors 'none'" };
+/** A security.txt as the build writes it (tests/cli/build/security-txt.test.ts tests its fields). */
+const SECURITY_TXT = 'Contact: mailto:info@maskwise.io\nExpires: 2027-11-28T00:00:00Z\n';
 const haveNginx = nginxAvailable() || Boolean(process.env.CI);
 if (!haveNginx) process.stderr.write('nginx tests: nginx is not installed (Debian: apt-get install -y nginx); left out.\n');
 
@@ -31,6 +33,9 @@ function siteWithServerBlock(): string {
   const root = tokenFormSite();
   const pages = TOKEN_FORM_CASES.map(({ path }) => ({ path, file: fileForPath(path) }));
   const notFoundPages = LANGUAGES.map((lang) => ({ prefix: lang === 'en' ? '/' : `/${lang}`, file: fileForPath(notFoundPath(lang)) }));
+  mkdirSync(join(root, '.well-known'));
+  writeFileSync(join(root, '.well-known', 'security.txt'), SECURITY_TXT);
+  writeFileSync(join(root, '.well-known', 'other.txt'), 'not published');
   mkdirSync(deployDirOf(root));
   writeFileSync(join(deployDirOf(root), NGINX_CONFIG_FILE), nginxConfig({ serverName: 'www.maskwise.io', pages, notFoundPages, headers: SITE_HEADERS }));
   return root;
@@ -56,6 +61,13 @@ describe.runIf(haveNginx)('nginx with the generated server block', () => {
   afterAll(async () => {
     await nginx?.stop();
     await ingest?.close();
+  });
+
+  it('serves /.well-known/security.txt as text/plain; charset=utf-8, and no other file of the dot folder', async () => {
+    const res = await send(base, '/.well-known/security.txt');
+    expect([res.status, res.headers['content-type'], res.body]).toEqual([200, 'text/plain; charset=utf-8', SECURITY_TXT]);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect((await send(base, '/.well-known/other.txt')).status).toBe(404);
   });
 
   it('serves HTTPS only: plain HTTP answers 308 to the same URL over HTTPS, and HTTPS answers carry HSTS', async () => {

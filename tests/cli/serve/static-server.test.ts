@@ -34,6 +34,14 @@ describe('the local static server', () => {
     expect(await res.text()).toBe(readBuilt(outDir, 'de/about.html'));
   });
 
+  it('serves /.well-known/security.txt as text/plain; charset=utf-8, and no other dotfile', async () => {
+    const res = await get('/.well-known/security.txt');
+    expect([res.status, res.headers.get('content-type')]).toEqual([200, 'text/plain; charset=utf-8']);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(await res.text()).toBe(readBuilt(outDir, '.well-known/security.txt'));
+    expect((await get('/.sitegen-output')).status).toBe(404);
+  });
+
   it('sends the brotli copy to a browser that accepts it, gzip to one that accepts only gzip', async () => {
     const br = await get('/de/about', 'gzip, deflate, br');
     expect(br.headers.get('content-encoding')).toBe('br');

@@ -77,6 +77,13 @@ export async function animationsSettled(page: Page): Promise<void> {
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
 
 /**
+ * Rules of those levels that axe-core marks experimental and leaves out unless enabled by name:
+ * `label-content-name-mismatch` (WCAG 2.5.3 Label in Name, level A) holds a control's accessible
+ * name to contain its visible text, so a voice-control user can say what they see ("click EN").
+ */
+const AXE_EXPERIMENTAL_RULES = ['label-content-name-mismatch'];
+
+/**
  * Loads axe-core into every document `page` opens from now on, before the page's own scripts: a
  * test that checks page after page then does not inject it after each navigation (about 80 ms a
  * page here). It defines `window.axe` and nothing else.
@@ -86,8 +93,9 @@ export async function preloadAxe(page: Page): Promise<void> {
 }
 
 /**
- * Runs axe-core with the WCAG 2.x A/AA rule sets once the page has settled, and returns the
- * violations, one line each with the elements they were found on.
+ * Runs axe-core with the WCAG 2.x A/AA rule sets (and their experimental rules named above) once
+ * the page has settled, and returns the violations, one line each with the elements they were
+ * found on.
  *
  * It calls `axe.run` in the page itself, as `@axe-core/playwright`'s legacy mode does, without
  * the wrapper's per-frame setup (the site has no frames), and asks for the violations only:
@@ -97,10 +105,11 @@ export async function preloadAxe(page: Page): Promise<void> {
 export async function axeViolations(page: Page): Promise<string[]> {
   await animationsSettled(page);
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source);
-  return page.evaluate(async (tags) => {
-    const { violations } = await (window as unknown as { axe: typeof axe }).axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
+  return page.evaluate(async ({ tags, experimental }) => {
+    const rules = Object.fromEntries(experimental.map((id) => [id, { enabled: true }]));
+    const { violations } = await (window as unknown as { axe: typeof axe }).axe.run(document, { runOnly: { type: 'tag', values: tags }, rules, resultTypes: ['violations'] });
     return violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
-  }, AXE_TAGS);
+  }, { tags: AXE_TAGS, experimental: AXE_EXPERIMENTAL_RULES });
 }
 
 /** The built folder the servers serve. */

@@ -15,6 +15,13 @@ describe.each(LANGUAGES)('the about page in %s', (lang) => {
     );
   });
 
+  it('regression: heads the sectors it is made for without claiming them as customers (the French said "Nos clients")', () => {
+    const start = html.indexOf('<section aria-labelledby="who-we-serve"');
+    const heading = textOf(/<h2[^>]*>([\s\S]*?)<\/h2>/.exec(html.slice(start))![1]!);
+    expect(heading).toBe(textOf(t('about.whoWeServe.title')));
+    expect(heading).not.toMatch(/client|customer|kunde|klant|cliente/i);
+  });
+
   it('names every audience, with what it needs', () => {
     const text = textOf(html);
     for (const key of ['healthcare', 'financial', 'government', 'dbas', 'enterprises']) {

@@ -97,6 +97,24 @@ describe('the record of the last build', () => {
     }
   }, 180_000);
 
+  it('writes security.txt anew on another day, and only it: Expires is a year after the build\'s day; a build later the same day writes nothing', async () => {
+    const securityTxt = () => readFileSync(join(outDir, '.well-known', 'security.txt'), 'utf8');
+    await build();
+    expect(securityTxt()).toContain('Expires: 2027-03-01T00:00:00Z\n');
+    const before = identities(outDir);
+    expect(stood(await build({ now: new Date('2026-03-01T23:59:00Z') })), 'later the same day').toBe(true);
+    expect(identities(outDir)).toEqual(before);
+    const nextDay = await build({ now: new Date('2026-03-02T08:00:00Z') });
+    expect(nextDay.errors).toEqual([]);
+    // No page is rendered again; what is written is security.txt and what the spare lacked of the output.
+    expect(renderedFiles(nextDay)).toEqual([]);
+    expect(nextDay.filesWritten).toBeLessThan(10);
+    expect(securityTxt()).toContain('Expires: 2027-03-02T00:00:00Z\n');
+    expect(stood(await build({ now: new Date('2026-03-02T09:00:00Z') }))).toBe(true);
+    await build();
+    expect(securityTxt()).toContain('Expires: 2027-03-01T00:00:00Z\n');
+  }, 120_000);
+
   it('is forgotten by a build without the cache', async () => {
     await build({ cache: false });
     const next = await build();
@@ -147,15 +165,16 @@ describe('the key of a build\'s inputs', () => {
     expect(key()).toBe(base);
   });
 
-  it('changes with each option that changes the output: languages, site URL, --allow-missing, the year', () => {
+  it('changes with each option that changes the output: languages, site URL, --allow-missing, the day (year and security.txt\'s Expires)', () => {
     const base = key();
     const others = [
       key({ langs: ['en'] }),
       key({ siteUrl: 'https://example.org' }),
       key({ allowMissing: true }),
-      key({ now: new Date('2027-01-01T00:00:00Z') }),
+      key({ now: new Date('2027-03-01T00:00:00Z') }),
+      key({ now: new Date('2026-03-02T00:00:00Z') }),
     ];
-    expect(new Set([base, ...others]).size).toBe(5);
-    expect(key({ now: new Date('2026-12-31T00:00:00Z') }), 'the same year').toBe(base);
+    expect(new Set([base, ...others]).size).toBe(6);
+    expect(key({ now: new Date('2026-03-01T23:59:59Z') }), 'the same day').toBe(base);
   });
 });
