@@ -7,6 +7,7 @@ import { AboutPage } from '../../templates/pages/AboutPage.tsx';
 import { type ContactOutcomePage as ContactOutcome, ContactOutcomePage } from '../../templates/pages/ContactOutcomePage.tsx';
 import { ContactPage } from '../../templates/pages/ContactPage.tsx';
 import { ContentPage } from '../../templates/pages/ContentPage.tsx';
+import { DataHandlingPage } from '../../templates/pages/DataHandlingPage.tsx';
 import { type FormOutcomePage as FormOutcome, FormOutcomePage } from '../../templates/pages/FormOutcomePage.tsx';
 import { HomePage } from '../../templates/pages/HomePage.tsx';
 import { LegalPage } from '../../templates/pages/LegalPage.tsx';
@@ -82,6 +83,7 @@ const PAGE_BODIES: Readonly<Record<PageId | 'notFound', Body>> = {
   cookies: legalText,
   legalNotice: legalText,
   privacy: legalText,
+  dataHandling: () => <DataHandlingPage />,
   newsletterConfirm: tokenForm('newsletterConfirm'),
   newsletterUnsubscribe: tokenForm('newsletterUnsubscribe'),
   contactConfirm: tokenForm('contactConfirm'),

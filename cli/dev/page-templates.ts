@@ -18,6 +18,7 @@ const PAGE_TEMPLATES: Readonly<Record<string, string>> = {
   cookies: 'pages/LegalPage.tsx',
   legalNotice: 'pages/LegalPage.tsx',
   privacy: 'pages/LegalPage.tsx',
+  dataHandling: 'pages/DataHandlingPage.tsx',
   newsletterConfirm: 'pages/TokenFormPage.tsx',
   newsletterUnsubscribe: 'pages/TokenFormPage.tsx',
   newsletterConfirmed: 'pages/NewsletterOutcomePage.tsx',
