@@ -29,7 +29,7 @@ function directiveKey(name: string): string {
 /** A section of the page: a heading and its content. */
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
-    <section aria-labelledby={id}>
+    <section aria-labelledby={id} className="mt-12 first:mt-0">
       <h2 id={id}>{title}</h2>
       {children}
     </section>
@@ -75,24 +75,35 @@ function PolicyTable() {
   );
 }
 
-/** The summary table: per form, what is stored, for how long, where, and who receives it. */
+/**
+ * The summary table: per form, what is stored, for how long, where, and who receives it. Below
+ * the `md` breakpoint each form is a block of labelled lines, since five columns do not fit a phone.
+ */
 function SummaryTable() {
   const { t } = usePage();
+  const cell = 'max-md:block max-md:border-0 max-md:px-0 max-md:py-1.5';
   return (
     <div className="table-scroll" tabIndex={0} role="region" aria-labelledby="summary-caption">
-      <table id="data-summary">
+      <table id="data-summary" className="max-md:block">
         <caption id="summary-caption" className="sr-only">{t('dataHandling.summary.caption')}</caption>
-        <thead>
+        <thead className="max-md:sr-only">
           <tr>
             <th scope="col">{t('dataHandling.summary.head.form')}</th>
             {SUMMARY_COLUMNS.map((column) => <th key={column} scope="col">{t(`dataHandling.summary.head.${column}`)}</th>)}
           </tr>
         </thead>
-        <tbody>
+        <tbody className="max-md:block">
           {SUMMARY_ROWS.map((row) => (
-            <tr key={row}>
-              <th scope="row">{t(`dataHandling.summary.${row}.form`)}</th>
-              {SUMMARY_COLUMNS.map((column) => <td key={column}>{t(`dataHandling.summary.${row}.${column}`)}</td>)}
+            <tr key={row} className="max-md:block max-md:border-b max-md:border-slate-200 max-md:py-4">
+              <th scope="row" className={`${cell} max-md:bg-transparent max-md:text-lg`}>{t(`dataHandling.summary.${row}.form`)}</th>
+              {SUMMARY_COLUMNS.map((column) => (
+                <td key={column} className={cell}>
+                  <span className="block text-xs font-semibold tracking-wider text-slate-500 uppercase md:hidden">
+                    {t(`dataHandling.summary.head.${column}`)}
+                  </span>
+                  {t(`dataHandling.summary.${row}.${column}`)}
+                </td>
+              ))}
             </tr>
           ))}
         </tbody>
@@ -117,7 +128,7 @@ export function DataHandlingPage() {
         <p>{t('dataHandling.intro')}</p>
       </PageHeader>
       <div className="mx-auto max-w-6xl px-4 py-14 sm:px-6 lg:px-8">
-        <article className="legal-prose max-w-4xl">
+        <article className="legal-prose [&_p]:max-w-3xl [&_ul]:max-w-3xl">
           <Section id="summary" title={t('dataHandling.summary.title')}>
             <p>{t('dataHandling.summary.text')}</p>
             <SummaryTable />
