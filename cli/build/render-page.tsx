@@ -4,16 +4,17 @@ import { BodyEnd } from '../../templates/layout/BodyEnd.tsx';
 import { BODY_CLASS, Document } from '../../templates/layout/Document.tsx';
 import { Layout } from '../../templates/layout/Layout.tsx';
 import { AboutPage } from '../../templates/pages/AboutPage.tsx';
-import { type ContactOutcomePage as ContactOutcome, ContactOutcomePage } from '../../templates/pages/ContactOutcomePage.tsx';
 import { ContactPage } from '../../templates/pages/ContactPage.tsx';
 import { ContentPage } from '../../templates/pages/ContentPage.tsx';
-import { type FormOutcomePage as FormOutcome, FormOutcomePage } from '../../templates/pages/FormOutcomePage.tsx';
+import { DataHandlingPage } from '../../templates/pages/DataHandlingPage.tsx';
 import { HomePage } from '../../templates/pages/HomePage.tsx';
 import { LegalPage } from '../../templates/pages/LegalPage.tsx';
-import { NewsletterOutcomePage, type OutcomePage } from '../../templates/pages/NewsletterOutcomePage.tsx';
 import { NotFoundPage } from '../../templates/pages/NotFoundPage.tsx';
 import { SolutionsPage } from '../../templates/pages/SolutionsPage.tsx';
-import { TokenFormPage, type TokenPage } from '../../templates/pages/TokenFormPage.tsx';
+import { type ContactOutcomePage as ContactOutcome, ContactOutcomePage } from '../../templates/pages/service/ContactOutcomePage.tsx';
+import { type FormOutcomePage as FormOutcome, FormOutcomePage } from '../../templates/pages/service/FormOutcomePage.tsx';
+import { NewsletterOutcomePage, type OutcomePage } from '../../templates/pages/service/NewsletterOutcomePage.tsx';
+import { TokenFormPage, type TokenPage } from '../../templates/pages/service/TokenFormPage.tsx';
 import { PageProvider, type PageContextValue } from '../../templates/page-context.tsx';
 import { ICONS, SOCIAL_IMAGE } from '../site/asset-paths.ts';
 import type { RenderedContentPage } from '../site/markdown/content-pages.ts';
@@ -82,6 +83,7 @@ const PAGE_BODIES: Readonly<Record<PageId | 'notFound', Body>> = {
   cookies: legalText,
   legalNotice: legalText,
   privacy: legalText,
+  dataHandling: () => <DataHandlingPage />,
   newsletterConfirm: tokenForm('newsletterConfirm'),
   newsletterUnsubscribe: tokenForm('newsletterUnsubscribe'),
   contactConfirm: tokenForm('contactConfirm'),

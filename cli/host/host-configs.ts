@@ -2,6 +2,7 @@ import { headersFile, redirectsFile } from './static-host-files.ts';
 import { NGINX_CONFIG_FILE, nginxConfig } from './nginx.ts';
 import type { Lang } from '../site/languages.ts';
 import { fileForPath, notFoundPath, type RenderedRoute } from '../site/routes.ts';
+import { serviceOriginsOf } from '../site/content-security-policy.ts';
 import { contentSecurityPolicy, inlineHashes, securityHeaders } from './security-headers.ts';
 
 /** What the host configurations are generated from. */
@@ -32,8 +33,7 @@ export interface HostConfigs {
  * Content-Security-Policy allows exactly the inline scripts and styles the pages contain, by hash.
  */
 export function hostConfigs(input: HostConfigInput): HostConfigs {
-  const ingest = /^https?:\/\//.test(input.ingestUrl) ? new URL(input.ingestUrl).origin : null;
-  const serviceOrigins = ingest && ingest !== new URL(input.siteUrl).origin ? [ingest] : [];
+  const serviceOrigins = serviceOriginsOf(input.siteUrl, input.ingestUrl);
   const headers = securityHeaders(contentSecurityPolicy({ ...inlineHashes(input.html), serviceOrigins }));
   const pages = input.routes.map((r) => ({ path: r.path, file: fileForPath(r.path) }));
   const notFoundPages = input.langs.map((lang) => {

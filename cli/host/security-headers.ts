@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { inlineScripts } from '../verify/html-scan.ts';
+import { cspDirectives, type PolicyNeeds } from '../site/content-security-policy.ts';
 
 /**
  * The HTTP headers every host of the built site sends, in one place: the nginx config, the
@@ -34,42 +35,15 @@ export function hashSource(inlineText: string): string {
   return `'sha256-${createHash('sha256').update(inlineText, 'utf8').digest('base64')}'`;
 }
 
-/** What the pages need beyond their own origin. */
-export interface PolicyNeeds {
-  /** Hash sources of every inline `<script>` that runs (not JSON data blocks). */
-  scriptHashes: readonly string[];
-  /** Hash sources of every inline `<style>` element. */
-  styleHashes: readonly string[];
-  /**
-   * Origins besides their own that the pages fetch from and post forms to: the ingest service
-   * when it lives elsewhere (the islands send JSON to it; without JavaScript the forms post there).
-   */
-  serviceOrigins: readonly string[];
-}
-
 /**
- * The Content-Security-Policy of the site: everything from its own origin, inline scripts and
- * styles only by hash (no `unsafe-inline`), no plugins, no framing, forms posting only home or to
- * the ingest service.
+ * The Content-Security-Policy of the site, as one header value: the directives of
+ * `cspDirectives` (cli/site/content-security-policy.ts), which the data-handling page shows too.
  *
  * @example contentSecurityPolicy({ scriptHashes: ["'sha256-abc='"], styleHashes: [], serviceOrigins: [] })
  * // "default-src 'self'; script-src 'self' 'sha256-abc='; style-src 'self'; …"
  */
-export function contentSecurityPolicy({ scriptHashes, styleHashes, serviceOrigins }: PolicyNeeds): string {
-  const sorted = (list: readonly string[]) => [...new Set(list)].sort();
-  return [
-    "default-src 'self'",
-    ["script-src 'self'", ...sorted(scriptHashes)].join(' '),
-    ["style-src 'self'", ...sorted(styleHashes)].join(' '),
-    "img-src 'self' data:",
-    "font-src 'self'",
-    ["connect-src 'self'", ...sorted(serviceOrigins)].join(' '),
-    "manifest-src 'self'",
-    "object-src 'none'",
-    "base-uri 'self'",
-    ["form-action 'self'", ...sorted(serviceOrigins)].join(' '),
-    "frame-ancestors 'none'",
-  ].join('; ');
+export function contentSecurityPolicy(needs: PolicyNeeds): string {
+  return cspDirectives(needs).map(({ name, sources }) => [name, ...sources].join(' ')).join('; ');
 }
 
 /**

@@ -23,6 +23,8 @@ const KEY_PREFIX_PAGES: Readonly<Record<string, string>> = {
   'meta.legalNotice': 'legal-notice',
   'meta.privacy': 'privacy',
   'meta.cookies': 'cookies',
+  'meta.dataHandling': 'data handling',
+  dataHandling: 'data handling',
   'meta.newsletterConfirm': 'newsletter pages',
   'meta.newsletterConfirmed': 'newsletter pages',
   'meta.newsletterUnsubscribe': 'newsletter pages',

@@ -5,7 +5,7 @@ import { DEFAULT_LANG, LANGUAGES, type Lang } from './languages.ts';
  * The routes table: the only place the site's URLs are defined. Links, the language menu,
  * canonical and hreflang alternates, the sitemap, host configs and tests all read it.
  */
-const PAGES = ['home', 'about', 'solutions', 'contact', 'contactDemo', 'contactSales', 'cookies', 'legalNotice', 'privacy'] as const;
+const PAGES = ['home', 'about', 'solutions', 'contact', 'contactDemo', 'contactSales', 'cookies', 'legalNotice', 'privacy', 'dataHandling'] as const;
 
 /**
  * The pages the ingest service sends people to (the links in its mails, the answers to plain form
@@ -64,6 +64,16 @@ const ROUTES: Readonly<Record<PageId, Readonly<Record<Lang, string>>>> = {
     de: '/de/datenschutz',
     it: '/it/privacy',
     nl: '/nl/privacy',
+  },
+  // How this site treats your data: the plain summary of the privacy policy, built from the facts table.
+  dataHandling: {
+    en: '/data-handling',
+    es: '/es/tratamiento-de-datos',
+    pt: '/pt/tratamento-de-dados',
+    fr: '/fr/traitement-des-donnees',
+    de: '/de/datenverarbeitung',
+    it: '/it/trattamento-dei-dati',
+    nl: '/nl/gegevensverwerking',
   },
   ...(Object.fromEntries(SERVICE_PAGES.map((page) => [page, localised(SERVICE_PAGE_PATHS[page])])) as Record<ServicePageId, Record<Lang, string>>),
 };

@@ -66,6 +66,7 @@ export function Footer() {
         <FooterColumn title={t('footer.legalTitle')}>
           <li><FooterLink href={pathFor('legalNotice', lang)}>{t('footer.legalNotice')}</FooterLink></li>
           <li><FooterLink href={pathFor('privacy', lang)}>{t('footer.privacy')}</FooterLink></li>
+          <li><FooterLink href={pathFor('dataHandling', lang)}>{t('footer.dataHandling')}</FooterLink></li>
           <li><FooterLink href={pathFor('cookies', lang)}>{t('footer.cookies')}</FooterLink></li>
         </FooterColumn>
         <FooterColumn title={t('footer.contactTitle')} wide>

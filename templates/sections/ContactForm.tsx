@@ -33,6 +33,7 @@ export function ContactForm({ intent }: { intent: ContactIntent }) {
           endpoint: `${site.ingestUrl}/contact`,
           captchaEndpoint: `${site.ingestUrl}/captcha`,
           privacyHref: pathFor('privacy', lang),
+          dataHandlingHref: pathFor('dataHandling', lang),
           countries: countryOptions(lang),
           strings: {
             ...pick(t, 'contact', STRINGS),

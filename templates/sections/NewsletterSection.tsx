@@ -31,6 +31,7 @@ export function NewsletterSection() {
             lang,
             endpoint: `${site.ingestUrl}/newsletter`,
             privacyHref: pathFor('privacy', lang),
+            dataHandlingHref: pathFor('dataHandling', lang),
             strings: {
               ...pick(t, 'newsletter', STRINGS),
               // {{email}} is the visitor's address, filled in by the island (not site.json's email).

@@ -21,6 +21,8 @@ export interface ContactFormProps {
   endpoint: string;
   captchaEndpoint: string;
   privacyHref: string;
+  /** The page on how the site treats data, linked from the privacy note (`<data>` in its text). */
+  dataHandlingHref: string;
   countries: { value: string; label: string }[];
   strings: Record<
     | 'firstName' | 'lastName' | 'email' | 'phone' | 'companyName' | 'optional' | 'country' | 'selectCountry' | 'message'
@@ -63,7 +65,7 @@ type TextField = 'firstName' | 'lastName' | 'email' | 'phone' | 'companyName';
  * island hydrates to the submit, which reads them with `FormData`; a message sent clears them with
  * the form's `reset()`. React never writes a field's value, so no keystroke can be overwritten.
  */
-export function ContactForm({ lang, intent, endpoint, captchaEndpoint, privacyHref, countries, strings: s, validation }: ContactFormProps) {
+export function ContactForm({ lang, intent, endpoint, captchaEndpoint, privacyHref, dataHandlingHref, countries, strings: s, validation }: ContactFormProps) {
   useSignals();
   const issues = useSignal<FieldIssues>({});
   const sending = useSignal(false);
@@ -239,7 +241,10 @@ export function ContactForm({ lang, intent, endpoint, captchaEndpoint, privacyHr
         </noscript>
       )}
       <p className="mt-4 text-sm text-slate-600">
-        <RichText text={s.privacyNote} tags={{ privacy: (t) => <a href={privacyHref} className="font-medium text-teal-700 underline underline-offset-2">{t}</a> }} />
+        <RichText text={s.privacyNote} tags={{
+          privacy: (t) => <a href={privacyHref} className="font-medium text-teal-700 underline underline-offset-2">{t}</a>,
+          data: (t) => <a href={dataHandlingHref} className="font-medium text-teal-700 underline underline-offset-2">{t}</a>,
+        }} />
       </p>
       <button type="submit" disabled={sending.value}
         className={`${PRIMARY_BUTTON} mt-6 w-full rounded-lg px-5 py-3 disabled:cursor-not-allowed disabled:opacity-70 sm:w-auto`}>

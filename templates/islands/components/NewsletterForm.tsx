@@ -18,6 +18,8 @@ export interface NewsletterFormProps {
   /** The service's signup endpoint (`/api/newsletter`): the island posts JSON to it, the plain form (no JavaScript) its fields. */
   endpoint: string;
   privacyHref: string;
+  /** The page on how the site treats data, linked from the privacy note (`<data>` in its text). */
+  dataHandlingHref: string;
   strings: Record<
     | 'name' | 'namePlaceholder' | 'email' | 'emailPlaceholder' | 'privacyConsent' | 'marketingConsent' | 'submit'
     | 'submitting' | 'successTitle' | 'successMessage' | 'checkInboxTitle' | 'checkInboxMessage' | 'privacyNote'
@@ -45,7 +47,7 @@ export interface NewsletterFormProps {
  * island hydrates to the submit, which reads them with `FormData`. React never writes a field's
  * value, so no keystroke can be overwritten (issue 22: "keys.…" was once stored as "eys.…").
  */
-export function NewsletterForm({ lang, endpoint, privacyHref, strings: s, validation }: NewsletterFormProps) {
+export function NewsletterForm({ lang, endpoint, privacyHref, dataHandlingHref, strings: s, validation }: NewsletterFormProps) {
   useSignals();
   const issues = useSignal<FieldIssues>({});
   const status = useSignal<'idle' | 'submitting' | 'success' | 'confirmEmail'>('idle');
@@ -93,6 +95,9 @@ export function NewsletterForm({ lang, endpoint, privacyHref, strings: s, valida
     }
   }
 
+  const dataLink = (text: string) => (
+    <a href={dataHandlingHref} className="font-medium text-teal-700 underline underline-offset-2 hover:text-teal-900">{text}</a>
+  );
   if (status.value === 'success' || status.value === 'confirmEmail') {
     const confirm = status.value === 'confirmEmail';
     return (
@@ -100,7 +105,7 @@ export function NewsletterForm({ lang, endpoint, privacyHref, strings: s, valida
         <SvgIcon d={confirm ? icons.mail : icons.check} className="h-8 w-8 text-teal-700" />
         <h3 className="mt-3 text-xl font-semibold text-navy-900">{confirm ? s.checkInboxTitle : s.successTitle}</h3>
         <p className="mt-2 text-slate-700">{confirm ? format(s.checkInboxMessage, { email: sentTo.current }) : s.successMessage}</p>
-        <p className="mt-4 text-sm text-slate-600">{s.privacyNote}</p>
+        <p className="mt-4 text-sm text-slate-600"><RichText text={s.privacyNote} tags={{ data: dataLink }} /></p>
       </div>
     );
   }
@@ -145,6 +150,7 @@ export function NewsletterForm({ lang, endpoint, privacyHref, strings: s, valida
           <span>{s.marketingConsent}</span>
         </label>
       </div>
+      <p className="mt-4 text-sm text-slate-600"><RichText text={s.privacyNote} tags={{ data: dataLink }} /></p>
       <button type="submit" disabled={submitting}
         className={`${PRIMARY_BUTTON} mt-6 w-full rounded-lg px-5 py-3 disabled:cursor-not-allowed disabled:opacity-70`}>
         {submitting ? s.submitting : s.submit}

@@ -1,9 +1,9 @@
-import { TOKEN_FORM_PAGES } from '../../ingest/contract/service-pages.ts';
-import { pathFor, type ServicePageId } from '../../cli/site/routes.ts';
-import { TokenForm } from '../islands/components/TokenForm.tsx';
-import { Island } from '../islands/Island.tsx';
-import { usePage } from '../page-context.tsx';
-import { PageHeader } from '../layout/PageHeader.tsx';
+import { TOKEN_FORM_PAGES } from '../../../ingest/contract/service-pages.ts';
+import { pathFor, type ServicePageId } from '../../../cli/site/routes.ts';
+import { TokenForm } from '../../islands/components/TokenForm.tsx';
+import { Island } from '../../islands/Island.tsx';
+import { usePage } from '../../page-context.tsx';
+import { PageHeader } from '../../layout/PageHeader.tsx';
 
 /** A page a mail's link opens with `?token=…`: the newsletter's confirm and unsubscribe pages, the contact message's confirm page. */
 export type TokenPage = keyof typeof TOKEN_FORM_PAGES;

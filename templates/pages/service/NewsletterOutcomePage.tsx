@@ -1,8 +1,8 @@
 import type { ReactNode } from 'react';
-import { homeAnchor, pathFor, type ServicePageId } from '../../cli/site/routes.ts';
-import { usePage } from '../page-context.tsx';
-import { RichText } from '../ui/RichText.tsx';
-import { PageHeader } from '../layout/PageHeader.tsx';
+import { homeAnchor, pathFor, type ServicePageId } from '../../../cli/site/routes.ts';
+import { usePage } from '../../page-context.tsx';
+import { RichText } from '../../ui/RichText.tsx';
+import { PageHeader } from '../../layout/PageHeader.tsx';
 import { ServicePageLinks, type ServicePageLink } from './ServicePageLinks.tsx';
 
 /**

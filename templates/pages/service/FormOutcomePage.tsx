@@ -1,11 +1,11 @@
 import type { ReactNode } from 'react';
-import { ISSUE_CODES, type IssueCode } from '../../ingest/contract/schemas.ts';
-import { NOT_ACCEPTED_PAGES } from '../../ingest/contract/service-pages.ts';
-import { homeAnchor, pathFor, type ServicePageId } from '../../cli/site/routes.ts';
-import { CONTACT_FORM_ID } from '../forms/contact-link.ts';
-import { usePage } from '../page-context.tsx';
-import { RichText } from '../ui/RichText.tsx';
-import { PageHeader } from '../layout/PageHeader.tsx';
+import { ISSUE_CODES, type IssueCode } from '../../../ingest/contract/schemas.ts';
+import { NOT_ACCEPTED_PAGES } from '../../../ingest/contract/service-pages.ts';
+import { homeAnchor, pathFor, type ServicePageId } from '../../../cli/site/routes.ts';
+import { CONTACT_FORM_ID } from '../../forms/contact-link.ts';
+import { usePage } from '../../page-context.tsx';
+import { RichText } from '../../ui/RichText.tsx';
+import { PageHeader } from '../../layout/PageHeader.tsx';
 import { ServicePageLinks } from './ServicePageLinks.tsx';
 
 /**

@@ -1,5 +1,5 @@
-import { PRIMARY_BUTTON } from '../ui/button-classes.ts';
-import { Icon } from '../ui/Icon.tsx';
+import { PRIMARY_BUTTON } from '../../ui/button-classes.ts';
+import { Icon } from '../../ui/Icon.tsx';
 
 /** One way on from a service page. */
 export interface ServicePageLink {

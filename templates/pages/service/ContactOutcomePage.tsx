@@ -1,9 +1,9 @@
 import type { ReactNode } from 'react';
-import { pathFor, type ServicePageId } from '../../cli/site/routes.ts';
-import { CONTACT_FORM_ID } from '../forms/contact-link.ts';
-import { usePage } from '../page-context.tsx';
-import { RichText } from '../ui/RichText.tsx';
-import { PageHeader } from '../layout/PageHeader.tsx';
+import { pathFor, type ServicePageId } from '../../../cli/site/routes.ts';
+import { CONTACT_FORM_ID } from '../../forms/contact-link.ts';
+import { usePage } from '../../page-context.tsx';
+import { RichText } from '../../ui/RichText.tsx';
+import { PageHeader } from '../../layout/PageHeader.tsx';
 import { ServicePageLinks, type ServicePageLink } from './ServicePageLinks.tsx';
 
 /**
