@@ -30,9 +30,9 @@ describe('sitegen CLI', () => {
     const out = testOutDir('sg-');
     const run = sitegen('build', '--lang', 'es', '--out', out, '--site-url', 'https://staging.example.org');
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('built 32 pages in 1 language(s)'); // 9 fixed pages, 20 service pages, /aviso-legal, /es/sanidad (content/pages/es/healthcare.md), 404
+    expect(run.stdout).toContain('built 34 pages in 1 language(s)'); // 10 fixed pages, 20 service pages, /aviso-legal, /es/sanidad and /es/accesibilidad (content/pages/es/), 404
     expect(readdirSync(out).sort()).toEqual([
-      '.sitegen-output', '_headers', '_redirects', 'apple-touch-icon.png', 'assets',
+      '.sitegen-output', '.well-known', '_headers', '_redirects', 'apple-touch-icon.png', 'assets',
       'aviso-legal.html', 'aviso-legal.html.br', 'aviso-legal.html.gz', 'es', 'es.html', 'es.html.br', 'es.html.gz',
       'favicon.ico', 'favicon.svg', 'icon-192.png', 'icon-512.png', 'icon-maskable-512.png', 'manifest.webmanifest',
       'robots.txt', 'sitemap.xml', 'sitemap.xml.br', 'sitemap.xml.gz',
@@ -49,7 +49,7 @@ describe('sitegen CLI', () => {
     const out = testOutDir('sg-');
     const run = sitegen('build', '--lang', 'en', '--content', content, '--out', out, '--timings');
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('built 32 pages in 1 language(s)'); // the 31 of the project's content, and release-notes.md
+    expect(run.stdout).toContain('built 34 pages in 1 language(s)'); // the 33 of the project's content, and release-notes.md
     expect(readFileSync(join(out, 'release-notes.html'), 'utf8')).toContain('Version 2 masks <strong>views</strong> too.');
     expect(run.stdout).toMatch(/^sitegen: timings \(ms\): load \d+, assets \d+, render \d+ \(\d+\.\d\d per page\), write \d+, verify \d+, host \d+, flush \d+; peak memory \d+ MB$/m);
   });
