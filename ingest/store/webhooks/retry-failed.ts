@@ -78,6 +78,8 @@ export function retryFailedRows(db: OpsDatabase, now: number, ids?: readonly num
       const gone = await tx.all(kysely.selectFrom('webhook_deliveries').select('id').where('id', 'in', [...ids]).where('status', '=', 'superseded'));
       report.superseded.push(...gone.map((row) => row.id));
     }
+    // In id order, whatever order the database returned them in (the command lists them).
+    for (const ids of [report.due, report.superseded, report.resequenced]) ids.sort((a, b) => a - b);
     return report;
   });
 }
