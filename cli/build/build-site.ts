@@ -5,7 +5,7 @@ import { writeDeployFiles } from '../host/deploy-files.ts';
 import { hostConfigs } from '../host/host-configs.ts';
 import type { Problem } from '../site/errors.ts';
 import { LANGUAGES, type Lang } from '../site/languages.ts';
-import type { RoutePageId } from '../site/routes.ts';
+import { fileForPath, type RoutePageId } from '../site/routes.ts';
 import { skeletonHash } from '../verify/html-scan.ts';
 import { validateOutput } from '../verify/verify-output.ts';
 import { buildAssets } from './build-assets.ts';
@@ -131,7 +131,7 @@ function publishCached(plan: OutputPlan, outDir: string, previous: PreviousBuild
     // string it reads changed, with the same HTML): its record then says what it holds now.
     const spare = keepRecord(spareDir, previous.spareFiles, new Map([...plan.written].map((file) => [file, plan.files.get(file)!])));
     const out = keepRecord(outDir, previous.outFiles);
-    writeManifest(outDir, { version: 2, out, spare, ...records });
+    writeManifest(outDir, { version: 3, out, spare, ...records });
     return { written: 0, out };
   }
   const written = plan.finish();
@@ -147,7 +147,7 @@ function publishCached(plan: OutputPlan, outDir: string, previous: PreviousBuild
   // replaced without a record stays the spare: deleting it and linking anew cost a whole build
   // of the scaling site 0.5 s, as much as the next build saves.)
   const spare = keepRecord(spareDir, previous.outFiles) ?? linkedSpare(outDir, out);
-  writeManifest(outDir, { version: 2, out, spare, ...records });
+  writeManifest(outDir, { version: 3, out, spare, ...records });
   return { written, out };
 }
 
@@ -186,7 +186,7 @@ async function buildInto(
   const routes = content.routes.allRoutes(langs);
   const year = (options.now ?? new Date()).getUTCFullYear();
   const shared = useCache ? sharedInputsHash(renderCodeHash(), content, assets, routes, langs, year) : '';
-  const cache = pageCache(previous, shared, content, contentDir, known?.fileHash);
+  const cache = pageCache(previous, shared, content, contentDir, known?.fileHash, options.now);
   const position = new Map(routes.map((route, i) => [route.path, i]));
   const writer = startPageWriter(plan.dir);
   try {
@@ -219,7 +219,8 @@ async function buildInto(
       outputPages.push(...inOrder);
       problems.push(...rendered.problems);
     }
-    const sitemap = sitemapXml(routes, content.routes, content.site.siteUrl);
+    const changed = cache.records().pages;
+    const sitemap = sitemapXml(routes, content.routes, content.site.siteUrl, (route) => changed[fileForPath(route.path)]?.changed);
     const robots = robotsTxt(content.site.siteUrl);
     timed(stageMs, 'write', () => plan.documents(writer, [{ file: 'sitemap.xml', text: sitemap }, { file: 'robots.txt', text: robots }]));
 

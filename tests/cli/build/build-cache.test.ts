@@ -143,6 +143,26 @@ describe('the build cache', () => {
     expect((await build()).errors).toEqual([]);
   }, 120_000);
 
+  it('moves the sitemap date of the one page whose text changed, and of no other page', async () => {
+    const lastmods = () => new Map([...readFileSync(join(outDir, 'sitemap.xml'), 'utf8').matchAll(/<loc>([^<]+)<\/loc>\n    <lastmod>([^<]+)<\/lastmod>/g)].map((m) => [m[1]!, m[2]!]));
+    expect((await build()).errors).toEqual([]);
+    const before = lastmods();
+    expect(before.size).toBe(readFileSync(join(outDir, 'sitemap.xml'), 'utf8').match(/<url>/g)!.length);
+    const file = join(contentDir, 'locales', 'de.json');
+    const strings = readFileSync(file, 'utf8');
+    writeFileSync(file, strings.replace('"title": "Unsere Mission"', '"title": "Unsere Mission heute"'));
+    try {
+      const changed = await build({ now: new Date('2026-03-02T08:30:00Z') });
+      expect(changed.errors).toEqual([]);
+      const after = lastmods();
+      const moved = [...after].filter(([url, time]) => before.get(url) !== time);
+      expect(moved).toEqual([[expect.stringMatching(/\/de\/about$/), '2026-03-02T08:30:00Z']]);
+    } finally {
+      writeFileSync(file, strings);
+    }
+    expect((await build({ now: new Date('2026-03-03T00:00:00Z') })).errors).toEqual([]);
+  }, 180_000);
+
   it('builds from scratch with the cache turned off (--no-cache): every page rendered and written', async () => {
     const result = await build({ cache: false });
     expect(result.errors).toEqual([]);
