@@ -18,6 +18,7 @@ import { PageProvider, type PageContextValue } from '../../templates/page-contex
 import { ICONS, SOCIAL_IMAGE } from '../site/asset-paths.ts';
 import type { RenderedContentPage } from '../site/markdown/content-pages.ts';
 import { absoluteUrl, hreflangLinks, socialMetaTags } from '../site/head.ts';
+import { pageMeta } from '../site/page-meta.ts';
 import type { RenderedMarkdown } from '../site/markdown/markdown.ts';
 import type { PageId, RoutePageId } from '../site/routes.ts';
 import { classesInHtml, criticalCss, type CssNode } from './critical-css.ts';
@@ -113,14 +114,6 @@ function PageBody({ page, markdown, contentPage }: { page: RoutePageId | 'notFou
 }
 
 /**
- * The key under `meta.` of a page's title and description: its id, but the eight "not accepted"
- * pages share `meta.formNotAccepted` (they differ only in the reason they give).
- */
-function metaKeyOf(page: RoutePageId | 'notFound'): string {
-  return page.startsWith('formNotAccepted') ? 'formNotAccepted' : page;
-}
-
-/**
  * A page's name in a breadcrumb trail: its title without the brand the titles end with.
  *
  * @example trailName('Über uns – MaskWise', 'MaskWise') // 'Über uns'
@@ -148,8 +141,7 @@ export function renderPage({ context, path, file, canonicalPath, stylesheet, css
     </PageProvider>,
   );
   const canonical = canonicalPath === null ? null : absoluteUrl(site.siteUrl, canonicalPath);
-  const title = contentPage ? `${contentPage.title} — ${site.brand}` : t(`meta.${metaKeyOf(page)}.title`);
-  const description = contentPage ? contentPage.description : t(`meta.${metaKeyOf(page)}.description`);
+  const { title, description } = pageMeta(page, t, site.brand, contentPage);
   const social = socialMetaTags({
     lang,
     siteName: site.brand,

@@ -1,6 +1,7 @@
 import { scanPage, type HtmlTag } from './html-scan.ts';
 import { resolveUrl } from '../site/resolve-url.ts';
 import { validateAlternates } from './alternates.ts';
+import { SEO_TAGS, validateSeo } from './seo.ts';
 import type { BuiltOutput, OutputDocument } from './built-output.ts';
 import type { Problem, SitegenErrorCode } from '../site/errors.ts';
 
@@ -83,7 +84,8 @@ function idsOf(tags: readonly HtmlTag[]): Map<string, number> {
  * Checks the built site the way a crawler and a visitor meet it, and returns one line per
  * problem (`file: what is wrong`), empty when all is well: every internal link, image, script
  * and stylesheet reference resolves to a file (and its `#fragment` to an element), no `id` is
- * used twice in a page, and — through `validateAlternates` — canonical, hreflang and sitemap agree.
+ * used twice in a page, through `validateAlternates` canonical, hreflang and sitemap agree, and
+ * through `validateSeo` titles, descriptions, images and headings are as search results need.
  *
  * `skeletons`, when given, receives each page's skeleton hash (`skeletonHash`), which the scan
  * finds on its way: the build cache keys the checks by them.
@@ -99,7 +101,7 @@ export function validateOutput(output: BuiltOutput, skeletons?: Map<string, stri
     output.documents.map((d) => {
       const { tags, skeleton } = scanPage(d.html);
       skeletons?.set(d.file, skeleton);
-      return [d.file, { ids: idsOf(tags), references: tags.flatMap(referencesOf), headTags: tags.filter((t) => HEAD_TAGS.has(t.name)) }];
+      return [d.file, { ids: idsOf(tags), references: tags.flatMap(referencesOf), headTags: tags.filter((t) => HEAD_TAGS.has(t.name)), seoTags: tags.filter((t) => SEO_TAGS.has(t.name)) }];
     }),
   );
   const idsByFile = new Map([...scans].map(([file, scan]) => [file, scan.ids]));
@@ -146,5 +148,6 @@ export function validateOutput(output: BuiltOutput, skeletons?: Map<string, stri
     }
   }
   problems.push(...validateAlternates(output, new Map([...scans].map(([file, scan]) => [file, scan.headTags]))));
+  problems.push(...validateSeo(output.documents.map((document) => ({ document, tags: scans.get(document.file)!.seoTags }))));
   return problems;
 }

@@ -20,7 +20,8 @@ const SITE = 'https://example.test';
 function page(lang: 'en' | 'de', path: string, pair: [string, string], extra = '', canonical = path): string {
   const [en, de] = pair;
   return [
-    `<!DOCTYPE html><html lang="${lang}"><head><title>t</title>`,
+    `<!DOCTYPE html><html lang="${lang}"><head><title>The page ${path}</title>`,
+    `<meta name="description" content="What the page at ${path} offers, in the seventy characters or more a search result shows."/>`,
     `<link rel="canonical" href="${SITE}${canonical}"/>`,
     `<link rel="alternate" hrefLang="en" href="${SITE}${en}"/>`,
     `<link rel="alternate" hrefLang="de" href="${SITE}${de}"/>`,
