@@ -4,6 +4,8 @@ import { precompress } from '../assets/precompress.ts';
 import { writeDeployFiles } from '../host/deploy-files.ts';
 import { hostConfigs } from '../host/host-configs.ts';
 import type { Problem } from '../site/errors.ts';
+import type { ContentPage } from '../site/markdown/content-pages.ts';
+import { fillPlaceholders } from '../site/markdown/markdown.ts';
 import { LANGUAGES, type Lang } from '../site/languages.ts';
 import { fileForPath, type RoutePageId } from '../site/routes.ts';
 import { skeletonHash } from '../verify/html-scan.ts';
@@ -35,6 +37,7 @@ import { digest, renderCodeHash, sharedInputsHash } from './cache/page-inputs.ts
 import { createStaging, discardStaging, droppedLanguages, foreignOutDir, listFiles, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, publishOutput } from './output-dir.ts';
 import { startPageWriter } from './page-writer.ts';
 import { type RenderedDocument, renderPages, type UnchangedDocument } from './render-pages.ts';
+import { llmsTxt } from './llms-txt.ts';
 import { robotsTxt, sitemapXml } from './sitemap.ts';
 
 export type { BuildOptions, BuildResult } from './build-result.ts';
@@ -109,6 +112,11 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   } finally {
     if (assetsDir !== staging) rmSync(assetsDir, { recursive: true, force: true });
   }
+}
+
+/** A page's front matter title and description with their placeholders filled, as its head shows them. */
+function renderedMeta(page: ContentPage, values: Record<string, string>): { title: string; description: string } {
+  return { title: fillPlaceholders(page.title, values, page.file, page.fieldLines.title), description: fillPlaceholders(page.description, values, page.file, page.fieldLines.description) };
 }
 
 /** Publishes a build without the cache: the new folder replaces the output, which is deleted. */
@@ -222,9 +230,12 @@ async function buildInto(
     const changed = cache.records().pages;
     const sitemap = sitemapXml(routes, content.routes, content.site.siteUrl, (route) => changed[fileForPath(route.path)]?.changed);
     const robots = robotsTxt(content.site.siteUrl);
-    timed(stageMs, 'write', () => plan.documents(writer, [{ file: 'sitemap.xml', text: sitemap }, { file: 'robots.txt', text: robots }]));
+    // A page whose content failed is reported at its cause; the index of the pages waits for a build without problems.
+    const llms = problems.length === 0 ? llmsTxt({ ...content, contentPages: content.contentPages.map((page) => ({ ...page, ...renderedMeta(page, content.values) })), langs }) : new Map<string, string>();
+    const siteFiles = [{ file: 'sitemap.xml', text: sitemap }, { file: 'robots.txt', text: robots }, ...[...llms].map(([file, text]) => ({ file, text }))];
+    timed(stageMs, 'write', () => plan.documents(writer, siteFiles));
 
-    const written = new Set([...assetFiles, ...outputPages.map((d) => d.file), 'sitemap.xml', 'robots.txt']);
+    const written = new Set([...assetFiles, ...outputPages.map((d) => d.file), ...siteFiles.map((f) => f.file)]);
     // The checks and the host configurations read the pages' tags, scripts and styles, the
     // sitemap and the list of files: when none of these changed, they come out as last time.
     // Reading a page's skeleton costs about a third of rendering it, so it is read here only when
