@@ -4,10 +4,10 @@ import { precompress } from '../assets/precompress.ts';
 import { writeDeployFiles } from '../host/deploy-files.ts';
 import { hostConfigs } from '../host/host-configs.ts';
 import type { Problem } from '../site/errors.ts';
-import type { ContentPage } from '../site/markdown/content-pages.ts';
-import { fillPlaceholders } from '../site/markdown/markdown.ts';
 import { LANGUAGES, type Lang } from '../site/languages.ts';
 import { fileForPath, type RoutePageId } from '../site/routes.ts';
+import { pngSize } from '../assets/cards/png-size.ts';
+import { renderedMeta, socialCards, timedAsync } from './discovery/social-cards.ts';
 import { skeletonHash } from '../verify/html-scan.ts';
 import { validateOutput } from '../verify/verify-output.ts';
 import { buildAssets } from './build-assets.ts';
@@ -37,8 +37,8 @@ import { digest, renderCodeHash, sharedInputsHash } from './cache/page-inputs.ts
 import { createStaging, discardStaging, droppedLanguages, foreignOutDir, listFiles, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, publishOutput } from './output-dir.ts';
 import { startPageWriter } from './page-writer.ts';
 import { type RenderedDocument, renderPages, type UnchangedDocument } from './render-pages.ts';
-import { llmsTxt } from './llms-txt.ts';
-import { robotsTxt, sitemapXml } from './sitemap.ts';
+import { llmsTxt } from './discovery/llms-txt.ts';
+import { robotsTxt, sitemapXml } from './discovery/sitemap.ts';
 
 export type { BuildOptions, BuildResult } from './build-result.ts';
 
@@ -102,7 +102,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     const published = timed(stageMs, 'flush', () => (useCache ? publishCached(plan, outDir, previous, built.cacheRecords) : { written: publishFresh(plan, outDir), out: null }));
     // After the site: a server block that names a new page finds its file already there.
     const deployWritten = timed(stageMs, 'flush', () => writeDeployFiles(outDir, built.cacheRecords.host.deploy));
-    const done = result({ pages: built.pages, assets: built.assets, errors, warnings: gaps.warnings, filesWritten: published.written + deployWritten });
+    const done = result({ pages: built.pages, assets: built.assets, errors, warnings: gaps.warnings, filesWritten: published.written + deployWritten, cardsRendered: built.cardsRendered });
     if (known && published.out) writeBuildRecord(outDir, known, done, published.out);
     frontMatter?.save();
     return done;
@@ -112,11 +112,6 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   } finally {
     if (assetsDir !== staging) rmSync(assetsDir, { recursive: true, force: true });
   }
-}
-
-/** A page's front matter title and description with their placeholders filled, as its head shows them. */
-function renderedMeta(page: ContentPage, values: Record<string, string>): { title: string; description: string } {
-  return { title: fillPlaceholders(page.title, values, page.file, page.fieldLines.title), description: fillPlaceholders(page.description, values, page.file, page.fieldLines.description) };
 }
 
 /** Publishes a build without the cache: the new folder replaces the output, which is deleted. */
@@ -178,7 +173,7 @@ async function buildInto(
   previous: PreviousBuild,
   /** With the cache: what the build record's check found (its file hashes serve the page cache). */
   known: Standing | null,
-): Promise<Pick<BuildResult, 'pages' | 'assets' | 'errors'> & { cacheRecords: Omit<Manifest, 'version' | 'out' | 'spare'> }> {
+): Promise<Pick<BuildResult, 'pages' | 'assets' | 'errors' | 'cardsRendered'> & { cacheRecords: Omit<Manifest, 'version' | 'out' | 'spare'> }> {
   const { outDir, contentDir } = options;
   const useCache = known !== null;
   const assetsStarted = performance.now();
@@ -192,9 +187,11 @@ async function buildInto(
   if (useCache) plan.text(OUTPUT_MARKER, OUTPUT_MARKER_TEXT);
   stageMs.assets = performance.now() - assetsStarted;
   const routes = content.routes.allRoutes(langs);
+  const { cards, rendered: cardsRendered } = await timedAsync(stageMs, 'assets', () => socialCards(content, routes));
+  for (const card of cards.values()) plan.copy(card.file, card.hash, card.source);
   const year = (options.now ?? new Date()).getUTCFullYear();
   const shared = useCache ? sharedInputsHash(renderCodeHash(), content, assets, routes, langs, year) : '';
-  const cache = pageCache(previous, shared, content, contentDir, known?.fileHash, options.now);
+  const cache = pageCache(previous, shared, content, contentDir, known?.fileHash, options.now, (path) => cards.get(path)?.url ?? '');
   const position = new Map(routes.map((route, i) => [route.path, i]));
   const writer = startPageWriter(plan.dir);
   try {
@@ -205,7 +202,7 @@ async function buildInto(
     const problems: Problem[] = [];
     const pages: BuiltPage[] = [];
     for (const lang of langs) {
-      const rendered = timed(stageMs, 'render', () => renderPages(content, assets, { contentDir, langs: [lang], routes, year, ...(useCache ? { reuse: cache.reuse } : {}) }));
+      const rendered = timed(stageMs, 'render', () => renderPages(content, assets, { contentDir, langs: [lang], routes, year, cards, ...(useCache ? { reuse: cache.reuse } : {}) }));
       timed(stageMs, 'write', () => {
         const sizes = plan.documents(writer, rendered.documents.map((d) => ({ file: d.file, text: d.html })));
         rendered.documents.forEach((document, i) => {
@@ -235,7 +232,7 @@ async function buildInto(
     const siteFiles = [{ file: 'sitemap.xml', text: sitemap }, { file: 'robots.txt', text: robots }, ...[...llms].map(([file, text]) => ({ file, text }))];
     timed(stageMs, 'write', () => plan.documents(writer, siteFiles));
 
-    const written = new Set([...assetFiles, ...outputPages.map((d) => d.file), ...siteFiles.map((f) => f.file)]);
+    const written = new Set([...assetFiles, ...[...cards.values()].map((c) => c.file), ...outputPages.map((d) => d.file), ...siteFiles.map((f) => f.file)]);
     // The checks and the host configurations read the pages' tags, scripts and styles, the
     // sitemap and the list of files: when none of these changed, they come out as last time.
     // Reading a page's skeleton costs about a third of rendering it, so it is read here only when
@@ -256,7 +253,10 @@ async function buildInto(
       const builtPaths = new Set(documents.map((d) => d.path));
       const unbuiltPages = new Set(content.routes.allRoutes().map((r) => r.path).filter((p) => !builtPaths.has(p)));
       const scanned = new Map<string, string>();
-      verified = timed(stageMs, 'verify', () => validateOutput({ siteUrl: content.site.siteUrl, documents, sitemap, exists: (file) => written.has(file), unbuiltPages }, scanned));
+      // The cards are linked into the output at the end: their size is read from the cache, the other images from the assets' folder.
+      const cardSources = new Map([...cards.values()].map((card) => [card.file, card.source]));
+      const imageSize = (file: string) => pngSize(cardSources.get(file) ?? join(assetsDir, file));
+      verified = timed(stageMs, 'verify', () => validateOutput({ siteUrl: content.site.siteUrl, documents, sitemap, exists: (file) => written.has(file), unbuiltPages, imageSize }, scanned));
       host = timed(stageMs, 'host', () => hostConfigs({ siteUrl: content.site.siteUrl, ingestUrl: content.site.ingestUrl, routes, langs, html: documents.map((d) => d.html), manifest: true }));
       if (useCache) {
         for (const [file, record] of [...renderedRecords, ...keptRecords]) record.skeleton = scanned.get(file) ?? '';
@@ -271,6 +271,7 @@ async function buildInto(
       pages,
       assets: { css: assets.stylesheet, cssBytes: assets.cssBytes, islands: assets.islands.files },
       errors: [...problems, ...verified],
+      cardsRendered,
       cacheRecords: { ...cache.records(), checksKey, host },
     };
   } catch (error) {

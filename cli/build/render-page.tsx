@@ -46,8 +46,8 @@ export interface PageToRender {
   contentPage?: RenderedContentPage;
   /** A small classic script run before the page renders (the 404 pages' wrong-case redirect). */
   headScript?: string;
-  /** The URL path of the language's 1200×630 sharing image. */
-  socialImage: string;
+  /** The 1200×630 sharing image: the page's own card and what it shows, or (no `alt`) the language's image. */
+  socialImage: { url: string; alt?: string };
 }
 
 /** What a page's body is made from: the legal pages' text, or a page added as Markdown. */
@@ -148,7 +148,7 @@ export function renderPage({ context, path, file, canonicalPath, stylesheet, css
     title,
     description,
     url: canonical,
-    image: { url: absoluteUrl(site.siteUrl, socialImage), ...SOCIAL_IMAGE, alt: `${site.brand}: ${t('hero.title')}` },
+    image: { url: absoluteUrl(site.siteUrl, socialImage.url), ...SOCIAL_IMAGE, alt: socialImage.alt ?? `${site.brand}: ${t('hero.title')}` },
     alternateLangs: page === 'notFound' || canonical === null ? [] : routes.alternatesFor(page).map((a) => a.lang),
   });
   const home = page === 'home';

@@ -156,6 +156,10 @@ export const SITEGEN_ERRORS = {
     title: 'A built page skips a heading level (an <h3> after an <h1>).',
     hint: 'Use the next level down (an <h2> after the <h1>); in Markdown, "## " after the title, "### " inside a "## " section.',
   },
+  output_social_image: {
+    title: "A built page's social image (og:image) is not a PNG of the size its og:image:width and og:image:height state.",
+    hint: 'The cards are rendered by the build (cli/assets/cards/page-cards.ts); clear the card cache (node_modules/.cache/sitegen/cards) and build again, and keep SOCIAL_IMAGE in cli/site/asset-paths.ts and the card template\'s size the same.',
+  },
   structured_data_invalid: {
     title: "A page's structured data (schema.org JSON-LD) lacks a property search engines need, holds an empty or unfilled text, or does not fit its kind of page.",
     hint: 'The message names the node and property; the JSON-LD is made from content/site.json (brand, company, product) and the page\'s strings (meta.*.title and description, nav.home): fill the value there.',

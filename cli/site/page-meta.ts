@@ -4,7 +4,7 @@
  * check` (the texts' lengths at their source lines) and `llms.txt` (its links' descriptions).
  */
 import type { Translate } from './i18n.ts';
-import type { RoutePageId } from './routes.ts';
+import type { PageId, RoutePageId } from './routes.ts';
 
 /** The longest title search results show whole (Google cuts at about 600 px: some 60 characters). */
 const TITLE_MAX = 60;
@@ -67,4 +67,37 @@ export function repeated<T extends { group: string; text: string; at: string }>(
     else found.push([entry, earlier]);
   }
   return found;
+}
+
+/** Where an indexed page belongs: with the main pages, with the solutions, or with the legal texts. */
+export type Section = 'main' | 'solutions' | 'optional';
+
+/** The section of each fixed indexed page (the service pages are `noindex` and have none). */
+const SECTION_OF: Readonly<Partial<Record<PageId, Section>>> = {
+  home: 'main',
+  about: 'main',
+  contact: 'main',
+  contactDemo: 'main',
+  contactSales: 'main',
+  solutions: 'solutions',
+  legalNotice: 'optional',
+  privacy: 'optional',
+  cookies: 'optional',
+};
+
+/** The section of a page: a page added as Markdown by its `nav` (the solutions, or the main pages), a fixed one from the table; undefined for a service page. */
+export function pageSection(page: RoutePageId, contentPage?: { nav?: string | undefined }): Section | undefined {
+  if (contentPage) return contentPage.nav === 'solutions' ? 'solutions' : 'main';
+  return SECTION_OF[page as PageId];
+}
+
+/**
+ * A title without the brand the titles carry, at either end.
+ *
+ * @example titleWithoutBrand('About us — MaskWise', 'MaskWise')                   // 'About us'
+ * @example titleWithoutBrand('MaskWise — Database masking for GDPR', 'MaskWise') // 'Database masking for GDPR'
+ */
+export function titleWithoutBrand(title: string, brand: string): string {
+  const escaped = brand.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return title.replace(new RegExp(`\\s+[—–|-]\\s+${escaped}$`), '').replace(new RegExp(`^${escaped}\\s+[—–|-]\\s+`), '');
 }

@@ -49,13 +49,14 @@ export interface PageCache {
  * The page cache of a build: `shared` is the hash of what every page reads (page-inputs.ts
  * `sharedInputsHash`); a page's key adds its route, its Markdown and the values of the strings
  * it read (each Markdown file hashed by `fileHash`). With no previous build, no page is reused.
- * A page whose visible content changed is recorded as changed at `now` (page-changes.ts).
+ * A page whose visible content changed is recorded as changed at `now` (page-changes.ts); its
+ * social card's URL (`cardOf`) is part of its key.
  */
-export function pageCache(previous: PreviousBuild, shared: string, content: LoadedContent, contentDir: string, fileHash?: FileHash, now = new Date()): PageCache {
+export function pageCache(previous: PreviousBuild, shared: string, content: LoadedContent, contentDir: string, fileHash?: FileHash, now = new Date(), cardOf: (path: string) => string = () => ''): PageCache {
   const manifest = previous.manifest;
   const contentPages = new Map(content.contentPages.map((p) => [`${p.lang} ${contentPageId(p.name)}`, p]));
   const keyOf = (route: PageRoute, strings: string) =>
-    digest(shared, route.page, route.lang, route.path, route.canonical, markdownHash(route, contentPages.get(`${route.lang} ${route.page}`), contentDir, fileHash), strings);
+    digest(shared, route.page, route.lang, route.path, route.canonical, cardOf(route.canonical), markdownHash(route, contentPages.get(`${route.lang} ${route.page}`), contentDir, fileHash), strings);
 
   // The strings hash of each (language, string list) pair, computed once: most pages share a list.
   const stringHashes = new Map<string, string>();

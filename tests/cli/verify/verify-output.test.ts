@@ -172,6 +172,17 @@ describe('validateOutput on the real build', () => {
     expect(about.match(/href="\/de#newsletter"/g)?.length).toBeGreaterThanOrEqual(2);
   });
 
+  it('reports a social card that is not the size the page states, and accepts one that is', () => {
+    const card = `<meta property="og:image" content="${SITE}/assets/social/en/card.png"/><meta property="og:image:width" content="1200"/><meta property="og:image:height" content="630"/>`;
+    const base = fixture({ file: 'index.html', html: (h) => h.replace('</head>', `${card}</head>`) });
+    const withCard = (size: { width: number; height: number } | undefined) => ({ ...base, exists: (f: string) => f === 'assets/social/en/card.png' || base.exists(f), imageSize: () => size });
+    expect(validateOutput(withCard({ width: 1200, height: 630 }))).toEqual([]);
+    expect(outputProblems(withCard({ width: 1200, height: 600 })).map((p) => `${p.file}: ${p.message} [${p.code}]`)).toEqual([
+      `index.html: og:image ${SITE}/assets/social/en/card.png is 1200×600, but the page states 1200×630 [output_social_image]`,
+    ]);
+    expect(outputProblems(withCard(undefined))[0]?.message).toContain('is not a PNG');
+  });
+
   it('gives each problem its catalogue code', () => {
     const codes = (output: BuiltOutput) => outputProblems(output).map((p) => p.code);
     expect(codes(fixture({ file: 'de.html', html: (h) => h.replace(/<link rel="alternate" hrefLang="x-default"[^>]*>/, '') }))).toEqual(['output_hreflang', 'output_sitemap']);

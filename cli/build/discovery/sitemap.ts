@@ -1,5 +1,5 @@
-import { absoluteUrl, hreflangLinks } from '../site/head.ts';
-import { isIndexed, type RenderedRoute, type SiteRoutes } from '../site/routes.ts';
+import { absoluteUrl, hreflangLinks } from '../../site/head.ts';
+import { isIndexed, type RenderedRoute, type SiteRoutes } from '../../site/routes.ts';
 
 const XML_SPECIAL = /[&<>"]/g;
 const XML_ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };

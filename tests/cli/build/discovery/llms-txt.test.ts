@@ -1,14 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { llmsTxtFile } from '../../../cli/build/llms-txt.ts';
-import { DEFAULT_PATHS } from '../../../cli/paths.ts';
-import { LANGUAGES } from '../../../cli/site/languages.ts';
-import { resolveUrl } from '../../../cli/site/resolve-url.ts';
-import { loadContentPages } from '../../../cli/site/markdown/content-pages.ts';
-import { isIndexed, siteRoutes } from '../../../cli/site/routes.ts';
-import { loadSiteConfig } from '../../../cli/site/site-config.ts';
-import { useBuiltSite } from '../../helpers/built-site.ts';
+import { llmsTxtFile } from '../../../../cli/build/discovery/llms-txt.ts';
+import { DEFAULT_PATHS } from '../../../../cli/paths.ts';
+import { LANGUAGES } from '../../../../cli/site/languages.ts';
+import { resolveUrl } from '../../../../cli/site/resolve-url.ts';
+import { loadContentPages } from '../../../../cli/site/markdown/content-pages.ts';
+import { isIndexed, siteRoutes } from '../../../../cli/site/routes.ts';
+import { loadSiteConfig } from '../../../../cli/site/site-config.ts';
+import { useBuiltSite } from '../../../helpers/built-site.ts';
 
 const SITE = loadSiteConfig(DEFAULT_PATHS.contentDir).siteUrl;
 const ROUTES = siteRoutes(loadContentPages(DEFAULT_PATHS.contentDir).pages);

@@ -16,29 +16,13 @@
  *
  *   - [About us](https://www.maskwise.io/about): Who we are, what we build …
  */
-import { absoluteUrl } from '../site/head.ts';
-import type { Translate } from '../site/i18n.ts';
-import { DEFAULT_LANG, type Lang, NATIVE_NAMES } from '../site/languages.ts';
-import type { ContentPage } from '../site/markdown/content-pages.ts';
-import { pageMeta } from '../site/page-meta.ts';
-import { contentPageId, isIndexed, type PageId, type RoutePageId, type SiteRoutes } from '../site/routes.ts';
-import type { SiteConfig } from '../site/site-config.ts';
-
-/** Where an indexed page is listed: with the main pages, with the solutions, or under "Optional". */
-type Section = 'main' | 'solutions' | 'optional';
-
-/** The section of each fixed indexed page (the service pages are `noindex` and left out). */
-const SECTION_OF: Readonly<Partial<Record<PageId, Section>>> = {
-  home: 'main',
-  about: 'main',
-  contact: 'main',
-  contactDemo: 'main',
-  contactSales: 'main',
-  solutions: 'solutions',
-  legalNotice: 'optional',
-  privacy: 'optional',
-  cookies: 'optional',
-};
+import { absoluteUrl } from '../../site/head.ts';
+import type { Translate } from '../../site/i18n.ts';
+import { DEFAULT_LANG, type Lang, NATIVE_NAMES } from '../../site/languages.ts';
+import type { ContentPage } from '../../site/markdown/content-pages.ts';
+import { pageMeta, pageSection, type Section, titleWithoutBrand } from '../../site/page-meta.ts';
+import { contentPageId, isIndexed, type RoutePageId, type SiteRoutes } from '../../site/routes.ts';
+import type { SiteConfig } from '../../site/site-config.ts';
 
 /** The heading of each section in the page's language (from the strings the pages already show); "Optional" is the proposal's keyword. */
 const HEADINGS: Readonly<Record<Section | 'languages', (t: Translate) => string>> = {
@@ -51,12 +35,6 @@ const HEADINGS: Readonly<Record<Section | 'languages', (t: Translate) => string>
 /** The URL of a language's `llms.txt` under the output folder: `llms.txt`, `de/llms.txt`. */
 export function llmsTxtFile(lang: Lang): string {
   return lang === DEFAULT_LANG ? 'llms.txt' : `${lang}/llms.txt`;
-}
-
-/** A title without the brand the titles carry (`About us — MaskWise` → `About us`; `MaskWise — Database masking…` → `Database masking…`). */
-function linkText(title: string, brand: string): string {
-  const escaped = brand.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return title.replace(new RegExp(`\\s+[—–|-]\\s+${escaped}$`), '').replace(new RegExp(`^${escaped}\\s+[—–|-]\\s+`), '');
 }
 
 /** Text for a Markdown link's label or a line of the list: brackets and line breaks would break the list. */
@@ -80,10 +58,10 @@ export function llmsTxt({ site, routes, contentPages, translators, langs }: Llms
     for (const route of routes.allRoutes([lang])) {
       if (route.path !== route.canonical || !isIndexed(route.page)) continue;
       const page = contentPages.find((p) => p.lang === lang && contentPageId(p.name) === route.page);
-      const section = page ? (page.nav === 'solutions' ? 'solutions' : 'main') : SECTION_OF[route.page as PageId];
+      const section = pageSection(route.page, page);
       if (!section) continue;
       const { title, description } = pageMeta(route.page as RoutePageId, t, site.brand, page);
-      sections.get(section)!.push(`- [${inline(linkText(title, site.brand))}](${absoluteUrl(site.siteUrl, route.path)}): ${inline(description)}`);
+      sections.get(section)!.push(`- [${inline(titleWithoutBrand(title, site.brand))}](${absoluteUrl(site.siteUrl, route.path)}): ${inline(description)}`);
     }
     const others = langs.filter((other) => other !== lang).map((other) => `- [${NATIVE_NAMES[other]}](${absoluteUrl(site.siteUrl, `/${llmsTxtFile(other)}`)})`);
     const block = (heading: string, lines: readonly string[]) => (lines.length === 0 ? [] : [`## ${heading}`, '', ...lines, '']);
