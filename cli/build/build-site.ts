@@ -238,8 +238,10 @@ async function buildInto(
     // Reading a page's skeleton costs about a third of rendering it, so it is read here only when
     // few pages were rendered; otherwise the checks run, and they read every page's skeleton as
     // they scan it: recorded, it lets the next build (one string changed) skip the checks.
+    // The checks do not read the sitemap's dates: a page whose text changed moves its <lastmod>, which must not run them again.
+    const sitemapChecked = sitemap.replace(/ {4}<lastmod>[^<]*<\/lastmod>\n/g, '');
     const checksKeyOf = (skeletonOf: (file: string) => string | undefined) =>
-      digest(shared, sitemap, robots, [...written].sort().join('\n'), ...outputPages.map((d) => `${d.file} ${d.path} ${d.aliasOf ?? ''} ${skeletonOf(d.file) ?? ''}`));
+      digest(shared, sitemapChecked, robots, [...written].sort().join('\n'), ...outputPages.map((d) => `${d.file} ${d.path} ${d.aliasOf ?? ''} ${skeletonOf(d.file) ?? ''}`));
     let checksKey = useCache && renderedRecords.size <= Math.max(50, outputPages.length / 10) ? timed(stageMs, 'write', () => {
       for (const document of outputPages) if (document.html !== undefined) skeletons.set(document.file, (renderedRecords.get(document.file)!.skeleton = skeletonHash(document.html)));
       return checksKeyOf((file) => skeletons.get(file));
