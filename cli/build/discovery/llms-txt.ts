@@ -52,12 +52,13 @@ export interface LlmsTxtInput {
 /** Every language's `llms.txt`: output file → text. */
 export function llmsTxt({ site, routes, contentPages, translators, langs }: LlmsTxtInput): Map<string, string> {
   const files = new Map<string, string>();
+  const byRoute = new Map(contentPages.map((p) => [`${p.lang} ${contentPageId(p.name)}`, p]));
   for (const lang of langs) {
     const t = translators.get(lang)!;
     const sections = new Map<Section, string[]>([['main', []], ['solutions', []], ['optional', []]]);
     for (const route of routes.allRoutes([lang])) {
       if (route.path !== route.canonical || !isIndexed(route.page)) continue;
-      const page = contentPages.find((p) => p.lang === lang && contentPageId(p.name) === route.page);
+      const page = byRoute.get(`${lang} ${route.page}`);
       const section = pageSection(route.page, page);
       if (!section) continue;
       const { title, description } = pageMeta(route.page as RoutePageId, t, site.brand, page);
