@@ -78,6 +78,13 @@ export async function cachedFolder(kind: string, key: string, produce: (dir: str
   return { dir, hit: false };
 }
 
+/** The cache folder of one kind of file kept by its own key (`cards`: one PNG per page card), made when missing. */
+export function cacheFolderOf(kind: string): string {
+  const dir = join(CACHE_DIR, kind);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
 /** Copies a cached folder's files (not its marker) into the output folder. */
 export function copyCached(dir: string, outDir: string): void {
   cpSync(dir, outDir, { recursive: true, filter: (src) => !src.endsWith('.complete') && !src.endsWith('manifest.json') });

@@ -6,7 +6,7 @@ import { appIconSvg, faviconSvg, icoFromPngs } from './favicon.ts';
 import { ICONS } from '../site/asset-paths.ts';
 import type { Lang } from '../site/languages.ts';
 import { moduleGraph } from './module-graph.ts';
-import { socialImageSvg, type SocialImageText } from './social-image.ts';
+import { socialImageSvg, type SocialImageText } from './cards/social-image.ts';
 
 /** What the rendered images are built from besides their texts (this module and what it imports): a change rebuilds them. */
 const inputs = () => [...moduleGraph([new URL(import.meta.url)]), 'package-lock.json'];

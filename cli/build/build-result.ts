@@ -57,6 +57,8 @@ export interface BuildResult {
   durationMs: number;
   /** How many files the build wrote into the folder it published; 0 when the output already held this build, which then publishes nothing. */
   filesWritten: number;
+  /** How many pages' social cards were rendered (the others came from the card cache); absent when the build did not get that far. */
+  cardsRendered?: number;
   /** Milliseconds spent in each stage that ran (a build that fails early has fewer). */
   stageMs: Partial<Record<BuildStage, number>>;
 }

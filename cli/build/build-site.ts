@@ -6,7 +6,9 @@ import { hostConfigs } from '../host/host-configs.ts';
 import { SECURITY_TXT_PATH } from '../site/asset-paths.ts';
 import type { Problem } from '../site/errors.ts';
 import { LANGUAGES, type Lang } from '../site/languages.ts';
-import type { RoutePageId } from '../site/routes.ts';
+import { fileForPath, type RoutePageId } from '../site/routes.ts';
+import { pngSize } from '../assets/cards/png-size.ts';
+import { renderedMeta, socialCards, timedAsync } from './discovery/social-cards.ts';
 import { skeletonHash } from '../verify/html-scan.ts';
 import { validateOutput } from '../verify/verify-output.ts';
 import { buildAssets } from './build-assets.ts';
@@ -36,8 +38,9 @@ import { digest, renderCodeHash, sharedInputsHash } from './cache/page-inputs.ts
 import { createStaging, discardStaging, droppedLanguages, foreignOutDir, listFiles, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, publishOutput } from './output-dir.ts';
 import { startPageWriter } from './page-writer.ts';
 import { type RenderedDocument, renderPages, type UnchangedDocument } from './render-pages.ts';
+import { llmsTxt } from './discovery/llms-txt.ts';
+import { robotsTxt, sitemapXml } from './discovery/sitemap.ts';
 import { securityTxt } from './security-txt.ts';
-import { robotsTxt, sitemapXml } from './sitemap.ts';
 
 export type { BuildOptions, BuildResult } from './build-result.ts';
 
@@ -104,7 +107,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     const published = timed(stageMs, 'flush', () => (useCache ? publishCached(plan, outDir, previous, built.cacheRecords) : { written: publishFresh(plan, outDir), out: null }));
     // After the site: a server block that names a new page finds its file already there.
     const deployWritten = timed(stageMs, 'flush', () => writeDeployFiles(outDir, built.cacheRecords.host.deploy));
-    const done = result({ pages: built.pages, assets: built.assets, errors, warnings: gaps.warnings, filesWritten: published.written + deployWritten });
+    const done = result({ pages: built.pages, assets: built.assets, errors, warnings: gaps.warnings, filesWritten: published.written + deployWritten, cardsRendered: built.cardsRendered });
     if (known && published.out) writeBuildRecord(outDir, known, done, published.out);
     frontMatter?.save();
     return done;
@@ -136,7 +139,7 @@ function publishCached(plan: OutputPlan, outDir: string, previous: PreviousBuild
     // string it reads changed, with the same HTML): its record then says what it holds now.
     const spare = keepRecord(spareDir, previous.spareFiles, new Map([...plan.written].map((file) => [file, plan.files.get(file)!])));
     const out = keepRecord(outDir, previous.outFiles);
-    writeManifest(outDir, { version: 2, out, spare, ...records });
+    writeManifest(outDir, { version: 3, out, spare, ...records });
     return { written: 0, out };
   }
   const written = plan.finish();
@@ -152,7 +155,7 @@ function publishCached(plan: OutputPlan, outDir: string, previous: PreviousBuild
   // replaced without a record stays the spare: deleting it and linking anew cost a whole build
   // of the scaling site 0.5 s, as much as the next build saves.)
   const spare = keepRecord(spareDir, previous.outFiles) ?? linkedSpare(outDir, out);
-  writeManifest(outDir, { version: 2, out, spare, ...records });
+  writeManifest(outDir, { version: 3, out, spare, ...records });
   return { written, out };
 }
 
@@ -177,7 +180,7 @@ async function buildInto(
   known: Standing | null,
   /** The text of `/.well-known/security.txt`. */
   securityText: string,
-): Promise<Pick<BuildResult, 'pages' | 'assets' | 'errors'> & { cacheRecords: Omit<Manifest, 'version' | 'out' | 'spare'> }> {
+): Promise<Pick<BuildResult, 'pages' | 'assets' | 'errors' | 'cardsRendered'> & { cacheRecords: Omit<Manifest, 'version' | 'out' | 'spare'> }> {
   const { outDir, contentDir } = options;
   const useCache = known !== null;
   const assetsStarted = performance.now();
@@ -191,9 +194,11 @@ async function buildInto(
   if (useCache) plan.text(OUTPUT_MARKER, OUTPUT_MARKER_TEXT);
   stageMs.assets = performance.now() - assetsStarted;
   const routes = content.routes.allRoutes(langs);
+  const { cards, rendered: cardsRendered } = await timedAsync(stageMs, 'assets', () => socialCards(content, routes));
+  for (const card of cards.values()) plan.copy(card.file, card.hash, card.source);
   const year = (options.now ?? new Date()).getUTCFullYear();
   const shared = useCache ? sharedInputsHash(renderCodeHash(), content, assets, routes, langs, year) : '';
-  const cache = pageCache(previous, shared, content, contentDir, known?.fileHash);
+  const cache = pageCache(previous, shared, content, contentDir, known?.fileHash, options.now, (path) => cards.get(path)?.url ?? '');
   const position = new Map(routes.map((route, i) => [route.path, i]));
   const writer = startPageWriter(plan.dir);
   try {
@@ -204,7 +209,7 @@ async function buildInto(
     const problems: Problem[] = [];
     const pages: BuiltPage[] = [];
     for (const lang of langs) {
-      const rendered = timed(stageMs, 'render', () => renderPages(content, assets, { contentDir, langs: [lang], routes, year, ...(useCache ? { reuse: cache.reuse } : {}) }));
+      const rendered = timed(stageMs, 'render', () => renderPages(content, assets, { contentDir, langs: [lang], routes, year, cards, ...(useCache ? { reuse: cache.reuse } : {}) }));
       timed(stageMs, 'write', () => {
         const sizes = plan.documents(writer, rendered.documents.map((d) => ({ file: d.file, text: d.html })));
         rendered.documents.forEach((document, i) => {
@@ -226,20 +231,30 @@ async function buildInto(
       outputPages.push(...inOrder);
       problems.push(...rendered.problems);
     }
-    const sitemap = sitemapXml(routes, content.routes, content.site.siteUrl);
+    const changed = cache.records().pages;
+    const sitemap = sitemapXml(routes, content.routes, content.site.siteUrl, (route) => changed[fileForPath(route.path)]?.changed);
     const robots = robotsTxt(content.site.siteUrl);
+    // A page whose content failed is reported at its cause; the index of the pages waits for a build without problems.
+    const llms = problems.length === 0 ? llmsTxt({ ...content, contentPages: content.contentPages.map((page) => ({ ...page, ...renderedMeta(page, content.values[page.lang]) })), langs }) : new Map<string, string>();
     const securityFile = SECURITY_TXT_PATH.slice(1);
-    const siteFiles = [{ file: 'sitemap.xml', text: sitemap }, { file: 'robots.txt', text: robots }, { file: securityFile, text: securityText }];
+    const siteFiles = [
+      { file: 'sitemap.xml', text: sitemap },
+      { file: 'robots.txt', text: robots },
+      { file: securityFile, text: securityText },
+      ...[...llms].map(([file, text]) => ({ file, text })),
+    ];
     timed(stageMs, 'write', () => plan.documents(writer, siteFiles));
 
-    const written = new Set([...assetFiles, ...outputPages.map((d) => d.file), ...siteFiles.map((f) => f.file)]);
+    const written = new Set([...assetFiles, ...[...cards.values()].map((c) => c.file), ...outputPages.map((d) => d.file), ...siteFiles.map((f) => f.file)]);
     // The checks and the host configurations read the pages' tags, scripts and styles, the
     // sitemap and the list of files: when none of these changed, they come out as last time.
     // Reading a page's skeleton costs about a third of rendering it, so it is read here only when
     // few pages were rendered; otherwise the checks run, and they read every page's skeleton as
     // they scan it: recorded, it lets the next build (one string changed) skip the checks.
+    // The checks do not read the sitemap's dates: a page whose text changed moves its <lastmod>, which must not run them again.
+    const sitemapChecked = sitemap.replace(/ {4}<lastmod>[^<]*<\/lastmod>\n/g, '');
     const checksKeyOf = (skeletonOf: (file: string) => string | undefined) =>
-      digest(shared, sitemap, robots, [...written].sort().join('\n'), ...outputPages.map((d) => `${d.file} ${d.path} ${d.aliasOf ?? ''} ${skeletonOf(d.file) ?? ''}`));
+      digest(shared, sitemapChecked, robots, [...written].sort().join('\n'), ...outputPages.map((d) => `${d.file} ${d.path} ${d.aliasOf ?? ''} ${skeletonOf(d.file) ?? ''}`));
     let checksKey = useCache && renderedRecords.size <= Math.max(50, outputPages.length / 10) ? timed(stageMs, 'write', () => {
       for (const document of outputPages) if (document.html !== undefined) skeletons.set(document.file, (renderedRecords.get(document.file)!.skeleton = skeletonHash(document.html)));
       return checksKeyOf((file) => skeletons.get(file));
@@ -253,7 +268,10 @@ async function buildInto(
       const builtPaths = new Set(documents.map((d) => d.path));
       const unbuiltPages = new Set(content.routes.allRoutes().map((r) => r.path).filter((p) => !builtPaths.has(p)));
       const scanned = new Map<string, string>();
-      verified = timed(stageMs, 'verify', () => validateOutput({ siteUrl: content.site.siteUrl, documents, sitemap, exists: (file) => written.has(file), unbuiltPages }, scanned));
+      // The cards are linked into the output at the end: their size is read from the cache, the other images from the assets' folder.
+      const cardSources = new Map([...cards.values()].map((card) => [card.file, card.source]));
+      const imageSize = (file: string) => pngSize(cardSources.get(file) ?? join(assetsDir, file));
+      verified = timed(stageMs, 'verify', () => validateOutput({ siteUrl: content.site.siteUrl, documents, sitemap, exists: (file) => written.has(file), unbuiltPages, imageSize }, scanned));
       host = timed(stageMs, 'host', () => hostConfigs({ siteUrl: content.site.siteUrl, ingestUrl: content.site.ingestUrl, routes, langs, html: documents.map((d) => d.html), manifest: true }));
       if (useCache) {
         for (const [file, record] of [...renderedRecords, ...keptRecords]) record.skeleton = scanned.get(file) ?? '';
@@ -268,6 +286,7 @@ async function buildInto(
       pages,
       assets: { css: assets.stylesheet, cssBytes: assets.cssBytes, islands: assets.islands.files },
       errors: [...problems, ...verified],
+      cardsRendered,
       cacheRecords: { ...cache.records(), checksKey, host },
     };
   } catch (error) {

@@ -19,6 +19,7 @@ import { PageProvider, type PageContextValue } from '../../templates/page-contex
 import { ICONS, SOCIAL_IMAGE } from '../site/asset-paths.ts';
 import type { RenderedContentPage } from '../site/markdown/content-pages.ts';
 import { absoluteUrl, hreflangLinks, socialMetaTags } from '../site/head.ts';
+import { pageMeta } from '../site/page-meta.ts';
 import type { RenderedMarkdown } from '../site/markdown/markdown.ts';
 import type { PageId, RoutePageId } from '../site/routes.ts';
 import { classesInHtml, criticalCss, type CssNode, siteOriginProperty } from './critical-css.ts';
@@ -46,8 +47,8 @@ export interface PageToRender {
   contentPage?: RenderedContentPage;
   /** A small classic script run before the page renders (the 404 pages' wrong-case redirect). */
   headScript?: string;
-  /** The URL path of the language's 1200×630 sharing image. */
-  socialImage: string;
+  /** The 1200×630 sharing image: the page's own card and what it shows, or (no `alt`) the language's image. */
+  socialImage: { url: string; alt?: string };
 }
 
 /** What a page's body is made from: the legal pages' text, or a page added as Markdown. */
@@ -115,14 +116,6 @@ function PageBody({ page, markdown, contentPage }: { page: RoutePageId | 'notFou
 }
 
 /**
- * The key under `meta.` of a page's title and description: its id, but the eight "not accepted"
- * pages share `meta.formNotAccepted` (they differ only in the reason they give).
- */
-function metaKeyOf(page: RoutePageId | 'notFound'): string {
-  return page.startsWith('formNotAccepted') ? 'formNotAccepted' : page;
-}
-
-/**
  * A page's name in a breadcrumb trail: its title without the brand the titles end with.
  *
  * @example trailName('Über uns – MaskWise', 'MaskWise') // 'Über uns'
@@ -150,15 +143,14 @@ export function renderPage({ context, path, file, canonicalPath, stylesheet, css
     </PageProvider>,
   );
   const canonical = canonicalPath === null ? null : absoluteUrl(site.siteUrl, canonicalPath);
-  const title = contentPage ? `${contentPage.title} — ${site.brand}` : t(`meta.${metaKeyOf(page)}.title`);
-  const description = contentPage ? contentPage.description : t(`meta.${metaKeyOf(page)}.description`);
+  const { title, description } = pageMeta(page, t, site.brand, contentPage);
   const social = socialMetaTags({
     lang,
     siteName: site.brand,
     title,
     description,
     url: canonical,
-    image: { url: absoluteUrl(site.siteUrl, socialImage), ...SOCIAL_IMAGE, alt: `${site.brand}: ${t('hero.title')}` },
+    image: { url: absoluteUrl(site.siteUrl, socialImage.url), ...SOCIAL_IMAGE, alt: socialImage.alt ?? `${site.brand}: ${t('hero.title')}` },
     alternateLangs: page === 'notFound' || canonical === null ? [] : routes.alternatesFor(page).map((a) => a.lang),
   });
   const home = page === 'home';

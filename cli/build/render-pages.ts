@@ -37,6 +37,8 @@ export interface RenderInput {
   /** The build year, for the copyright line. */
   year: number;
   reuse?: ReusePage;
+  /** The social card of an indexed page, by its canonical URL path (an alias shows its page's; the others their language's image). */
+  cards?: ReadonlyMap<string, { url: string; alt: string }>;
 }
 
 /** The pages added as Markdown, by language and page id, e.g. `de content:healthcare`. */
@@ -58,7 +60,7 @@ function markdownOf(route: RenderedRoute, content: LoadedContent, contentDir: st
 export function renderPages(
   content: LoadedContent,
   assets: SiteAssets,
-  { contentDir, langs, routes, year, reuse = () => false }: RenderInput,
+  { contentDir, langs, routes, year, reuse = () => false, cards = new Map() }: RenderInput,
 ): { documents: RenderedDocument[]; unchanged: UnchangedDocument[]; problems: Problem[] } {
   const documents: RenderedDocument[] = [];
   const unchanged: UnchangedDocument[] = [];
@@ -70,7 +72,7 @@ export function renderPages(
       stylesheet: assets.stylesheet,
       cssRules: assets.cssRules,
       loader: assets.loader,
-      socialImage: assets.socialImages[lang]!,
+      socialImage: { url: assets.socialImages[lang]! },
     };
     const translate = content.translators.get(lang)!;
     const context = { lang, site: content.site, routes: content.routes, year, islands: assets.islands.assets };
@@ -91,7 +93,7 @@ export function renderPages(
       }
       const canonicalPath = isIndexed(route.page) ? route.canonical : null;
       const { t, keys } = recordingTranslator(translate);
-      const { html, problems: pageProblems } = renderPage({ ...shared, context: { ...context, t, page: route.page }, path: route.path, file, canonicalPath, markdown: markdown.legal, contentPage: markdown.page });
+      const { html, problems: pageProblems } = renderPage({ ...shared, socialImage: cards.get(route.canonical) ?? shared.socialImage, context: { ...context, t, page: route.page }, path: route.path, file, canonicalPath, markdown: markdown.legal, contentPage: markdown.page });
       problems.push(...pageProblems);
       documents.push({ path: route.path, file, html, lang, page: route.page, strings: [...keys], ...alias });
     }

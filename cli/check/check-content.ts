@@ -4,6 +4,7 @@ import { checkDataFacts } from './data-facts.ts';
 import { checkLinks } from './links.ts';
 import { checkOutdated } from './outdated.ts';
 import { checkPages } from './pages.ts';
+import { checkSeo } from './seo.ts';
 import type { Problem } from '../site/errors.ts';
 import { checkTranslations } from './translations.ts';
 import { checkTypography } from './typography.ts';
@@ -45,7 +46,8 @@ function checkSiteConfig(contentDir: string, root: string): Problem[] {
 
 /**
  * Checks everything a content maintainer edits, before visitors see it: translations in step
- * across languages, the Markdown pages, internal links, and `site.json`; and, as warnings, pages
+ * across languages, the Markdown pages, internal links, `site.json`, and what search results show
+ * of each page (titles and descriptions: seo.ts); and, as warnings, pages
  * some languages lack and translations made from an older English text (`strict`: errors).
  */
 export function checkContent({ contentDir, templatesDir, root, strict = false }: { contentDir: string; templatesDir: string; root: string; strict?: boolean }): CheckResult {
@@ -59,6 +61,7 @@ export function checkContent({ contentDir, templatesDir, root, strict = false }:
     ...checkLinks(contentDir, templatesDir, root),
     ...checkDataFacts(contentDir, root),
     ...checkTypography(contentDir, root),
+    ...checkSeo(contentDir, root),
     ...outdated.problems,
     ...(strict ? outdated.outdated : []),
   ];

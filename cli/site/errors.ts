@@ -132,6 +132,34 @@ export const SITEGEN_ERRORS = {
     title: 'sitemap.xml disagrees with the pages built.',
     hint: 'The sitemap and the page heads come from the routes table; a custom change to one of them needs the other.',
   },
+  seo_title_length: {
+    title: "An indexed page's title is longer than search results show (60 characters).",
+    hint: 'Shorten the title, the brand included: meta.<page>.title in content/locales/<lang>.json, or the front matter\'s "title:" of a page added as Markdown (" — " and the brand are added to it); then run `sitegen translated <lang> <key>` for a translation you changed.',
+  },
+  seo_description_length: {
+    title: "An indexed page's description is shorter than 70 or longer than 160 characters.",
+    hint: 'Write 70–160 characters that say what the page offers: meta.<page>.description in content/locales/<lang>.json, or the front matter\'s "description:" of a page added as Markdown.',
+  },
+  seo_title_duplicate: {
+    title: 'Two indexed pages of one language have the same title.',
+    hint: 'Give each page a title of its own (meta.<page>.title, or the front matter\'s "title:"), so that a search result tells them apart.',
+  },
+  seo_description_duplicate: {
+    title: 'Two indexed pages of one language have the same description.',
+    hint: 'Give each page a description of its own (meta.<page>.description, or the front matter\'s "description:").',
+  },
+  seo_image_alt: {
+    title: 'A built page has an <img> without an alt attribute.',
+    hint: 'Describe the image in alt="…" (in the page\'s language, through a translation key), or write alt="" when it only decorates.',
+  },
+  seo_heading_skipped: {
+    title: 'A built page skips a heading level (an <h3> after an <h1>).',
+    hint: 'Use the next level down (an <h2> after the <h1>); in Markdown, "## " after the title, "### " inside a "## " section.',
+  },
+  output_social_image: {
+    title: "A built page's social image (og:image) is not a PNG of the size its og:image:width and og:image:height state.",
+    hint: 'The cards are rendered by the build (cli/assets/cards/page-cards.ts); clear the card cache (node_modules/.cache/sitegen/cards) and build again, and keep SOCIAL_IMAGE in cli/site/asset-paths.ts and the card template\'s size the same.',
+  },
   structured_data_invalid: {
     title: "A page's structured data (schema.org JSON-LD) lacks a property search engines need, holds an empty or unfilled text, or does not fit its kind of page.",
     hint: 'The message names the node and property; the JSON-LD is made from content/site.json (brand, company, product) and the page\'s strings (meta.*.title and description, nav.home): fill the value there.',

@@ -25,4 +25,6 @@ export interface BuiltOutput {
    * build did not write. Links to them count as resolved; hreflang reciprocity with them is not checked.
    */
   unbuiltPages?: ReadonlySet<string>;
+  /** The pixel size of a PNG the build wrote (path as for `exists`), for the social cards' stated sizes; undefined for no PNG. */
+  imageSize?: (file: string) => { width: number; height: number } | undefined;
 }

@@ -1,6 +1,7 @@
 import { scanPage, type HtmlTag } from './html-scan.ts';
 import { resolveUrl } from '../site/resolve-url.ts';
 import { validateAlternates } from './alternates.ts';
+import { SEO_TAGS, validateSeo } from './seo.ts';
 import type { BuiltOutput, OutputDocument } from './built-output.ts';
 import type { Problem, SitegenErrorCode } from '../site/errors.ts';
 
@@ -79,11 +80,33 @@ function idsOf(tags: readonly HtmlTag[]): Map<string, number> {
   return ids;
 }
 
+/** Each page's `og:image` of the site: a PNG of the size its `og:image:width` and `og:image:height` state (a missing one is `output_link_broken`). */
+function socialImageProblems(output: BuiltOutput, scans: ReadonlyMap<string, { headTags: readonly HtmlTag[] }>): Problem[] {
+  const problems: Problem[] = [];
+  const sizes = new Map<string, { width: number; height: number } | undefined>();
+  for (const document of output.documents) {
+    const metas = scans.get(document.file)!.headTags.filter((t) => t.name === 'meta');
+    const meta = (property: string) => metas.find((t) => t.attrs.property === property)?.attrs.content;
+    const image = meta('og:image');
+    const url = image === undefined ? null : internalUrl(image, document.path, output.siteUrl);
+    const file = url && safeDecode(url.pathname).slice(1);
+    if (!file || !output.exists(file)) continue;
+    if (!sizes.has(file)) sizes.set(file, output.imageSize!(file));
+    const size = sizes.get(file);
+    const stated = `${meta('og:image:width')}×${meta('og:image:height')}`;
+    if (!size || `${size.width}×${size.height}` !== stated) {
+      problems.push({ code: 'output_social_image', file: document.file, message: `og:image ${image} is ${size ? `${size.width}×${size.height}` : 'not a PNG'}, but the page states ${stated}` });
+    }
+  }
+  return problems;
+}
+
 /**
  * Checks the built site the way a crawler and a visitor meet it, and returns one line per
  * problem (`file: what is wrong`), empty when all is well: every internal link, image, script
  * and stylesheet reference resolves to a file (and its `#fragment` to an element), no `id` is
- * used twice in a page, and — through `validateAlternates` — canonical, hreflang and sitemap agree.
+ * used twice in a page, through `validateAlternates` canonical, hreflang and sitemap agree, and
+ * through `validateSeo` titles, descriptions, images and headings are as search results need.
  *
  * `skeletons`, when given, receives each page's skeleton hash (`skeletonHash`), which the scan
  * finds on its way: the build cache keys the checks by them.
@@ -99,7 +122,7 @@ export function validateOutput(output: BuiltOutput, skeletons?: Map<string, stri
     output.documents.map((d) => {
       const { tags, skeleton } = scanPage(d.html);
       skeletons?.set(d.file, skeleton);
-      return [d.file, { ids: idsOf(tags), references: tags.flatMap(referencesOf), headTags: tags.filter((t) => HEAD_TAGS.has(t.name)) }];
+      return [d.file, { ids: idsOf(tags), references: tags.flatMap(referencesOf), headTags: tags.filter((t) => HEAD_TAGS.has(t.name)), seoTags: tags.filter((t) => SEO_TAGS.has(t.name)) }];
     }),
   );
   const idsByFile = new Map([...scans].map(([file, scan]) => [file, scan.ids]));
@@ -145,6 +168,8 @@ export function validateOutput(output: BuiltOutput, skeletons?: Map<string, stri
       if (target.fragment && targetIds && !targetIds.has(target.fragment)) report('output_fragment_missing', `${reference} points to no element with id "${target.fragment}" in ${targetFile}`);
     }
   }
+  if (output.imageSize) problems.push(...socialImageProblems(output, scans));
   problems.push(...validateAlternates(output, new Map([...scans].map(([file, scan]) => [file, scan.headTags]))));
+  problems.push(...validateSeo(output.documents.map((document) => ({ document, tags: scans.get(document.file)!.seoTags }))));
   return problems;
 }

@@ -37,7 +37,7 @@ export function scaledContent(dir: string, sourceContentDir: string, perLanguage
       const number = String(i).padStart(3, '0');
       const text = texts[i % texts.length]!;
       // JSON strings are valid YAML, whatever the title holds.
-      const front = [`title: ${JSON.stringify(`${text.title} ${number}`)}`, `description: ${JSON.stringify(`${text.title}: generated page ${number} of the build benchmark.`)}`, `slug: generated-${number}`];
+      const front = [`title: ${JSON.stringify(`${text.title} ${number}`)}`, `description: ${JSON.stringify(`${text.title}: generated page ${number} of the build benchmark, made from the legal texts to measure builds at scale.`)}`, `slug: generated-${number}`];
       writeFileSync(join(contentDir, 'pages', lang, `generated-${number}.md`), `---\n${front.join('\n')}\n---\n${text.body}`);
     }
   }

@@ -52,10 +52,13 @@ const pageRecord = z.object({
   html: z.string(),
   skeleton: z.string(),
   bytes: z.number(),
+  /** The hash of what a reader sees in it, and the time that last changed (page-changes.ts): the sitemap's `<lastmod>`. */
+  content: z.string(),
+  changed: z.string(),
 });
 
 const manifestSchema = z.object({
-  version: z.literal(2),
+  version: z.literal(3),
   out: folderRecord.nullable(),
   spare: folderRecord.nullable(),
   pages: z.record(z.string(), pageRecord),

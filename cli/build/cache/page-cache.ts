@@ -4,6 +4,7 @@ import { contentPageId } from '../../site/routes.ts';
 import type { LoadedContent } from '../load-content.ts';
 import type { PageRoute, RenderedDocument, ReusePage } from '../render-pages.ts';
 import type { PageRecord, PreviousBuild } from './output-store.ts';
+import { lastChanged, pageContentHash } from './page-changes.ts';
 import { digest, type FileHash, markdownHash, stringsHash } from './page-inputs.ts';
 
 /** What a page's precompressed copies depend on besides its HTML: the levels and the compressors' versions. */
@@ -36,7 +37,7 @@ export interface PageCache {
   reuse: ReusePage;
   /** The previous record of a page `reuse` kept. */
   previous(file: string): PageRecord;
-  /** Records a page rendered by this build. */
+  /** Records a page rendered by this build; it keeps its previous time of change when what a reader sees is the same. */
   rendered(route: PageRoute, document: RenderedDocument, html: { hash: string; skeleton: string; bytes: number }): PageRecord;
   /** Records a page kept from the previous build. */
   kept(file: string): PageRecord;
@@ -48,12 +49,14 @@ export interface PageCache {
  * The page cache of a build: `shared` is the hash of what every page reads (page-inputs.ts
  * `sharedInputsHash`); a page's key adds its route, its Markdown and the values of the strings
  * it read (each Markdown file hashed by `fileHash`). With no previous build, no page is reused.
+ * A page whose visible content changed is recorded as changed at `now` (page-changes.ts); its
+ * social card's URL (`cardOf`) is part of its key.
  */
-export function pageCache(previous: PreviousBuild, shared: string, content: LoadedContent, contentDir: string, fileHash?: FileHash): PageCache {
+export function pageCache(previous: PreviousBuild, shared: string, content: LoadedContent, contentDir: string, fileHash?: FileHash, now = new Date(), cardOf: (path: string) => string = () => ''): PageCache {
   const manifest = previous.manifest;
   const contentPages = new Map(content.contentPages.map((p) => [`${p.lang} ${contentPageId(p.name)}`, p]));
   const keyOf = (route: PageRoute, strings: string) =>
-    digest(shared, route.page, route.lang, route.path, route.canonical, markdownHash(route, contentPages.get(`${route.lang} ${route.page}`), contentDir, fileHash), strings);
+    digest(shared, route.page, route.lang, route.path, route.canonical, cardOf(route.canonical), markdownHash(route, contentPages.get(`${route.lang} ${route.page}`), contentDir, fileHash), strings);
 
   // The strings hash of each (language, string list) pair, computed once: most pages share a list.
   const stringHashes = new Map<string, string>();
@@ -92,7 +95,9 @@ export function pageCache(previous: PreviousBuild, shared: string, content: Load
     rendered(route, document, html) {
       const strings = intern(document.strings);
       const key = keyOf(route, currentStrings(route.lang, strings));
-      pages[document.file] = { key, strings, html: html.hash, skeleton: html.skeleton, bytes: html.bytes };
+      const visible = pageContentHash(document.html);
+      const changed = lastChanged(manifest?.pages[document.file], visible, now);
+      pages[document.file] = { key, strings, html: html.hash, skeleton: html.skeleton, bytes: html.bytes, content: visible, changed };
       return pages[document.file]!;
     },
     kept(file) {

@@ -143,6 +143,54 @@ describe('the build cache', () => {
     expect((await build()).errors).toEqual([]);
   }, 120_000);
 
+  it('renders the social card of the one page whose title changed, and no other; the page points to it', async () => {
+    const cardOf = (file: string) => readFileSync(join(outDir, file), 'utf8').match(/<meta property="og:image" content="([^"]+)"/)![1]!;
+    expect((await build()).errors).toEqual([]);
+    const before = new Map(first.pages.map((p) => [p.file, cardOf(p.file)]));
+    const file = join(contentDir, 'locales', 'de.json');
+    const strings = readFileSync(file, 'utf8');
+    // A title no build has shown before, so that its card is not in the cache yet.
+    const title = `Über uns ${process.pid}-${Date.now()}`;
+    writeFileSync(file, strings.replace('"title": "Über uns – {{brand}}"', `"title": "${title} – {{brand}}"`));
+    try {
+      const changed = await build();
+      expect(changed.errors).toEqual([]);
+      expect(changed.cardsRendered).toBe(1);
+      const moved = first.pages.filter((p) => cardOf(p.file) !== before.get(p.file)).map((p) => p.file);
+      expect(moved).toEqual(['de/about.html']);
+      expect(readFileSync(join(outDir, 'de', 'about.html'), 'utf8')).toContain(`<meta property="og:image:alt" content="MaskWise: ${title}"/>`);
+      const card = readFileSync(join(outDir, new URL(cardOf('de/about.html')).pathname));
+      expect([card.readUInt32BE(16), card.readUInt32BE(20)]).toEqual([1200, 630]);
+    } finally {
+      writeFileSync(file, strings);
+    }
+    const back = await build();
+    expect(back.cardsRendered).toBe(0);
+    expect(cardOf('de/about.html')).toBe(before.get('de/about.html'));
+  }, 180_000);
+
+  it('moves the sitemap date of the one page whose text changed, and of no other page', async () => {
+    const lastmods = () => new Map([...readFileSync(join(outDir, 'sitemap.xml'), 'utf8').matchAll(/<loc>([^<]+)<\/loc>\n    <lastmod>([^<]+)<\/lastmod>/g)].map((m) => [m[1]!, m[2]!]));
+    expect((await build()).errors).toEqual([]);
+    const before = lastmods();
+    expect(before.size).toBe(readFileSync(join(outDir, 'sitemap.xml'), 'utf8').match(/<url>/g)!.length);
+    const file = join(contentDir, 'locales', 'de.json');
+    const strings = readFileSync(file, 'utf8');
+    writeFileSync(file, strings.replace('"title": "Unsere Mission"', '"title": "Unsere Mission heute"'));
+    try {
+      const changed = await build({ now: new Date('2026-03-02T08:30:00Z') });
+      expect(changed.errors).toEqual([]);
+      const after = lastmods();
+      const moved = [...after].filter(([url, time]) => before.get(url) !== time);
+      expect(moved).toEqual([[expect.stringMatching(/\/de\/about$/), '2026-03-02T08:30:00Z']]);
+      // The checks do not read the dates: a text change that moves one still does not run them again.
+      expect(changed.stageMs.verify).toBeUndefined();
+    } finally {
+      writeFileSync(file, strings);
+    }
+    expect((await build({ now: new Date('2026-03-03T00:00:00Z') })).errors).toEqual([]);
+  }, 180_000);
+
   it('builds from scratch with the cache turned off (--no-cache): every page rendered and written', async () => {
     const result = await build({ cache: false });
     expect(result.errors).toEqual([]);

@@ -46,7 +46,7 @@ describe('pages added as Markdown files', () => {
     const html = readBuilt(outDir, 'fr/etude-de-cas.html');
     expect(html).toMatch(/^<!DOCTYPE html><html lang="fr"/);
     expect(html).toContain('<title>Étude de cas — MaskWise</title>');
-    expect(attributeOf(html, /<meta name="description"[^>]*>/, 'content')).toBe('Comment une équipe a masqué ses bases de test avec MaskWise.');
+    expect(attributeOf(html, /<meta name="description"[^>]*>/, 'content')).toBe('Comment une équipe a masqué ses bases de test avec MaskWise, et ce qui a changé pour ses développeurs.');
     expect(html).toMatch(/<h1[^>]*>Étude de cas<\/h1>/);
     expect(html).toContain('<h2 id="le-probleme">Le problème</h2>');
   });

@@ -6,9 +6,11 @@ import { createTranslator } from '../../../cli/site/i18n.ts';
 import { LANGUAGES, LOCALES } from '../../../cli/site/languages.ts';
 import { loadAllMessages } from '../../../cli/site/locales.ts';
 import { DEFAULT_PATHS } from '../../../cli/paths.ts';
-import { allRoutes, fileForPath, isIndexed, notFoundPath } from '../../../cli/site/routes.ts';
+import { allRoutes, fileForPath, isIndexed, notFoundPath, siteRoutes } from '../../../cli/site/routes.ts';
+import { loadContentPages } from '../../../cli/site/markdown/content-pages.ts';
+import { titleWithoutBrand } from '../../../cli/site/page-meta.ts';
 import { loadSiteConfig, placeholderValues } from '../../../cli/site/site-config.ts';
-import { socialImageSvg, wrapText } from '../../../cli/assets/social-image.ts';
+import { socialImageSvg, wrapText } from '../../../cli/assets/cards/social-image.ts';
 import { useBuiltSite } from '../../helpers/built-site.ts';
 
 const site = loadSiteConfig(DEFAULT_PATHS.contentDir);
@@ -49,10 +51,18 @@ describe('sharing previews', () => {
     expect(meta.get('og:locale:alternate')?.sort()).toEqual(LANGUAGES.filter((l) => l !== route.lang).map((l) => LOCALES[l]).sort());
     expect(meta.get('twitter:card')).toEqual(['summary_large_image']);
     const [image] = meta.get('og:image')!;
-    expect(image).toMatch(new RegExp(`^${SITE}/assets/social/${route.lang}\\.[0-9a-f]{10}\\.png$`));
+    expect(image).toMatch(new RegExp(`^${SITE}/assets/social/${route.lang}/[0-9a-f]{16}\\.png$`));
     expect(meta.get('twitter:image')).toEqual([image]);
-    expect(meta.get('og:image:alt')?.[0]).toContain(t('hero.title'));
+    expect(meta.get('og:image:alt')).toEqual([`${site.brand}: ${titleWithoutBrand(t(`meta.${route.page}.title`), site.brand)}`]);
     expect(pngSize(read(local(image!)))).toEqual({ width: 1200, height: 630 });
+  });
+
+  it('gives every indexed page of every language its own card, 1200×630, that its tags point to', () => {
+    const routes = siteRoutes(loadContentPages(DEFAULT_PATHS.contentDir).pages).allRoutes().filter((r) => isIndexed(r.page) && r.path === r.canonical);
+    const images = routes.map((route) => metas(read(fileForPath(route.path)).toString()).get('og:image')![0]!);
+    expect(routes.some((r) => r.page.startsWith('content:'))).toBe(true);
+    expect(new Set(images).size).toBe(routes.length);
+    for (const image of images) expect(pngSize(read(local(image))), image).toEqual({ width: 1200, height: 630 });
   });
 
   it('gives each language its own image', () => {
@@ -79,6 +89,25 @@ describe('the sharing image', () => {
     const svg = socialImageSvg({ brand: 'A&B', title: 'Data <masking> & more', tagline: 't', host: 'x.io' });
     expect(svg).toContain('A&amp;B');
     expect(svg).toContain('Data &lt;masking&gt; &amp; more');
+  });
+
+  it('wraps a long German or French card title within three lines, never past the card, and keeps every word', () => {
+    for (const title of ['Datenmaskierung für das Gesundheitswesen, die öffentliche Verwaltung und Finanzdienstleister in ganz Europa', 'Masquage des données pour le secteur de la santé, les administrations publiques et les établissements financiers']) {
+      const svg = socialImageSvg({ brand: 'MaskWise', title, tagline: 'Lösungen', host: 'www.maskwise.io' });
+      const lines = [...svg.matchAll(/<text x="80" y="\d+"[^>]*font-size="(\d+)"[^>]*>([^<]*)<\/text>/g)].filter((m) => !['Lösungen'].includes(m[2]!));
+      expect(lines.length, title).toBeLessThanOrEqual(3);
+      expect(lines.map((m) => m[2]).join(' ')).toBe(title);
+      const size = Number(lines[0]![1]);
+      expect(size).toBeGreaterThanOrEqual(40);
+      expect(wrapText(title, size, 1040)).toHaveLength(lines.length);
+    }
+  });
+
+  it('escapes a card title with markup characters', () => {
+    const svg = socialImageSvg({ brand: 'MaskWise', title: 'Sécurité & conformité <RGPD> "2026"', tagline: 'Légal', host: 'x.io' });
+    expect(svg).toContain('>Sécurité &amp; conformité &lt;RGPD&gt;</text>');
+    expect(svg).toContain('>&quot;2026&quot;</text>');
+    expect(svg).not.toContain('<RGPD>');
   });
 });
 

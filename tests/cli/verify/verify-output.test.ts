@@ -20,7 +20,8 @@ const SITE = 'https://example.test';
 function page(lang: 'en' | 'de', path: string, pair: [string, string], extra = '', canonical = path): string {
   const [en, de] = pair;
   return [
-    `<!DOCTYPE html><html lang="${lang}"><head><title>t</title>`,
+    `<!DOCTYPE html><html lang="${lang}"><head><title>The page ${path}</title>`,
+    `<meta name="description" content="What the page at ${path} offers, in the seventy characters or more a search result shows."/>`,
     `<link rel="canonical" href="${SITE}${canonical}"/>`,
     `<link rel="alternate" hrefLang="en" href="${SITE}${en}"/>`,
     `<link rel="alternate" hrefLang="de" href="${SITE}${de}"/>`,
@@ -169,6 +170,17 @@ describe('validateOutput on the real build', () => {
     const about = readFileSync(join(built.outDir, 'de/about.html'), 'utf8');
     expect(about).not.toContain('href="#newsletter"');
     expect(about.match(/href="\/de#newsletter"/g)?.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('reports a social card that is not the size the page states, and accepts one that is', () => {
+    const card = `<meta property="og:image" content="${SITE}/assets/social/en/card.png"/><meta property="og:image:width" content="1200"/><meta property="og:image:height" content="630"/>`;
+    const base = fixture({ file: 'index.html', html: (h) => h.replace('</head>', `${card}</head>`) });
+    const withCard = (size: { width: number; height: number } | undefined) => ({ ...base, exists: (f: string) => f === 'assets/social/en/card.png' || base.exists(f), imageSize: () => size });
+    expect(validateOutput(withCard({ width: 1200, height: 630 }))).toEqual([]);
+    expect(outputProblems(withCard({ width: 1200, height: 600 })).map((p) => `${p.file}: ${p.message} [${p.code}]`)).toEqual([
+      `index.html: og:image ${SITE}/assets/social/en/card.png is 1200×600, but the page states 1200×630 [output_social_image]`,
+    ]);
+    expect(outputProblems(withCard(undefined))[0]?.message).toContain('is not a PNG');
   });
 
   it('gives each problem its catalogue code', () => {

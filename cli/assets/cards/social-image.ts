@@ -1,5 +1,5 @@
-import { SOCIAL_IMAGE } from '../site/asset-paths.ts';
-import { appIconSvg } from './favicon.ts';
+import { SOCIAL_IMAGE } from '../../site/asset-paths.ts';
+import { appIconSvg } from '../favicon.ts';
 
 
 /** What one language's sharing image says. */

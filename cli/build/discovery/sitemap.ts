@@ -1,5 +1,5 @@
-import { absoluteUrl, hreflangLinks } from '../site/head.ts';
-import { isIndexed, type RenderedRoute, type SiteRoutes } from '../site/routes.ts';
+import { absoluteUrl, hreflangLinks } from '../../site/head.ts';
+import { isIndexed, type RenderedRoute, type SiteRoutes } from '../../site/routes.ts';
 
 const XML_SPECIAL = /[&<>"]/g;
 const XML_ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
@@ -10,17 +10,20 @@ function escapeXml(text: string): string {
 }
 
 /**
- * The sitemap of the given routes: one `<url>` per canonical page, each with its `xhtml:link`
- * hreflang alternates (aliases are left out: they are not canonical; so are the `noindex` pages).
+ * The sitemap of the given routes: one `<url>` per canonical page, each with the time its content
+ * last changed (`lastmod`, when known: cache/page-changes.ts) and its `xhtml:link` hreflang
+ * alternates (aliases are left out: they are not canonical; so are the `noindex` pages).
  */
-export function sitemapXml(routes: readonly RenderedRoute[], table: SiteRoutes, siteUrl: string): string {
+export function sitemapXml(routes: readonly RenderedRoute[], table: SiteRoutes, siteUrl: string, lastmod: (route: RenderedRoute) => string | undefined = () => undefined): string {
   const entries = routes
     .filter((route) => route.path === route.canonical && isIndexed(route.page))
     .map((route) => {
       const links = hreflangLinks(table, route.page, siteUrl)
         .map((l) => `    <xhtml:link rel="alternate" hreflang="${l.hreflang}" href="${escapeXml(l.href)}"/>`)
         .join('\n');
-      return `  <url>\n    <loc>${escapeXml(absoluteUrl(siteUrl, route.path))}</loc>\n${links}\n  </url>`;
+      const changed = lastmod(route);
+      const time = changed === undefined ? '' : `    <lastmod>${changed}</lastmod>\n`;
+      return `  <url>\n    <loc>${escapeXml(absoluteUrl(siteUrl, route.path))}</loc>\n${time}${links}\n  </url>`;
     });
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',

@@ -1,0 +1,50 @@
+/**
+ * The social cards of a build's pages: which pages get one and what it says (cli/assets/cards/page-cards.ts
+ * renders and caches them), with the helpers the build shares with `llms.txt`.
+ */
+import { type PageCard, pageCards } from '../../assets/cards/page-cards.ts';
+import type { ContentPage } from '../../site/markdown/content-pages.ts';
+import { fillPlaceholders } from '../../site/markdown/markdown.ts';
+import { pageMeta, pageSection, titleWithoutBrand } from '../../site/page-meta.ts';
+import { contentPageId, isIndexed, type RenderedRoute } from '../../site/routes.ts';
+import type { BuildResult, BuildStage } from '../build-result.ts';
+import type { LoadedContent } from '../load-content.ts';
+
+/** A page's front matter title and description with their placeholders filled, as its head shows them. */
+export function renderedMeta(page: ContentPage, values: Record<string, string>): { title: string; description: string } {
+  return { title: fillPlaceholders(page.title, values, page.file, page.fieldLines.title), description: fillPlaceholders(page.description, values, page.file, page.fieldLines.description) };
+}
+
+/** Adds the duration of an asynchronous `step` to `stageMs[stage]`. */
+export async function timedAsync<T>(stageMs: BuildResult['stageMs'], stage: BuildStage, step: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  try {
+    return await step();
+  } finally {
+    stageMs[stage] = (stageMs[stage] ?? 0) + performance.now() - started;
+  }
+}
+
+/**
+ * The social card of every indexed page (by URL path): its title without the brand, its section
+ * (the hero's tagline, "Solutions" or "Legal" in its language) and the site's host, rendered
+ * when the cache lacks it (cli/assets/cards/page-cards.ts); with the text of its `og:image:alt`.
+ */
+export async function socialCards(content: LoadedContent, routes: readonly RenderedRoute[]): Promise<{ cards: Map<string, PageCard & { alt: string }>; rendered: number }> {
+  const { site, values, translators, contentPages } = content;
+  const host = new URL(site.siteUrl).host;
+  const taglines = { main: 'hero.eyebrow', solutions: 'nav.solutions', optional: 'footer.legalTitle' } as const;
+  const byRoute = new Map(contentPages.map((p) => [`${p.lang} ${contentPageId(p.name)}`, p]));
+  const requests = routes.flatMap((route) => {
+    const page = byRoute.get(`${route.lang} ${route.page}`);
+    const section = pageSection(route.page, page);
+    if (route.path !== route.canonical || !isIndexed(route.page) || !section) return [];
+    const t = translators.get(route.lang)!;
+    const title = titleWithoutBrand(pageMeta(route.page, t, site.brand, page && renderedMeta(page, values[route.lang])).title, site.brand);
+    return [{ id: route.path, lang: route.lang, text: { brand: site.brand, title, tagline: t(taglines[section]), host } }];
+  });
+  const { cards, rendered } = await pageCards(requests);
+  const alts = new Map(requests.map((r) => [r.id, `${site.brand}: ${r.text.title}`]));
+  return { cards: new Map([...cards].map(([path, card]) => [path, { ...card, alt: alts.get(path)! }])), rendered };
+}
+
