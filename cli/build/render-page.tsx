@@ -18,8 +18,8 @@ import { TokenFormPage, type TokenPage } from '../../templates/pages/service/Tok
 import { PageProvider, type PageContextValue } from '../../templates/page-context.tsx';
 import { ICONS, SOCIAL_IMAGE } from '../site/asset-paths.ts';
 import type { RenderedContentPage } from '../site/markdown/content-pages.ts';
-import { absoluteUrl, hreflangLinks, socialMetaTags } from '../site/head.ts';
-import { pageMeta } from '../site/page-meta.ts';
+import { absoluteUrl, hreflangLinks, socialMetaTags } from '../site/head/head.ts';
+import { pageMeta } from '../site/head/page-meta.ts';
 import type { RenderedMarkdown } from '../site/markdown/markdown.ts';
 import type { PageId, RoutePageId } from '../site/routes.ts';
 import { classesInHtml, criticalCss, type CssNode, siteOriginProperty } from './critical-css.ts';

@@ -7,7 +7,7 @@ import { jsonKeyLines } from '../site/json-lines.ts';
 import { LANGUAGES } from '../site/languages.ts';
 import { localeFile } from '../site/locales.ts';
 import { fillPlaceholders } from '../site/markdown/markdown.ts';
-import { metaKeyOf, pageMeta, repeated, snippetLengthProblem } from '../site/page-meta.ts';
+import { metaKeyOf, pageMeta, repeated, snippetLengthProblem } from '../site/head/page-meta.ts';
 import { contentPageId, isIndexed } from '../site/routes.ts';
 
 /** One indexed page's title or description as search results show it, with the line it is written at. */

@@ -5,7 +5,7 @@
  * a level. (An indexed page missing from the sitemap is `validateAlternates`'s `output_sitemap`.)
  */
 import type { Problem } from '../site/errors.ts';
-import { repeated, snippetLengthProblem } from '../site/page-meta.ts';
+import { repeated, snippetLengthProblem } from '../site/head/page-meta.ts';
 import type { OutputDocument } from './built-output.ts';
 import { decodeEntities, type HtmlTag } from './html-scan.ts';
 

@@ -1,4 +1,4 @@
-import type { HeadLink, SocialMeta } from '../../cli/site/head.ts';
+import type { HeadLink, SocialMeta } from '../../cli/site/head/head.ts';
 import { ICONS, MANIFEST_PATH, THEME } from '../../cli/site/asset-paths.ts';
 import type { Lang } from '../../cli/site/languages.ts';
 

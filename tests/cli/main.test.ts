@@ -37,7 +37,8 @@ describe('sitegen CLI', () => {
       'favicon.ico', 'favicon.svg', 'icon-192.png', 'icon-512.png', 'icon-maskable-512.png', 'manifest.webmanifest',
       'robots.txt', 'sitemap.xml', 'sitemap.xml.br', 'sitemap.xml.gz',
     ]);
-    expect(readdirSync(join(out, 'assets', 'social'))).toEqual([expect.stringMatching(/^es\.[0-9a-f]{10}\.png$/)]);
+    // The language's image, and the folder of its pages' own cards.
+    expect(readdirSync(join(out, 'assets', 'social'))).toEqual(['es', expect.stringMatching(/^es\.[0-9a-f]{10}\.png$/)]);
     const sitemap = spawnSync('cat', [join(out, 'sitemap.xml')], { encoding: 'utf8' }).stdout;
     expect(sitemap).toContain('<loc>https://staging.example.org/es/privacidad</loc>');
   });
@@ -45,7 +46,7 @@ describe('sitegen CLI', () => {
   it('builds the content folder given by --content, and prints each stage\'s time, the render time per page and the peak memory with --timings', () => {
     const content = join(mkdtempSync(join(tmpdir(), 'sg-content-')), 'content');
     cpSync(DEFAULT_PATHS.contentDir, content, { recursive: true });
-    writeFileSync(join(content, 'pages', 'en', 'release-notes.md'), '---\ntitle: Release notes\ndescription: What changed in {{brand}}.\nslug: release-notes\n---\n\nVersion 2 masks **views** too.\n');
+    writeFileSync(join(content, 'pages', 'en', 'release-notes.md'), '---\ntitle: Release notes\ndescription: What changed in {{brand}} from one version to the next, and what each change means for your masking rules.\nslug: release-notes\n---\n\nVersion 2 masks **views** too.\n');
     const out = testOutDir('sg-');
     const run = sitegen('build', '--lang', 'en', '--content', content, '--out', out, '--timings');
     expect(run.code).toBe(0);

@@ -16,11 +16,11 @@
  *
  *   - [About us](https://www.maskwise.io/about): Who we are, what we build …
  */
-import { absoluteUrl } from '../../site/head.ts';
+import { absoluteUrl } from '../../site/head/head.ts';
 import type { Translate } from '../../site/i18n.ts';
 import { DEFAULT_LANG, type Lang, NATIVE_NAMES } from '../../site/languages.ts';
 import type { ContentPage } from '../../site/markdown/content-pages.ts';
-import { pageMeta, pageSection, type Section, titleWithoutBrand } from '../../site/page-meta.ts';
+import { pageMeta, pageSection, type Section, titleWithoutBrand } from '../../site/head/page-meta.ts';
 import { contentPageId, isIndexed, type RoutePageId, type SiteRoutes } from '../../site/routes.ts';
 import type { SiteConfig } from '../../site/site-config.ts';
 

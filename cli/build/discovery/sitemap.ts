@@ -1,4 +1,4 @@
-import { absoluteUrl, hreflangLinks } from '../../site/head.ts';
+import { absoluteUrl, hreflangLinks } from '../../site/head/head.ts';
 import { isIndexed, type RenderedRoute, type SiteRoutes } from '../../site/routes.ts';
 
 const XML_SPECIAL = /[&<>"]/g;

@@ -5,7 +5,7 @@
 import { type PageCard, pageCards } from '../../assets/cards/page-cards.ts';
 import type { ContentPage } from '../../site/markdown/content-pages.ts';
 import { fillPlaceholders } from '../../site/markdown/markdown.ts';
-import { pageMeta, pageSection, titleWithoutBrand } from '../../site/page-meta.ts';
+import { pageMeta, pageSection, titleWithoutBrand } from '../../site/head/page-meta.ts';
 import { contentPageId, isIndexed, type RenderedRoute } from '../../site/routes.ts';
 import type { BuildResult, BuildStage } from '../build-result.ts';
 import type { LoadedContent } from '../load-content.ts';

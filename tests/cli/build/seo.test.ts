@@ -8,7 +8,7 @@ import { loadAllMessages } from '../../../cli/site/locales.ts';
 import { DEFAULT_PATHS } from '../../../cli/paths.ts';
 import { allRoutes, fileForPath, isIndexed, notFoundPath, siteRoutes } from '../../../cli/site/routes.ts';
 import { loadContentPages } from '../../../cli/site/markdown/content-pages.ts';
-import { titleWithoutBrand } from '../../../cli/site/page-meta.ts';
+import { titleWithoutBrand } from '../../../cli/site/head/page-meta.ts';
 import { loadSiteConfig, placeholderValues } from '../../../cli/site/site-config.ts';
 import { socialImageSvg, wrapText } from '../../../cli/assets/cards/social-image.ts';
 import { useBuiltSite } from '../../helpers/built-site.ts';

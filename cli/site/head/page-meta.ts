@@ -3,8 +3,8 @@
  * the lengths search results show whole. One place for the build (the page's head), `sitegen
  * check` (the texts' lengths at their source lines) and `llms.txt` (its links' descriptions).
  */
-import type { Translate } from './i18n.ts';
-import type { PageId, RoutePageId } from './routes.ts';
+import type { Translate } from '../i18n.ts';
+import type { PageId, RoutePageId } from '../routes.ts';
 
 /** The longest title search results show whole (Google cuts at about 600 px: some 60 characters). */
 const TITLE_MAX = 60;
@@ -72,13 +72,17 @@ export function repeated<T extends { group: string; text: string; at: string }>(
 /** Where an indexed page belongs: with the main pages, with the solutions, or with the legal texts. */
 export type Section = 'main' | 'solutions' | 'optional';
 
-/** The section of each fixed indexed page (the service pages are `noindex` and have none). */
+/**
+ * The section of each fixed indexed page (the service pages are `noindex` and have none); a page
+ * the table gains without a row here gets no card and no place in `llms.txt` (a test says so).
+ */
 const SECTION_OF: Readonly<Partial<Record<PageId, Section>>> = {
   home: 'main',
   about: 'main',
   contact: 'main',
   contactDemo: 'main',
   contactSales: 'main',
+  dataHandling: 'main',
   solutions: 'solutions',
   legalNotice: 'optional',
   privacy: 'optional',

@@ -1,5 +1,5 @@
-import { LOCALES, type Lang } from './languages.ts';
-import type { RoutePageId, SiteRoutes } from './routes.ts';
+import { LOCALES, type Lang } from '../languages.ts';
+import type { RoutePageId, SiteRoutes } from '../routes.ts';
 
 /** One `<link rel="alternate" hreflang>` of a page. */
 export interface HeadLink {
