@@ -5,7 +5,7 @@ import { DEFAULT_LANG, LANGUAGES, type Lang } from './languages.ts';
  * The routes table: the only place the site's URLs are defined. Links, the language menu,
  * canonical and hreflang alternates, the sitemap, host configs and tests all read it.
  */
-const PAGES = ['home', 'about', 'solutions', 'contact', 'contactDemo', 'contactSales', 'cookies', 'legalNotice', 'privacy', 'dataHandling'] as const;
+const PAGES = ['home', 'about', 'solutions', 'contact', 'contactDemo', 'contactSales', 'cookies', 'legalNotice', 'privacy', 'dataHandling', 'howItWorks'] as const;
 
 /**
  * The pages the ingest service sends people to (the links in its mails, the answers to plain form
@@ -74,6 +74,16 @@ const ROUTES: Readonly<Record<PageId, Readonly<Record<Lang, string>>>> = {
     de: '/de/datenverarbeitung',
     it: '/it/trattamento-dei-dati',
     nl: '/nl/gegevensverwerking',
+  },
+  // How the product works: its two modes, the administrator tools, the supported databases and their roadmap.
+  howItWorks: {
+    en: '/how-it-works',
+    es: '/es/como-funciona',
+    pt: '/pt/como-funciona',
+    fr: '/fr/fonctionnement',
+    de: '/de/so-funktioniert-es',
+    it: '/it/come-funziona',
+    nl: '/nl/hoe-het-werkt',
   },
   ...(Object.fromEntries(SERVICE_PAGES.map((page) => [page, localised(SERVICE_PAGE_PATHS[page])])) as Record<ServicePageId, Record<Lang, string>>),
 };
@@ -165,7 +175,8 @@ export interface ContentPageRoute {
   slug: string;
   /**
    * Where a link to the page shows: the header navigation, the footer's quick links, the
-   * solutions page's list of industries (`solutions`), or nowhere.
+   * solutions page's list of industries and roles (`solutions`) or of regulations
+   * (`regulations`), or nowhere.
    */
   nav?: NavPlacement;
   /** The link's text in this language. */
@@ -177,10 +188,10 @@ export interface ContentPageRoute {
 }
 
 /** Where a page added as Markdown is linked from: `nav:` in its front matter. */
-export const NAV_PLACEMENTS = ['header', 'footer', 'solutions'] as const;
+export const NAV_PLACEMENTS = ['header', 'footer', 'solutions', 'regulations'] as const;
 type NavPlacement = (typeof NAV_PLACEMENTS)[number];
 
-/** A link the header, the footer or the solutions page shows to a page added as Markdown. */
+/** A link the header, the footer or the solutions page (its two lists) shows to a page added as Markdown. */
 interface PlacedLink {
   page: ContentPageId;
   href: string;
@@ -204,7 +215,7 @@ export interface SiteRoutes {
   xDefaultFor(page: RoutePageId): string;
   /** Every URL the site serves (pages and aliases) in the given languages: fixed pages first, in table order. */
   allRoutes(langs?: readonly Lang[]): RenderedRoute[];
-  /** The Markdown pages placed in the header, the footer or the solutions page of `lang`, in their order. */
+  /** The Markdown pages placed in the header, the footer or one of the solutions page's lists in `lang`, in their order. */
   placedLinks(placement: NavPlacement, lang: Lang): PlacedLink[];
 }
 
