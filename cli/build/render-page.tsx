@@ -8,6 +8,7 @@ import { ContactPage } from '../../templates/pages/ContactPage.tsx';
 import { ContentPage } from '../../templates/pages/ContentPage.tsx';
 import { DataHandlingPage } from '../../templates/pages/DataHandlingPage.tsx';
 import { HomePage } from '../../templates/pages/HomePage.tsx';
+import { HowItWorksPage } from '../../templates/pages/HowItWorksPage.tsx';
 import { LegalPage } from '../../templates/pages/LegalPage.tsx';
 import { NotFoundPage } from '../../templates/pages/NotFoundPage.tsx';
 import { SolutionsPage } from '../../templates/pages/SolutionsPage.tsx';
@@ -85,6 +86,7 @@ const PAGE_BODIES: Readonly<Record<PageId | 'notFound', Body>> = {
   legalNotice: legalText,
   privacy: legalText,
   dataHandling: () => <DataHandlingPage />,
+  howItWorks: () => <HowItWorksPage />,
   newsletterConfirm: tokenForm('newsletterConfirm'),
   newsletterUnsubscribe: tokenForm('newsletterUnsubscribe'),
   contactConfirm: tokenForm('contactConfirm'),

@@ -19,6 +19,7 @@ const PAGE_TEMPLATES: Readonly<Record<string, string>> = {
   legalNotice: 'pages/LegalPage.tsx',
   privacy: 'pages/LegalPage.tsx',
   dataHandling: 'pages/DataHandlingPage.tsx',
+  howItWorks: 'pages/HowItWorksPage.tsx',
   newsletterConfirm: 'pages/service/TokenFormPage.tsx',
   newsletterUnsubscribe: 'pages/service/TokenFormPage.tsx',
   newsletterConfirmed: 'pages/service/NewsletterOutcomePage.tsx',

@@ -25,6 +25,8 @@ const KEY_PREFIX_PAGES: Readonly<Record<string, string>> = {
   'meta.cookies': 'cookies',
   'meta.dataHandling': 'data handling',
   dataHandling: 'data handling',
+  'meta.howItWorks': 'how it works',
+  howItWorks: 'how it works',
   'meta.newsletterConfirm': 'newsletter pages',
   'meta.newsletterConfirmed': 'newsletter pages',
   'meta.newsletterUnsubscribe': 'newsletter pages',

@@ -58,6 +58,7 @@ export function Footer() {
           <li><FooterLink href={pathFor('home', lang)}>{t('footer.home')}</FooterLink></li>
           <li><FooterLink href={homeAnchor(here, lang, 'features')}>{t('footer.features')}</FooterLink></li>
           <li><FooterLink href={pathFor('solutions', lang)}>{t('nav.solutions')}</FooterLink></li>
+          <li><FooterLink href={pathFor('howItWorks', lang)}>{t('footer.howItWorks')}</FooterLink></li>
           <li><FooterLink href={contactLink('general')}>{t('footer.contact')}</FooterLink></li>
           {routes.placedLinks('footer', lang).map((link) => (
             <li key={link.page}><FooterLink href={link.href}>{link.label}</FooterLink></li>

@@ -7,12 +7,16 @@ const STATUS_STYLE: Record<DatabaseStatus, string> = {
   planned: 'border-dashed border-slate-400 bg-white text-slate-700',
 };
 
-/** The supported databases by status (available, coming soon, planned), each status a term and its databases as badges. */
-export function DatabaseList() {
+/**
+ * The supported databases by status, each status a term and its databases as badges: by default
+ * all of them (available, coming soon, planned), or only `statuses` (the home page shows what is
+ * available today; the roadmap is on the how-it-works page).
+ */
+export function DatabaseList({ statuses = Object.keys(DATABASES) as DatabaseStatus[] }: { statuses?: readonly DatabaseStatus[] }) {
   const { t } = usePage();
   return (
     <dl className="mt-4 space-y-3" aria-label={t('overview.databases.title')}>
-      {(Object.keys(DATABASES) as DatabaseStatus[]).map((status) => (
+      {statuses.map((status) => (
         <div key={status}>
           <dt className="text-xs font-semibold uppercase tracking-wider text-slate-600">{t(`overview.databases.${status}`)}</dt>
           <dd className="mt-1.5">

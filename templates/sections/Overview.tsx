@@ -1,3 +1,4 @@
+import { pathFor } from '../../cli/site/routes.ts';
 import { Icon, type IconName } from '../ui/Icon.tsx';
 import { usePage } from '../page-context.tsx';
 import { DatabaseList } from './DatabaseList.tsx';
@@ -15,13 +16,18 @@ const OVERVIEW_CARDS: readonly { key: string; icon: IconName }[] = [
   { key: 'compatibility', icon: 'database' },
 ];
 
+/** A link that reads as one in a card's text: teal and underlined. */
+const CARD_LINK = 'rounded font-semibold text-teal-700 underline decoration-teal-700/40 underline-offset-4 hover:text-teal-900 hover:decoration-teal-900';
+
 /**
- * The overview: six cards (the compatibility card lists the databases by status: available,
- * coming soon, planned), then the "why {brand}" block. The cards move into place 0.1 s apart
- * unless reduced motion is asked for.
+ * The overview: six cards, then the "why {brand}" block. The compliance card links the regulation
+ * pages of the language (`nav: regulations`); the compatibility card lists the databases available
+ * today and links the how-it-works page, where the rest of the roadmap is. The cards move into
+ * place 0.1 s apart unless reduced motion is asked for.
  */
 export function Overview() {
-  const { t } = usePage();
+  const { t, lang, routes } = usePage();
+  const regulations = routes.placedLinks('regulations', lang);
   return (
     <section id="overview" aria-labelledby="overview-title" className="scroll-mt-20 py-16 sm:py-24">
       <div className="mx-auto max-w-6xl px-4 sm:px-6 lg:px-8">
@@ -36,7 +42,21 @@ export function Overview() {
                 <h3 className="min-w-0 text-lg font-semibold text-navy-900">{t(`overview.${card.key}.title`)}</h3>
               </div>
               <p className="mt-3 leading-relaxed text-slate-600">{t(`overview.${card.key}.description`)}</p>
-              {card.key === 'compatibility' && <DatabaseList />}
+              {card.key === 'compliance' && regulations.length > 0 && (
+                <ul className="mt-4 flex flex-wrap gap-x-4 gap-y-2">
+                  {regulations.map((link) => (
+                    <li key={link.page}><a href={link.href} className={CARD_LINK}>{link.label}</a></li>
+                  ))}
+                </ul>
+              )}
+              {card.key === 'compatibility' && (
+                <>
+                  <DatabaseList statuses={['available']} />
+                  <p className="mt-4">
+                    <a href={pathFor('howItWorks', lang)} className={CARD_LINK}>{t('overview.databases.roadmap')}</a>
+                  </p>
+                </>
+              )}
             </article>
           ))}
         </div>

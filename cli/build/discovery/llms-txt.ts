@@ -28,6 +28,7 @@ import type { SiteConfig } from '../../site/site-config.ts';
 const HEADINGS: Readonly<Record<Section | 'languages', (t: Translate) => string>> = {
   main: (t) => t('footer.quickLinks'),
   solutions: (t) => t('nav.solutions'),
+  regulations: (t) => t('solutions.regulationsTitle'),
   languages: (t) => t('nav.chooseLanguage'),
   optional: () => 'Optional',
 };
@@ -55,7 +56,7 @@ export function llmsTxt({ site, routes, contentPages, translators, langs }: Llms
   const byRoute = new Map(contentPages.map((p) => [`${p.lang} ${contentPageId(p.name)}`, p]));
   for (const lang of langs) {
     const t = translators.get(lang)!;
-    const sections = new Map<Section, string[]>([['main', []], ['solutions', []], ['optional', []]]);
+    const sections = new Map<Section, string[]>([['main', []], ['solutions', []], ['regulations', []], ['optional', []]]);
     for (const route of routes.allRoutes([lang])) {
       if (route.path !== route.canonical || !isIndexed(route.page)) continue;
       const page = byRoute.get(`${lang} ${route.page}`);
@@ -77,6 +78,7 @@ export function llmsTxt({ site, routes, contentPages, translators, langs }: Llms
         '',
         ...block(HEADINGS.main(t), sections.get('main')!),
         ...block(HEADINGS.solutions(t), sections.get('solutions')!),
+        ...block(HEADINGS.regulations(t), sections.get('regulations')!),
         ...block(HEADINGS.languages(t), others),
         ...block(HEADINGS.optional(t), sections.get('optional')!),
       ].join('\n'),

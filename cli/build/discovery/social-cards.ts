@@ -27,13 +27,13 @@ export async function timedAsync<T>(stageMs: BuildResult['stageMs'], stage: Buil
 
 /**
  * The social card of every indexed page (by URL path): its title without the brand, its section
- * (the hero's tagline, "Solutions" or "Legal" in its language) and the site's host, rendered
+ * (the hero's tagline, "Solutions", "By regulation" or "Legal" in its language) and the site's host, rendered
  * when the cache lacks it (cli/assets/cards/page-cards.ts); with the text of its `og:image:alt`.
  */
 export async function socialCards(content: LoadedContent, routes: readonly RenderedRoute[]): Promise<{ cards: Map<string, PageCard & { alt: string }>; rendered: number }> {
   const { site, values, translators, contentPages } = content;
   const host = new URL(site.siteUrl).host;
-  const taglines = { main: 'hero.eyebrow', solutions: 'nav.solutions', optional: 'footer.legalTitle' } as const;
+  const taglines = { main: 'hero.eyebrow', solutions: 'nav.solutions', regulations: 'solutions.regulationsTitle', optional: 'footer.legalTitle' } as const;
   const byRoute = new Map(contentPages.map((p) => [`${p.lang} ${contentPageId(p.name)}`, p]));
   const requests = routes.flatMap((route) => {
     const page = byRoute.get(`${route.lang} ${route.page}`);

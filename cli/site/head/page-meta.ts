@@ -69,8 +69,8 @@ export function repeated<T extends { group: string; text: string; at: string }>(
   return found;
 }
 
-/** Where an indexed page belongs: with the main pages, with the solutions, or with the legal texts. */
-export type Section = 'main' | 'solutions' | 'optional';
+/** Where an indexed page belongs: with the main pages, the solutions (sectors and roles), the regulations, or the legal texts. */
+export type Section = 'main' | 'solutions' | 'regulations' | 'optional';
 
 /**
  * The section of each fixed indexed page (the service pages are `noindex` and have none); a page
@@ -83,15 +83,16 @@ const SECTION_OF: Readonly<Partial<Record<PageId, Section>>> = {
   contactDemo: 'main',
   contactSales: 'main',
   dataHandling: 'main',
+  howItWorks: 'main',
   solutions: 'solutions',
   legalNotice: 'optional',
   privacy: 'optional',
   cookies: 'optional',
 };
 
-/** The section of a page: a page added as Markdown by its `nav` (the solutions, or the main pages), a fixed one from the table; undefined for a service page. */
+/** The section of a page: a page added as Markdown by its `nav` (the solutions, the regulations, or the main pages), a fixed one from the table; undefined for a service page. */
 export function pageSection(page: RoutePageId, contentPage?: { nav?: string | undefined }): Section | undefined {
-  if (contentPage) return contentPage.nav === 'solutions' ? 'solutions' : 'main';
+  if (contentPage) return contentPage.nav === 'solutions' || contentPage.nav === 'regulations' ? contentPage.nav : 'main';
   return SECTION_OF[page as PageId];
 }
 
