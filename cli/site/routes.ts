@@ -76,15 +76,7 @@ const ROUTES: Readonly<Record<PageId, Readonly<Record<Lang, string>>>> = {
     nl: '/nl/gegevensverwerking',
   },
   // How the product works: its two modes, the administrator tools, the supported databases and their roadmap.
-  howItWorks: {
-    en: '/how-it-works',
-    es: '/es/como-funciona',
-    pt: '/pt/como-funciona',
-    fr: '/fr/fonctionnement',
-    de: '/de/so-funktioniert-es',
-    it: '/it/come-funziona',
-    nl: '/nl/hoe-het-werkt',
-  },
+  howItWorks: { en: '/how-it-works', es: '/es/como-funciona', pt: '/pt/como-funciona', fr: '/fr/fonctionnement', de: '/de/so-funktioniert-es', it: '/it/come-funziona', nl: '/nl/hoe-het-werkt' },
   ...(Object.fromEntries(SERVICE_PAGES.map((page) => [page, localised(SERVICE_PAGE_PATHS[page])])) as Record<ServicePageId, Record<Lang, string>>),
 };
 
@@ -174,9 +166,8 @@ export interface ContentPageRoute {
   /** The page's URL segment(s) in this language: `healthcare`, `sanidad`, `solutions/healthcare`. */
   slug: string;
   /**
-   * Where a link to the page shows: the header navigation, the footer's quick links, the
-   * solutions page's list of industries and roles (`solutions`) or of regulations
-   * (`regulations`), or nowhere.
+   * Where a link to the page shows: the header navigation, the footer's quick links, the solutions
+   * page's list of sectors and roles (`solutions`) or of regulations (`regulations`), or nowhere.
    */
   nav?: NavPlacement;
   /** The link's text in this language. */

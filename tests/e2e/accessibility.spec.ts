@@ -1,10 +1,16 @@
 import { LANGUAGES } from '../../cli/site/languages.ts';
-import { allRoutes } from '../../cli/site/routes.ts';
+import { DEFAULT_PATHS } from '../../cli/paths.ts';
+import { loadContentPages } from '../../cli/site/markdown/content-pages.ts';
+import { siteRoutes } from '../../cli/site/routes.ts';
 import { axeViolations, expect, hydrateForm, preloadAxe, test } from './support/fixtures.ts';
 import { pagesByLanguage, timeoutFor } from './support/page-batches.ts';
 
-// Every page type in every language, from the routes table, plus each language's 404 page.
-const PAGES = [...allRoutes().map((r) => r.path), ...LANGUAGES.map((l) => (l === 'en' ? '/no-such-page' : `/${l}/no-such-page`))];
+// Every page in every language, from the routes table (the pages added as Markdown included: the
+// sector, role and regulation pages), plus each language's 404 page.
+const PAGES = [
+  ...siteRoutes(loadContentPages(DEFAULT_PATHS.contentDir).pages).allRoutes().map((r) => r.path),
+  ...LANGUAGES.map((l) => (l === 'en' ? '/no-such-page' : `/${l}/no-such-page`)),
+];
 
 for (const [lang, paths] of pagesByLanguage(PAGES)) {
   test(`axe finds no WCAG A/AA violations on the ${paths.length} pages in ${lang}`, async ({ page, url }) => {

@@ -71,9 +71,10 @@ for (const lang of LANGUAGES) {
     const quickLinks = page.locator('footer').getByRole('heading', { name: text(lang, 'footer.quickLinks') }).locator('xpath=following-sibling::ul[1]').getByRole('link');
     // "Pricing" was a second link to the contact form; healthcare is listed on the solutions page now.
     // The accessibility statement is placed in the footer by its front matter (nav: footer).
-    await expect(quickLinks).toHaveText([...['footer.home', 'footer.features', 'nav.solutions', 'footer.contact'].map((key) => text(lang, key)), addedPage('accessibility', lang).label]);
+    await expect(quickLinks).toHaveText([...['footer.home', 'footer.features', 'nav.solutions', 'footer.howItWorks', 'footer.contact'].map((key) => text(lang, key)), addedPage('accessibility', lang).label]);
     const hrefs = await quickLinks.evaluateAll((anchors) => anchors.map((a) => a.getAttribute('href')!));
     expect(hrefs[2]).toBe(pathFor('solutions', lang));
+    expect(hrefs[3]).toBe(pathFor('howItWorks', lang));
     for (const href of hrefs) expect((await request.get(url(href.replace(/[?#].*$/, '')))).status(), href).toBe(200);
   });
 }

@@ -34,15 +34,35 @@ test('every figure of the home page has an accessible name, in English and in Fr
   }
 });
 
-test('the compatibility card shows each database under its status, without JavaScript', async ({ browser, url }) => {
+test('the compatibility card shows the databases available today and leads to the roadmap, without JavaScript', async ({ browser, url }) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto(url('/es'));
-  const list = page.locator('#overview article[data-card=compatibility] dl');
+  const card = page.locator('#overview article[data-card=compatibility]');
+  const list = card.locator('dl');
   await expect(list).toHaveAccessibleName('Bases de datos compatibles');
-  await expect(list.getByRole('term')).toHaveText(['Disponibles', 'Muy pronto', 'Previstas']);
-  await expect(list.getByRole('definition').nth(0).getByRole('listitem')).toHaveText(['MySQL', 'MariaDB', 'Aurora RDS', 'Percona Server']);
-  await expect(list.getByRole('definition').nth(1).getByRole('listitem')).toHaveText(['Cassandra', 'ScyllaDB']);
-  await expect(list.getByRole('definition').nth(2).getByRole('listitem')).toHaveText(['PostgreSQL']);
+  await expect(list.getByRole('term')).toHaveText(['Disponibles']);
+  await expect(list.getByRole('definition').getByRole('listitem')).toHaveText(['MySQL', 'MariaDB', 'Aurora RDS', 'Percona Server']);
+  await card.getByRole('link', { name: 'Cómo funciona y qué está por llegar' }).click();
+  await expect(page).toHaveURL(url('/es/como-funciona'));
+  const roadmap = page.locator('main section[aria-labelledby=databases]').locator('dl');
+  await expect(roadmap.getByRole('term')).toHaveText(['Disponibles', 'Muy pronto', 'Previstas']);
+  await expect(roadmap.getByRole('definition').nth(1).getByRole('listitem')).toHaveText(['Cassandra', 'ScyllaDB']);
+  await expect(roadmap.getByRole('definition').nth(2).getByRole('listitem')).toHaveText(['PostgreSQL']);
   await context.close();
+});
+
+test('the how-it-works page shows proxy mode and the interactive client side by side at 1280 px, one above the other at 390 px', async ({ page, url }) => {
+  for (const [width, sideBySide] of [[1280, true], [390, false]] as const) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto(url('/how-it-works'));
+    const proxy = (await page.getByRole('heading', { level: 3, name: 'Proxy mode' }).boundingBox())!;
+    const client = (await page.getByRole('heading', { level: 3, name: 'Interactive client' }).boundingBox())!;
+    if (sideBySide) expect(Math.abs(proxy.y - client.y)).toBeLessThan(4);
+    else expect(client.y).toBeGreaterThan(proxy.y + proxy.height);
+    for (const figure of await page.getByRole('figure').all()) {
+      const id = await figure.getAttribute('aria-labelledby');
+      await expect(page.locator(`figcaption#${id}`)).not.toBeEmpty();
+    }
+  }
 });

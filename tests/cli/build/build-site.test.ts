@@ -18,9 +18,9 @@ const routes = siteRoutes(loadContentPages(DEFAULT_PATHS.contentDir).pages);
 const built = useBuiltSite();
 
 describe('sitegen build', () => {
-  it('writes all 211 pages of the routes table plus one 404 page per language', async () => {
+  it('writes all 218 pages of the routes table plus one 404 page per language', async () => {
     const { result } = await builtSite();
-    expect(allRoutes()).toHaveLength(211);
+    expect(allRoutes()).toHaveLength(218);
     expect(result.pages).toHaveLength(routes.allRoutes().length + LANGUAGES.length);
     for (const route of allRoutes()) expect(existsSync(join(built.outDir, fileForPath(route.path))), route.path).toBe(true);
   });

@@ -17,6 +17,7 @@ const routes = siteRoutes([
   page('banking', 'en', 'banking', { nav: 'footer', navLabel: 'Banking', navOrder: -1 }),
   page('lokaal', 'nl', 'lokaal/aanbod'),
   page('retail', 'en', 'retail', { nav: 'solutions', navLabel: 'Retail', description: 'Mask shoppers’ data.' }),
+  page('gdpr', 'en', 'gdpr', { nav: 'regulations', navLabel: 'GDPR', description: 'What the GDPR asks.' }),
 ]);
 
 describe('the routes table with pages added as Markdown', () => {
@@ -24,6 +25,7 @@ describe('the routes table with pages added as Markdown', () => {
     expect(routes.allRoutes().slice(0, allRoutes().length)).toEqual(allRoutes());
     expect(routes.allRoutes().slice(allRoutes().length).map((r) => `${r.page} ${r.path}`)).toEqual([
       'content:banking /banking',
+      'content:gdpr /gdpr',
       'content:healthcare /healthcare',
       'content:retail /retail',
       'content:healthcare /es/sanidad',
@@ -60,6 +62,19 @@ describe('the routes table with pages added as Markdown', () => {
   it('lists the industry pages (nav: solutions) for the solutions page, with their descriptions', () => {
     expect(routes.placedLinks('solutions', 'en')).toEqual([{ page: 'content:retail', href: '/retail', label: 'Retail', description: 'Mask shoppers’ data.' }]);
     expect(routes.placedLinks('solutions', 'es')).toEqual([]);
+  });
+
+  it('lists the regulation pages (nav: regulations) apart from the industry pages', () => {
+    expect(routes.placedLinks('regulations', 'en')).toEqual([{ page: 'content:gdpr', href: '/gdpr', label: 'GDPR', description: 'What the GDPR asks.' }]);
+    expect(routes.placedLinks('solutions', 'en').map((l) => l.page)).not.toContain('content:gdpr');
+  });
+});
+
+describe('the how-it-works page', () => {
+  it('has its own URL in every language', () => {
+    expect(allRoutes().filter((r) => r.page === 'howItWorks').map((r) => r.path)).toEqual([
+      '/how-it-works', '/es/como-funciona', '/pt/como-funciona', '/fr/fonctionnement', '/de/so-funktioniert-es', '/it/come-funziona', '/nl/hoe-het-werkt',
+    ]);
   });
 });
 

@@ -8,13 +8,16 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES } from '../../../cli/site/languages.ts';
-import { pathFor } from '../../../cli/site/routes.ts';
+import { loadContentPages } from '../../../cli/site/markdown/content-pages.ts';
+import { DEFAULT_PATHS } from '../../../cli/paths.ts';
+import { contentPageId, pathFor, siteRoutes } from '../../../cli/site/routes.ts';
 import { HomePage } from '../../../templates/pages/HomePage.tsx';
 import { DATABASES } from '../../../templates/visuals/databases.ts';
 import { allOf, renderTemplate, textOf, translatorFor } from '../render-template.tsx';
 
 const OVERVIEW_KEYS = ['security', 'compliance', 'deployment', 'admin', 'architecture', 'compatibility'];
 const FEATURE_KEYS = ['gdpr', 'hipaa', 'obfuscation', 'scalable', 'sync', 'audit'];
+const routes = siteRoutes(loadContentPages(DEFAULT_PATHS.contentDir).pages);
 
 /** The `<article>` cards inside the element whose `id` is given, as [data-card, html]. */
 function cardsIn(html: string, id: string): Array<[string, string]> {
@@ -52,11 +55,26 @@ describe.each(LANGUAGES)('the home page in %s', (lang) => {
     for (const point of ['point1', 'point2', 'point3']) expect(textOf(why)).toContain(textOf(t(`overview.why.${point}`)));
   });
 
-  it('lists the supported databases by status in the compatibility card', () => {
+  it('regression: the compatibility card under the hero lists only the databases available today, and links the roadmap on the how-it-works page', () => {
     const [, card] = cardsIn(html, 'overview').find(([key]) => key === 'compatibility')!;
-    for (const [status, names] of Object.entries(DATABASES)) {
-      expect(textOf(card)).toContain(textOf(t(`overview.databases.${status}`)));
-      for (const name of names) expect(card).toContain(`>${name}</li>`);
+    expect(textOf(card)).toContain(textOf(t('overview.databases.available')));
+    for (const name of DATABASES.available) expect(card).toContain(`>${name}</li>`);
+    // The first screen below the hero read "Planned: PostgreSQL": the roadmap, where a buyer looks for fit.
+    for (const status of ['coming', 'planned'] as const) {
+      expect(textOf(card)).not.toContain(textOf(t(`overview.databases.${status}`)));
+      for (const name of DATABASES[status]) expect(textOf(card)).not.toContain(name);
+    }
+    expect(allOf(card, /<a href="([^"]+)"[^>]*>/g)).toEqual([pathFor('howItWorks', lang)]);
+    expect(textOf(card)).toContain(textOf(t('overview.databases.roadmap')));
+  });
+
+  it('links the regulation pages of its language: the compliance card all of them, the GDPR and HIPAA cards their own', () => {
+    const [, compliance] = cardsIn(html, 'overview').find(([key]) => key === 'compliance')!;
+    const regulations = routes.placedLinks('regulations', lang);
+    expect(allOf(compliance, /<a href="([^"]+)"/g)).toEqual(regulations.map((link) => link.href));
+    for (const [key, card] of cardsIn(html, 'features').filter(([key]) => key === 'gdpr' || key === 'hipaa')) {
+      const page = routes.pathFor(contentPageId(key), lang);
+      expect(allOf(card, /<a href="([^"]+)"/g)).toEqual(page === undefined ? [] : [page]);
     }
   });
 
@@ -93,6 +111,10 @@ describe('the home page in English', () => {
   it('speaks of security and audit trails, as the specification\'s cards do', () => {
     expect(text).toContain('Security by design');
     expect(text).toContain('Audit trails');
+  });
+
+  it('links all five regulation pages from the compliance card', () => {
+    expect(routes.placedLinks('regulations', 'en').map((link) => link.label)).toEqual(['GDPR', 'HIPAA', 'SOX', 'PCI DSS', 'CCPA']);
   });
 
   it('cites the articles of the laws it states something about', () => {

@@ -61,4 +61,10 @@ describe('llms.txt', () => {
     expect(links.filter((l) => l.url.endsWith('/llms.txt')).map((l) => l.url)).toEqual(LANGUAGES.filter((l) => l !== lang).map((l) => `${SITE}/${llmsTxtFile(l)}`));
     expect([...sections.keys()].at(-1)).toBe('Optional');
   });
+
+  it('en: lists the regulation pages under their own heading, after the solutions', () => {
+    const { sections } = parseLlmsTxt(readFileSync(join(built.outDir, llmsTxtFile('en')), 'utf8'));
+    expect([...sections.keys()]).toEqual(['Quick links', 'Solutions', 'By regulation', 'Choose a language', 'Optional']);
+    expect(sections.get('By regulation')!.map((l) => l.url.slice(SITE.length)).sort()).toEqual(['/ccpa', '/gdpr', '/hipaa', '/pci-dss', '/sox']);
+  });
 });
