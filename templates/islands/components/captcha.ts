@@ -27,6 +27,26 @@ export async function fetchChallenge(endpoint: string): Promise<Challenge | null
 }
 
 /**
+ * How long to wait before each new try when a challenge could not be fetched: a brief hiccup of the
+ * network or the service is retried before the visitor is told (about 5 s in all).
+ */
+export const CHALLENGE_RETRY_DELAYS_MS: readonly number[] = [500, 1500, 3000];
+
+/**
+ * Fetches a challenge, trying again after each of `delays` while none comes; null when every try failed.
+ *
+ * @example await fetchChallengeRetrying('/api/captcha') // { a: 3, b: 4, … } after up to four tries
+ */
+export async function fetchChallengeRetrying(endpoint: string, delays: readonly number[] = CHALLENGE_RETRY_DELAYS_MS): Promise<Challenge | null> {
+  for (let attempt = 0; ; attempt++) {
+    const challenge = await fetchChallenge(endpoint);
+    const delay = delays[attempt];
+    if (challenge !== null || delay === undefined) return challenge;
+    await new Promise((resolve) => setTimeout(resolve, delay));
+  }
+}
+
+/**
  * Resolves once `challenge` is old enough for the service to accept an answer: a visitor who
  * answers quickly (a new question after a refusal, say) waits a moment instead of being refused.
  * The service counts from when it issued the challenge, which is before this page received it.
