@@ -19,7 +19,7 @@ function isChallenge(value: unknown): value is { a: number; b: number; token: st
 }
 
 /** Fetches a fresh challenge, or null when the service could not be reached. */
-export async function fetchChallenge(endpoint: string): Promise<Challenge | null> {
+async function fetchChallenge(endpoint: string): Promise<Challenge | null> {
   const answer = await getJson(endpoint);
   if (answer.kind !== 'ok' || !isChallenge(answer.body)) return null;
   const { a, b, token, minFillMs } = answer.body;
@@ -30,7 +30,7 @@ export async function fetchChallenge(endpoint: string): Promise<Challenge | null
  * How long to wait before each new try when a challenge could not be fetched: a brief hiccup of the
  * network or the service is retried before the visitor is told (about 5 s in all).
  */
-export const CHALLENGE_RETRY_DELAYS_MS: readonly number[] = [500, 1500, 3000];
+const CHALLENGE_RETRY_DELAYS_MS: readonly number[] = [500, 1500, 3000];
 
 /**
  * Fetches a challenge, trying again after each of `delays` while none comes; null when every try failed.
