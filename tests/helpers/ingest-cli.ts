@@ -9,7 +9,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 
 /** The command's entry point, as the container runs it. */
-export const INGEST_BIN = new URL('../../ingest/bin.js', import.meta.url).pathname;
+const INGEST_BIN = new URL('../../ingest/bin.js', import.meta.url).pathname;
 
 /** How a run ended: its exit code and what it printed. */
 export interface IngestRun {
