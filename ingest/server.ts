@@ -75,7 +75,7 @@ export async function startService(config: IngestConfig, overrides: ServiceOverr
   let worker: OutboxWorker | undefined;
   let draining = false;
   const secret = await captchaSecretFor(config, backend);
-  const newsletter = consentSetup({
+  const consent = consentSetup({
     content,
     secret,
     consentDb: backend.consentDb,
@@ -87,9 +87,9 @@ export async function startService(config: IngestConfig, overrides: ServiceOverr
     from: config.mailFrom,
     webhooks: routingOf(config.webhooks.endpoints),
   });
-  await newsletter.lifecycle.recordWordings(newsletter.wordings, clock.now());
+  await consent.lifecycle.recordWordings(consent.wordings, clock.now());
   const metrics = serviceMetrics(backend.outbox, () => clock.now());
-  const webhookRows = webhookStore(backend.consentDb, backend.kind === 'postgres');
+  const webhookRows = webhookStore(backend.consentDb);
   const recordDelivery = webhookMetrics(metrics.registry, webhookRows, () => clock.now());
   let webhooks: WebhookWorker | undefined;
   // A change that may have queued an event or a mail wakes both workers; the webhook worker gives way while they come in.
@@ -102,7 +102,7 @@ export async function startService(config: IngestConfig, overrides: ServiceOverr
   const app = await buildApp({
     metrics,
     store,
-    consent: { ...newsletter, onMailQueued: queued },
+    consent: { ...consent, onMailQueued: queued },
     captchaSecret: secret,
     captchaMinFillMs: config.captchaMinFillMs,
     clock,
@@ -134,11 +134,11 @@ export async function startService(config: IngestConfig, overrides: ServiceOverr
       timeZone: config.salesTimeZone,
       lang: config.salesLang,
       content,
-      siteUrl: newsletter.urls.siteUrl,
+      siteUrl: consent.urls.siteUrl,
     },
-    confirmationMail: newsletter.confirmationMail,
-    contactConfirmationMail: newsletter.contactConfirmationMail,
-    alreadySubscribedMail: newsletter.alreadySubscribedMail,
+    confirmationMail: consent.confirmationMail,
+    contactConfirmationMail: consent.contactConfirmationMail,
+    alreadySubscribedMail: consent.alreadySubscribedMail,
     onOutcome: metrics.recordSend,
     clock,
     log: app.log,

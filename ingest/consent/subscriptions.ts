@@ -36,7 +36,7 @@
  * language, the wording's hash and the policy version, never an address or a name; while the
  * subscription exists they point to it, afterwards (`ON DELETE SET NULL`) they point to nothing.
  */
-import { PostgresAdapter, type Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import { isoAt } from '../clock.ts';
 import type { NewsletterSignup } from '../contract/schemas.ts';
 import { capValues, chargeMailQuery } from '../store/mail-caps.ts';
@@ -75,11 +75,10 @@ type Request = Pick<NewsletterRequestsTable, 'name' | 'lang' | 'marketing_consen
 /** The lifecycle operations on `db`; `linkDays` is how long a confirmation link works. */
 export function subscriptionLifecycle(db: OpsDatabase, links: ConsentLinks, linkDays: number, webhooks: WebhookRouting = NO_WEBHOOKS) {
   const { kysely } = db;
-  const postgres = kysely.getExecutor().adapter instanceof PostgresAdapter;
-  // The row, locked until the transaction ends on PostgreSQL; SQLite's transaction already excludes every other writer.
+  // The row, locked until the transaction ends where rows can be locked (see `locksRows`).
   const lockedByAddress = async (tx: OpsQueries, emailLower: string): Promise<Subscription | undefined> => {
     const query = kysely.selectFrom('newsletter').selectAll().where('email_lower', '=', emailLower);
-    return (await tx.all(postgres ? query.forUpdate() : query))[0];
+    return (await tx.all(db.locksRows ? query.forUpdate() : query))[0];
   };
   const recordEvent = (tx: OpsQueries, newsletterId: number | null, request: Pick<Request, 'lang' | 'consent_hash' | 'privacy_version'>, event: ConsentEventKind, now: number) =>
     tx.run(

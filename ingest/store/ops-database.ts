@@ -17,6 +17,12 @@ export interface OpsQueries {
 export interface OpsDatabase extends OpsQueries {
   /** Builds queries (run them through `all`/`run`, or the transaction's `tx`). */
   readonly kysely: Kysely<Tables>;
+  /**
+   * True where a query can lock the rows it reads until the transaction ends (`FOR UPDATE`, and
+   * `SKIP LOCKED` to pass over rows another replica holds): PostgreSQL. SQLite's write
+   * transaction already excludes every other writer, so there is nothing to lock.
+   */
+  readonly locksRows: boolean;
   /** Runs `work` in one write transaction; its queries must go through the `tx` it receives. */
   transaction<T>(work: (tx: OpsQueries) => Promise<T>): Promise<T>;
   /** The table's column names, in schema order. */

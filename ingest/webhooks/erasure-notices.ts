@@ -23,7 +23,7 @@ export interface NoticeReport {
 
 /** Sends the erasure's notices now, through the store on `db`; returns one line of report per notice. */
 export async function sendErasureNotices(db: OpsDatabase, config: IngestConfig, notices: ReadonlyArray<{ endpoint: string; eventId: string; dueAt?: number }>): Promise<NoticeReport[]> {
-  const store = webhookStore(db, config.database.kind === 'postgres');
+  const store = webhookStore(db);
   const quiet = { info: () => {}, warn: () => {}, error: () => {} };
   const worker = webhookWorker({
     store,

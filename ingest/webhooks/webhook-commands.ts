@@ -34,7 +34,7 @@ export function addWebhookCommands(program: Command, helpers: WebhookCommandHelp
     const { webhookStore } = await import('../store/webhooks/webhook-store.ts');
     const db = await helpers.open(config);
     try {
-      return await work(webhookStore(db, config.database.kind === 'postgres'));
+      return await work(webhookStore(db));
     } finally {
       await db.close();
     }

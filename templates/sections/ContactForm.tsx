@@ -9,7 +9,7 @@ import { usePage } from '../page-context.tsx';
 
 const STRINGS = [
   'firstName', 'lastName', 'email', 'phone', 'companyName', 'optional', 'country', 'selectCountry', 'message',
-  'messagePlaceholder', 'captchaLabel', 'captchaHint', 'captchaLoading', 'submit', 'sending',
+  'messagePlaceholder', 'captchaLabel', 'captchaHint', 'captchaLoading', 'captchaUnavailable', 'captchaRetry', 'submit', 'sending',
   'errorTitle', 'errorMessage', 'captchaErrorTitle', 'captchaErrorMessage', 'privacyNote',
   'captchaTooFastMessage', 'reason', 'reasonDemo', 'reasonSales', 'reasonGeneral', 'sentTitle', 'sentText',
   'successTitle', 'successMessage',

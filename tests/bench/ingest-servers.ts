@@ -201,7 +201,7 @@ export async function serveScenario(name: ScenarioName): Promise<void> {
     const unused = () => {
       throw new Error('the noop-store scenario never reaches the consent database');
     };
-    const consentDb = { kysely: queryBuilderOnly(), all: unused, run: unused, transaction: unused, columns: unused, scrubDeleted: unused, close: async () => {} };
+    const consentDb = { kysely: queryBuilderOnly(), locksRows: false, all: unused, run: unused, transaction: unused, columns: unused, scrubDeleted: unused, close: async () => {} };
     const setup = consentSetup({
       content: loadSiteContent('content'),
       secret: 'x'.repeat(64),
@@ -260,7 +260,7 @@ export async function serveScenario(name: ScenarioName): Promise<void> {
           },
   });
   const { backend } = service;
-  const webhookRows = webhookStore(backend.consentDb, backend.kind === 'postgres');
+  const webhookRows = webhookStore(backend.consentDb);
   // The webhook counts' `waiting`: leads whose event the worker has not queued yet.
   const open = (counts: Record<string, number>) => (counts.waiting ?? 0) + (counts.pending ?? 0) + (counts.sending ?? 0);
   // A held scenario's events are never sent: only its mails count.

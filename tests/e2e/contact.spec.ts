@@ -46,6 +46,27 @@ test('an answer the service refuses gets the translated message and a new questi
   expect(rows('SELECT id FROM contacts WHERE email = ?', email)).toHaveLength(1);
 });
 
+test('regression: a question that fails to load is fetched again, and after every try fails the box says so and offers to try again', async ({ page, url }) => {
+  // The CI run where one question never came: the form waited on "Loading…" for good.
+  let failures = 1;
+  await page.route('**/api/captcha', (route) => (failures-- > 0 ? route.abort('connectionreset') : route.continue()));
+  await page.goto(url('/de/contact'));
+  await hydrateForm(page, 'contact');
+  const form = await fillContact(page, { email: uniqueEmail('unloaded'), country: 'de' });
+  await expect(form.locator('[name=answer]')).toBeVisible();
+
+  // Every try fails: after the retries the visitor is told, in German, and can ask again.
+  failures = Infinity;
+  await form.locator('[name=answer]').fill('99');
+  await form.getByRole('button', { name: 'Nachricht senden' }).click();
+  const alert = form.getByRole('alert');
+  await expect(alert).toContainText('Die Sicherheitsabfrage konnte nicht geladen werden.', { timeout: 15_000 });
+  failures = 0;
+  await alert.getByRole('button', { name: 'Erneut versuchen' }).click();
+  await expect(form.locator('[name=answer]')).toBeVisible();
+  await expect(form.getByRole('alert')).toHaveCount(0);
+});
+
 test('regression: a post the service finds too quick says so in the visitor\'s language and asks a new question', async ({ page, url }) => {
   await page.goto(url('/it/contact'));
   await hydrateForm(page, 'contact');

@@ -47,6 +47,7 @@ export function postgresOpsOn(kysely: Kysely<Tables>): OpsDatabase {
   return {
     ...opsQueriesOn(db.kysely),
     kysely: db.kysely,
+    locksRows: true,
     transaction: (work) => retryingConflicts(() => db.kysely.transaction().execute((trx) => work(opsQueriesOn(trx)))),
     async columns(table) {
       const { rows } = await db.kysely.executeQuery<{ column_name: string }>(

@@ -16,6 +16,7 @@ export function sqliteOps(db: SqliteDatabase): OpsDatabase {
   return {
     ...queries,
     kysely: db.kysely,
+    locksRows: false,
     // One transaction at a time on this connection: a second caller waits for the first to end.
     transaction(work) {
       const run = queue.then(async () => {

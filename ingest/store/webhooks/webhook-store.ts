@@ -69,8 +69,9 @@ export interface WebhookRowView {
   lastError: string | null;
 }
 
-/** The webhook table's operations on `db`; `skipLocked` on PostgreSQL. */
-export function webhookStore(db: OpsDatabase, skipLocked: boolean) {
+/** The webhook table's operations on `db`; where rows can be locked, a claim skips those another replica holds. */
+export function webhookStore(db: OpsDatabase) {
+  const skipLocked = db.locksRows;
   const { kysely } = db;
   const fenced = (claim: WebhookClaim, values: Updateable<Tables['webhook_deliveries']>) =>
     kysely

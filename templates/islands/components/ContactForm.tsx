@@ -6,7 +6,7 @@ import { Field, INPUT_CLASS, Optional } from '../../forms/Field.tsx';
 import { PRIMARY_BUTTON } from '../../ui/button-classes.ts';
 import { RichText } from '../../ui/RichText.tsx';
 import { format, postJson } from './api.ts';
-import { challengeReady, fetchChallenge, type Challenge } from './captcha.ts';
+import { challengeReady, fetchChallengeRetrying, type Challenge } from './captcha.ts';
 import { sourcePageOf } from './contact-origin.ts';
 import type { ValidationMessages } from '../../forms/validation-messages.ts';
 import { errorAttributes, focusFirstInvalid, messageFor, withoutIssue } from './field-errors.ts';
@@ -26,7 +26,7 @@ export interface ContactFormProps {
   countries: { value: string; label: string }[];
   strings: Record<
     | 'firstName' | 'lastName' | 'email' | 'phone' | 'companyName' | 'optional' | 'country' | 'selectCountry' | 'message'
-    | 'messagePlaceholder' | 'captchaLabel' | 'captchaHint' | 'captchaLoading' | 'captchaNoScript' | 'submit' | 'sending'
+    | 'messagePlaceholder' | 'captchaLabel' | 'captchaHint' | 'captchaLoading' | 'captchaUnavailable' | 'captchaRetry' | 'captchaNoScript' | 'submit' | 'sending'
     | 'errorTitle' | 'errorMessage' | 'captchaErrorTitle' | 'captchaErrorMessage'
     | 'captchaTooFastMessage' | 'privacyNote' | 'rateLimited' | 'close'
     | 'reason' | 'reasonDemo' | 'reasonSales' | 'reasonGeneral' | 'sentTitle' | 'sentText' | 'successTitle' | 'successMessage',
@@ -76,8 +76,17 @@ export function ContactForm({ lang, intent, endpoint, captchaEndpoint, privacyHr
   const sentBoxRef = useRef<HTMLDivElement>(null);
 
   const hydrated = useSignal(false);
+  // No question after every try: the box says so and offers to try again. Only the latest fetch
+  // counts (a second one can start while the first is still retrying).
+  const unavailable = useSignal(false);
+  const fetches = useRef(0);
   const newChallenge = async () => {
-    challenge.value = await fetchChallenge(captchaEndpoint);
+    const fetch = ++fetches.current;
+    unavailable.value = false;
+    const fetched = await fetchChallengeRetrying(captchaEndpoint);
+    if (fetch !== fetches.current) return;
+    challenge.value = fetched;
+    unavailable.value = fetched === null;
   };
   useEffect(() => {
     hydrated.value = true;
@@ -226,6 +235,14 @@ export function ContactForm({ lang, intent, endpoint, captchaEndpoint, privacyHr
                 className={`${INPUT_CLASS} max-w-28`} defaultValue=""
                 {...errorAttributes('contact-answer', refused.value ?? error('answer'))} aria-describedby="contact-answer-hint contact-answer-error" />
             </Field>
+          ) : unavailable.value ? (
+            <div role="alert" className="flex flex-wrap items-center gap-x-4 gap-y-2">
+              <p className="text-sm text-slate-700">{s.captchaUnavailable}</p>
+              <button type="button" onClick={() => void newChallenge()}
+                className="rounded-lg px-3 py-1.5 text-sm font-semibold text-teal-800 ring-1 ring-teal-700 hover:bg-teal-50">
+                {s.captchaRetry}
+              </button>
+            </div>
           ) : (
             // One line, about as high as the question's label: the box grows little when the question comes.
             <p className="min-h-5 text-sm text-slate-700">{s.captchaLoading}</p>

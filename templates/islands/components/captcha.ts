@@ -19,11 +19,31 @@ function isChallenge(value: unknown): value is { a: number; b: number; token: st
 }
 
 /** Fetches a fresh challenge, or null when the service could not be reached. */
-export async function fetchChallenge(endpoint: string): Promise<Challenge | null> {
+async function fetchChallenge(endpoint: string): Promise<Challenge | null> {
   const answer = await getJson(endpoint);
   if (answer.kind !== 'ok' || !isChallenge(answer.body)) return null;
   const { a, b, token, minFillMs } = answer.body;
   return { a, b, token, minFillMs: typeof minFillMs === 'number' ? minFillMs : 0, receivedAt: performance.now() };
+}
+
+/**
+ * How long to wait before each new try when a challenge could not be fetched: a brief hiccup of the
+ * network or the service is retried before the visitor is told (about 5 s in all).
+ */
+const CHALLENGE_RETRY_DELAYS_MS: readonly number[] = [500, 1500, 3000];
+
+/**
+ * Fetches a challenge, trying again after each of `delays` while none comes; null when every try failed.
+ *
+ * @example await fetchChallengeRetrying('/api/captcha') // { a: 3, b: 4, … } after up to four tries
+ */
+export async function fetchChallengeRetrying(endpoint: string, delays: readonly number[] = CHALLENGE_RETRY_DELAYS_MS): Promise<Challenge | null> {
+  for (let attempt = 0; ; attempt++) {
+    const challenge = await fetchChallenge(endpoint);
+    const delay = delays[attempt];
+    if (challenge !== null || delay === undefined) return challenge;
+    await new Promise((resolve) => setTimeout(resolve, delay));
+  }
 }
 
 /**

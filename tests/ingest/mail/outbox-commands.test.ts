@@ -5,8 +5,6 @@
  * a row that is not failed says so, and an erasure still removes a failed mail. On PostgreSQL,
  * two retries at once queue each failed row once.
  */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { openOpsDatabase } from '../../../ingest/store/open-backend.ts';
 import { retryFailedOutbox } from '../../../ingest/store/outbox/failed-rows.ts';
@@ -14,22 +12,16 @@ import { startService } from '../../../ingest/server.ts';
 import type { SmtpPeer } from '../../helpers/smtp-peer.ts';
 import { mailScaffold } from './scaffold.ts';
 import { BACKENDS, configFor, contact, databaseEnv, eventually, postJson, rowsOf, signup, solvedCaptcha } from '../fixtures.ts';
+import { runIngest } from '../../helpers/ingest-cli.ts';
 
-const BIN = new URL('../../../ingest/bin.js', import.meta.url).pathname;
 const { later, peer, folder } = mailScaffold();
 
 /** The environment of the service and the commands: a SQLite file in `dir`, mail to `smtp`. */
 const envFor = (dir: string, smtp: SmtpPeer) => ({ DATA_DIR: dir, LOG_LEVEL: 'warn', CAPTCHA_MIN_FILL_MS: '0', SMTP_URL: `${smtp.url}?ignoreTLS=true`, SALES_EMAIL: 'sales@example.com' });
 
 /** Runs `ingest ARGS`; resolves with its exit code and output whatever the code. */
-async function ingest(env: Record<string, string>, ...args: string[]) {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
+function ingest(env: Record<string, string>, ...args: string[]) {
+  return runIngest(args, env);
 }
 
 /** Runs a service on `env` until `settled` holds for its outbox, posting with `post` first; returns the rows and its failed-mail gauge lines. */

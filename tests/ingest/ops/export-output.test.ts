@@ -3,14 +3,12 @@
  * whatever the umask, and never an existing file unless `--force`, which replaces it atomically.
  * The real `ingest` process on a SQLite database in a fresh `DATA_DIR`.
  */
-import { execFile } from 'node:child_process';
 import { chmodSync, existsSync, linkSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { tempDir } from '../fixtures.ts';
+import { runIngest } from '../../helpers/ingest-cli.ts';
 
-const BIN = new URL('../../../ingest/bin.js', import.meta.url).pathname;
 const cleanups: Array<() => void> = [];
 afterEach(() => {
   while (cleanups.length > 0) cleanups.pop()!();
@@ -20,14 +18,7 @@ const mode = (path: string) => (statSync(path).mode & 0o777).toString(8);
 
 /** Runs `ingest ARGS` under `umask` with its data in `dir`; never rejects. */
 function ingest(dir: string, umask: string, args: string[]) {
-  const quoted = args.map((arg) => `'${arg.replaceAll("'", `'\\''`)}'`).join(' ');
-  return promisify(execFile)('sh', ['-c', `umask ${umask} && exec "${process.execPath}" "${BIN}" ${quoted}`], {
-    env: { PATH: process.env.PATH ?? '', DATA_DIR: join(dir, 'data') },
-    cwd: dir,
-  }).then(
-    (out) => ({ code: 0, ...out }),
-    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
-  );
+  return runIngest(args, { DATA_DIR: join(dir, 'data') }, { cwd: dir, umask });
 }
 
 function folder(): string {

@@ -3,10 +3,8 @@
  * mail files whose visitor that address is: real mails written by the real composers into the
  * real file mail sink, and the real `ingest` process.
  */
-import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import type { Selectable } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { consentLinks } from '../../../ingest/consent/links.ts';
@@ -20,8 +18,8 @@ import { personAddress as address } from '../../../ingest/ops/person-address.ts'
 import { newMessageKey } from '../../../ingest/store/outbox/outbox-row.ts';
 import type { ContactsTable, NewsletterTable } from '../../../ingest/store/tables.ts';
 import { SECRET, SITE_CONTENT, tempDir } from '../fixtures.ts';
+import { runIngest } from '../../helpers/ingest-cli.ts';
 
-const BIN = new URL('../../../ingest/bin.js', import.meta.url).pathname;
 const cleanups: Array<() => void> = [];
 afterEach(() => {
   while (cleanups.length > 0) cleanups.pop()!();
@@ -74,11 +72,9 @@ async function mailFolder(): Promise<{ dataDir: string; mailDir: string; files()
   return { dataDir: temp.dir, mailDir, files, visitors: () => files().map((name) => visitorAddresses(readFileSync(join(mailDir, name), 'latin1'))) };
 }
 
+/** Runs `ingest ARGS` with the mail settings the service needs; never rejects. */
 function ingest(args: string[], env: Record<string, string>) {
-  return promisify(execFile)(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', MAIL_FROM, SALES_EMAIL, ...env } }).then(
-    (out) => ({ code: 0, ...out }),
-    (error: { code: number; stdout: string; stderr: string }) => ({ code: error.code, stdout: error.stdout, stderr: error.stderr }),
-  );
+  return runIngest(args, { MAIL_FROM, SALES_EMAIL, ...env });
 }
 
 describe('the --email of ingest erase and ingest export', () => {

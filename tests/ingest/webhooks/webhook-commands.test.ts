@@ -5,16 +5,14 @@
  * a refused delivery and `webhooks retry` makes it due again for the next service, `webhooks test`
  * sends a signed ping and fails with its answer when the endpoint refuses it.
  */
-import { execFile } from 'node:child_process';
 import Database from 'better-sqlite3';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { type RunningService, startService } from '../../../ingest/server.ts';
 import { webhookReceiver, type WebhookReceiver } from '../../helpers/webhook-receiver.ts';
 import { mailScaffold } from '../mail/scaffold.ts';
 import { configFor, contact, eventually, postJson, rowsOf, solvedCaptcha } from '../fixtures.ts';
+import { runIngest } from '../../helpers/ingest-cli.ts';
 
-const BIN = new URL('../../../ingest/bin.js', import.meta.url).pathname;
 const { later, folder } = mailScaffold();
 
 /** The environment of the service and the commands: a SQLite file in `dir`, one endpoint. */
@@ -29,14 +27,8 @@ const envFor = (dir: string, receiver: WebhookReceiver) => ({
 });
 
 /** Runs `ingest ARGS`; resolves with its exit code and output whatever the code. */
-async function ingest(env: Record<string, string>, ...args: string[]) {
-  try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [BIN, ...args], { env: { PATH: process.env.PATH ?? '', ...env } });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code: number; stdout: string; stderr: string };
-    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
-  }
+function ingest(env: Record<string, string>, ...args: string[]) {
+  return runIngest(args, env);
 }
 
 /** Starts a service on `dir`, posts a contact from `email`, waits until its webhook is settled (delivered or failed), and stops it. */

@@ -127,7 +127,7 @@ describe.each(BACKENDS)('webhooks on %s', (kind) => {
     await eventually(() => receiver.events().length === 3, 10_000);
     expect(receiver.received.map((hook) => hook.answered)).toEqual([503, 503, 204]);
     expect(new Set(receiver.received.map((hook) => hook.id)).size).toBe(1);
-    await eventually(async () => (await webhookStore(running.backend.consentDb, kind === 'postgres').counts()).delivered === 1);
+    await eventually(async () => (await webhookStore(running.backend.consentDb).counts()).delivered === 1);
   });
 
   it('retries a delivery the receiver does not answer in time', async () => {
@@ -148,7 +148,7 @@ describe.each(BACKENDS)('webhooks on %s', (kind) => {
     const { running } = await serviceWith(kind, receiver);
     receiver.answer = [410];
     await postContact(running);
-    const store = webhookStore(running.backend.consentDb, kind === 'postgres');
+    const store = webhookStore(running.backend.consentDb);
     await eventually(async () => (await store.counts()).failed === 1);
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(receiver.received).toHaveLength(1);

@@ -44,7 +44,7 @@ async function serviceWith(kind: BackendKind, receiver: WebhookReceiver, retryMs
     webhooks: { pollMs: 20, policy: { firstDelayMs: retryMs, maxDelayMs: retryMs, giveUpAfterMs: 60_000, jitter: 0 } },
   });
   later(running.close);
-  return { running, smtp, config, store: webhookStore(running.backend.consentDb, kind === 'postgres') };
+  return { running, smtp, config, store: webhookStore(running.backend.consentDb) };
 }
 
 /** Signs `email` up (as typed) and returns the links of its confirmation mail. */

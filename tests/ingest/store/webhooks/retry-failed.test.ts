@@ -39,7 +39,7 @@ describe.each(BACKENDS)('webhooks retry on %s', (kind) => {
   it('skips a failed state a newer state overtook, sends a failed lead after what overtook it with a newer sequence, and the rest as they were', async () => {
     t = await testAppOn(kind);
     const db = t.backend.consentDb;
-    const store = webhookStore(db, kind === 'postgres');
+    const store = webhookStore(db);
     const subscription = { name: 'Ana', email: 'Ana@example.com', lang: 'es', marketing_consent: 1, privacy_version: '1' };
     const queue = (events: Parameters<typeof queueEvents>[2]) => db.transaction((tx) => queueEvents(db.kysely, tx, events));
     const at = (offset: number) => ({ emailLower: 'ana@example.com', endpoints: ['crm'], now: NOW + offset });
