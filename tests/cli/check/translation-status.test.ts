@@ -141,7 +141,8 @@ describe('pages some languages lack', () => {
     rmSync(join(f.root, 'content/pages/it/healthcare.md'));
     const missing = f.check().warnings.filter((w) => w.includes('[page_translation_missing]') && w.includes('/healthcare.md'));
     expect(missing).toEqual(['de', 'it'].map((lang) => `content/pages/${lang}/healthcare.md: missing: the healthcare page has no ${lang} text (en, es, pt, fr, nl have it) [page_translation_missing]`));
-    expect(f.check().problems).toEqual([]);
+    // Not an error in itself: what fails is only the links other pages of those languages have to it (the regulation pages link healthcare).
+    expect(f.check().problems.filter((p) => !/ link \/(de\/gesundheitswesen|it\/sanita) resolves to no route \[link_to_no_route\]$/.test(p))).toEqual([]);
     expect(cell(f.sitegen('status').stdout, 'de', 'healthcare')).toBe('missing');
   });
 
@@ -151,7 +152,8 @@ describe('pages some languages lack', () => {
     f.edit('content/pages/de/healthcare.md', (t) => t.replace('Krankenhäuser', '# Titel\n\nKrankenhäuser').replace('\n## Nachweise für Ihre Prüfer\n', '\n'));
     writeFileSync(join(f.root, 'content/pages/nl/healthcare.md'), '---\ntitle: Zorg\ndescription: Zorg\nslug: zorg\nnav: sidebar\n---\n\nTekst.\n');
     const de = 'content/pages/de/healthcare.md';
-    expect(f.check().problems).toEqual([
+    // (The regulation pages' links to the moved and broken pages are reported too: the link check's own test covers them.)
+    expect(f.check().problems.filter((p) => !p.endsWith('[link_to_no_route]'))).toEqual([
       `content/pages/es/healthcare.md:4: slug "about" gives the URL /es/about, but it is the URL of the about page [slug_conflict]`,
       expect.stringMatching(/^content\/pages\/nl\/healthcare\.md:5: front matter nav: .*"header".*"footer".*"solutions".* \[front_matter_invalid\]$/),
       `${de}:${f.lineOf(de, '# Titel')}: has a "# " heading; a page with front matter takes its title from "title:" [title_count]`,

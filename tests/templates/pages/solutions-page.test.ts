@@ -37,7 +37,8 @@ describe.each(LANGUAGES)('the solutions page in %s', (lang) => {
     pages
       .filter((p) => p.lang === lang && p.nav === nav)
       .sort((a, b) => a.navOrder - b.navOrder || a.navLabel.localeCompare(b.navLabel, lang))
-      .map((p) => [p.navLabel, lang === 'en' ? `/${p.slug}` : `/${lang}/${p.slug}`, p.description]);
+      // (As a visitor reads them: spaces collapsed, the French narrow no-break space included.)
+      .map((p) => [p.navLabel, lang === 'en' ? `/${p.slug}` : `/${lang}/${p.slug}`, textOf(p.description)]);
 
   it('shows its title and introduction, then a card for each sector and role page of the language, in their order', () => {
     expect(textOf(allOf(html, /<h1[^>]*>([\s\S]*?)<\/h1>/g)[0]!)).toBe(textOf(t('solutions.title')));
