@@ -15,6 +15,16 @@ export function renderedMeta(page: ContentPage, values: Record<string, string>):
   return { title: fillPlaceholders(page.title, values, page.file, page.fieldLines.title), description: fillPlaceholders(page.description, values, page.file, page.fieldLines.description) };
 }
 
+/** A page added as Markdown with its title and description filled as its head shows them (`renderedMeta`), each page filled once however often asked: the cards and `llms.txt` both read them. */
+export function filledPages(values: LoadedContent['values']): (page: ContentPage) => ContentPage {
+  const filled = new Map<ContentPage, ContentPage>();
+  return (page) => {
+    let done = filled.get(page);
+    if (!done) filled.set(page, (done = { ...page, ...renderedMeta(page, values[page.lang]) }));
+    return done;
+  };
+}
+
 /** Adds the duration of an asynchronous `step` to `stageMs[stage]`. */
 export async function timedAsync<T>(stageMs: BuildResult['stageMs'], stage: BuildStage, step: () => Promise<T>): Promise<T> {
   const started = performance.now();
@@ -29,9 +39,10 @@ export async function timedAsync<T>(stageMs: BuildResult['stageMs'], stage: Buil
  * The social card of every indexed page (by URL path): its title without the brand, its section
  * (the hero's tagline, "Solutions" or "Legal" in its language) and the site's host, rendered
  * when the cache lacks it (cli/assets/cards/page-cards.ts); with the text of its `og:image:alt`.
+ * `fill` is `filledPages(content.values)`.
  */
-export async function socialCards(content: LoadedContent, routes: readonly RenderedRoute[]): Promise<{ cards: Map<string, PageCard & { alt: string }>; rendered: number }> {
-  const { site, values, translators, contentPages } = content;
+export async function socialCards(content: LoadedContent, routes: readonly RenderedRoute[], fill: (page: ContentPage) => ContentPage): Promise<{ cards: Map<string, PageCard & { alt: string }>; rendered: number }> {
+  const { site, translators, contentPages } = content;
   const host = new URL(site.siteUrl).host;
   const taglines = { main: 'hero.eyebrow', solutions: 'nav.solutions', optional: 'footer.legalTitle' } as const;
   const byRoute = new Map(contentPages.map((p) => [`${p.lang} ${contentPageId(p.name)}`, p]));
@@ -40,7 +51,7 @@ export async function socialCards(content: LoadedContent, routes: readonly Rende
     const section = pageSection(route.page, page);
     if (route.path !== route.canonical || !isIndexed(route.page) || !section) return [];
     const t = translators.get(route.lang)!;
-    const title = titleWithoutBrand(pageMeta(route.page, t, site.brand, page && renderedMeta(page, values[route.lang])).title, site.brand);
+    const title = titleWithoutBrand(pageMeta(route.page, t, site.brand, page && fill(page)).title, site.brand);
     return [{ id: route.path, lang: route.lang, text: { brand: site.brand, title, tagline: t(taglines[section]), host } }];
   });
   const { cards, rendered } = await pageCards(requests);
