@@ -233,16 +233,13 @@ async function buildInto(
     const changed = cache.records().pages;
     const sitemap = sitemapXml(routes, content.routes, content.site.siteUrl, (route) => changed[fileForPath(route.path)]?.changed);
     const robots = robotsTxt(content.site.siteUrl);
+    // The sitemap first: its compressed copies are made in the background while llms.txt is made.
+    const siteFiles = [{ file: 'sitemap.xml', text: sitemap }, { file: 'robots.txt', text: robots }, { file: SECURITY_TXT_PATH.slice(1), text: securityText }];
+    timed(stageMs, 'write', () => plan.documents(writer, siteFiles));
     // A page whose content failed is reported at its cause; the index of the pages waits for a build without problems.
     const llms = problems.length === 0 ? llmsTxt({ ...content, contentPages: content.contentPages.map(fill), langs }) : new Map<string, string>();
-    const securityFile = SECURITY_TXT_PATH.slice(1);
-    const siteFiles = [
-      { file: 'sitemap.xml', text: sitemap },
-      { file: 'robots.txt', text: robots },
-      { file: securityFile, text: securityText },
-      ...[...llms].map(([file, text]) => ({ file, text })),
-    ];
-    timed(stageMs, 'write', () => plan.documents(writer, siteFiles));
+    siteFiles.push(...[...llms].map(([file, text]) => ({ file, text })));
+    timed(stageMs, 'write', () => plan.documents(writer, siteFiles.slice(3)));
 
     const written = new Set([...assetFiles, ...[...cards.values()].map((c) => c.file), ...outputPages.map((d) => d.file), ...siteFiles.map((f) => f.file)]);
     // The checks and the host configurations read the pages' tags, scripts and styles, the
