@@ -28,7 +28,7 @@ export interface SiteAssets {
  * Where the assets stage puts what it does not build into `outDir` itself: the files of the build
  * cache's folders and the files it makes. `folderOutput` copies and writes them into a folder; a
  * cached build passes its output plan's, which links the cached files into the output and writes
- * a made file only when the folder it writes into lacks it (output-plan.ts `assetOutput`).
+ * a made file only when the folder it writes into lacks it (output-plan.ts `PlannedAssets`).
  */
 export interface AssetOutput {
   /** The files of a build cache folder (`copyCached` says which), to appear in the output as they are. */
@@ -38,7 +38,7 @@ export interface AssetOutput {
 }
 
 /** The asset output that copies the cached files into `outDir` and writes the made ones there. */
-export const folderOutput = (outDir: string): AssetOutput => ({ cached: (dir) => copyCached(dir, outDir), text: (file, text) => void writeOutFile(outDir, file, text) });
+const folderOutput = (outDir: string): AssetOutput => ({ cached: (dir) => copyCached(dir, outDir), text: (file, text) => void writeOutFile(outDir, file, text) });
 
 /**
  * The assets stage: the island bundle, the stylesheet and the raster images (side by side, each

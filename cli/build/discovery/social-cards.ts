@@ -12,7 +12,7 @@ import type { BuildResult, BuildStage } from '../build-result.ts';
 import type { LoadedContent } from '../load-content.ts';
 
 /** A page's front matter title and description with their placeholders filled, as its head shows them. */
-export function renderedMeta(page: ContentPage, values: Record<string, string>): { title: string; description: string } {
+function renderedMeta(page: ContentPage, values: Record<string, string>): { title: string; description: string } {
   return { title: fillPlaceholders(page.title, values, page.file, page.fieldLines.title), description: fillPlaceholders(page.description, values, page.file, page.fieldLines.description) };
 }
 
