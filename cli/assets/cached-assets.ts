@@ -21,9 +21,10 @@ const cssInputs = (cssEntry: string) => [cssEntry, dirname(cssEntry), ...moduleG
 
 /**
  * The island bundle for the current sources, from the build cache or freshly built with Vite
- * (imported only then: it is the slowest part of a cold start), copied into `outDir`.
+ * (imported only then: it is the slowest part of a cold start), copied into `outDir` (or, from
+ * the cache, handed to `place`: a cached build links its files into the output).
  */
-export async function islandBundle(outDir: string, useCache: boolean): Promise<IslandBundle> {
+export async function islandBundle(outDir: string, useCache: boolean, place = (dir: string) => copyCached(dir, outDir)): Promise<IslandBundle> {
   // Content-hashed and built once: worth brotli's slowest, smallest level (~0.3 s, cached). A
   // build without the cache compresses them the same way, so its output is the same, byte for byte.
   const build = async (dir: string) => {
@@ -35,7 +36,7 @@ export async function islandBundle(outDir: string, useCache: boolean): Promise<I
   const { dir } = await cachedFolder('islands', inputsHash(islandInputs()), async (staging) => {
     writeFileSync(join(staging, 'manifest.json'), JSON.stringify(await build(staging)));
   });
-  copyCached(dir, outDir);
+  place(dir);
   return JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as IslandBundle;
 }
 

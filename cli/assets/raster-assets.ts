@@ -42,14 +42,15 @@ async function renderAll(dir: string, texts: Readonly<Partial<Record<Lang, Socia
  * Writes the raster images into `outDir`: each language's 1200×630 sharing image and the icon
  * set (`favicon.ico` with 16, 32 and 48 px, apple-touch-icon, 192/512 px app icons, a maskable
  * one). They are rendered from SVG with resvg only when their texts or sources changed, and
- * otherwise copied from the build cache. Returns the sharing images' URL paths.
+ * otherwise copied from the build cache (or handed to `place`, as `islandBundle` does). Returns
+ * the sharing images' URL paths.
  */
-export async function rasterAssets(outDir: string, texts: Readonly<Partial<Record<Lang, SocialImageText>>>, useCache: boolean): Promise<SocialImages> {
+export async function rasterAssets(outDir: string, texts: Readonly<Partial<Record<Lang, SocialImageText>>>, useCache: boolean, place = (dir: string) => copyCached(dir, outDir)): Promise<SocialImages> {
   if (!useCache) return renderAll(outDir, texts);
   const key = createHash('sha256').update(inputsHash(inputs())).update(JSON.stringify(texts)).digest('hex').slice(0, 16);
   const { dir } = await cachedFolder('images', key, async (staging) => {
     writeFileSync(join(staging, 'manifest.json'), JSON.stringify(await renderAll(staging, texts)));
   });
-  copyCached(dir, outDir);
+  place(dir);
   return JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as SocialImages;
 }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { copyCached } from '../assets/build-cache.ts';
 import { islandBundle, stylesheet as compiledStylesheet } from '../assets/cached-assets.ts';
 import { faviconSvg } from '../assets/favicon.ts';
 import { loaderScript } from '../assets/island-loader.ts';
@@ -24,11 +25,27 @@ export interface SiteAssets {
 }
 
 /**
- * The assets stage: the island bundle, the stylesheet and the raster images (side by side, each
- * from the build cache when its sources are unchanged), the SVG favicon and the web manifest, all
- * written into `outDir`.
+ * Where the assets stage puts what it does not build into `outDir` itself: the files of the build
+ * cache's folders and the files it makes. `folderOutput` copies and writes them into a folder; a
+ * cached build passes its output plan's, which links the cached files into the output and writes
+ * a made file only when the folder it writes into lacks it (output-plan.ts `PlannedAssets`).
  */
-export async function buildAssets(outDir: string, cssEntry: string, content: LoadedContent, langs: readonly Lang[], useCache: boolean): Promise<SiteAssets> {
+export interface AssetOutput {
+  /** The files of a build cache folder (`copyCached` says which), to appear in the output as they are. */
+  cached(dir: string): void;
+  /** A file this build made, `text` at `file` (relative to the output). */
+  text(file: string, text: string): void;
+}
+
+/** The asset output that copies the cached files into `outDir` and writes the made ones there. */
+const folderOutput = (outDir: string): AssetOutput => ({ cached: (dir) => copyCached(dir, outDir), text: (file, text) => void writeOutFile(outDir, file, text) });
+
+/**
+ * The assets stage: the island bundle, the stylesheet and the raster images (side by side, each
+ * from the build cache when its sources are unchanged), the SVG favicon and the web manifest:
+ * built into `outDir` when not cached, the others through `output`.
+ */
+export async function buildAssets(outDir: string, cssEntry: string, content: LoadedContent, langs: readonly Lang[], useCache: boolean, output = folderOutput(outDir)): Promise<SiteAssets> {
   const { site, translators } = content;
   const host = new URL(site.siteUrl).host;
   const socialTexts = Object.fromEntries(
@@ -38,15 +55,16 @@ export async function buildAssets(outDir: string, cssEntry: string, content: Loa
     }),
   );
   const [islands, css, socialImages] = await Promise.all([
-    islandBundle(outDir, useCache),
+    islandBundle(outDir, useCache, output.cached),
     compiledStylesheet(cssEntry, useCache),
-    rasterAssets(outDir, socialTexts, useCache),
+    rasterAssets(outDir, socialTexts, useCache, output.cached),
   ]);
   const stylesheet = `/assets/styles.${createHash('sha256').update(css).digest('hex').slice(0, 10)}.css`;
-  const cssBytes = writeOutFile(outDir, stylesheet.slice(1), css);
-  writeOutFile(outDir, ICONS.svg.slice(1), faviconSvg());
+  output.text(stylesheet.slice(1), css);
+  output.text(ICONS.svg.slice(1), faviconSvg());
   const manifestLang = langs.includes(DEFAULT_LANG) ? DEFAULT_LANG : langs[0]!;
   const describe = translators.get(manifestLang)!;
-  writeOutFile(outDir, MANIFEST_PATH.slice(1), webManifest({ name: site.brand, description: describe('meta.home.description'), lang: manifestLang }));
+  output.text(MANIFEST_PATH.slice(1), webManifest({ name: site.brand, description: describe('meta.home.description'), lang: manifestLang }));
+  const cssBytes = Buffer.byteLength(css);
   return { stylesheet, cssBytes, cssRules: plainCustomProperties(parseCss(css)), islands, loader: loaderScript(), socialImages };
 }

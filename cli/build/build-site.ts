@@ -1,4 +1,4 @@
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { precompress } from '../assets/precompress.ts';
 import { writeDeployFiles } from '../host/deploy-files.ts';
@@ -8,7 +8,7 @@ import type { Problem } from '../site/errors.ts';
 import { LANGUAGES, type Lang } from '../site/languages.ts';
 import { fileForPath, type RoutePageId } from '../site/routes.ts';
 import { pngSize } from '../assets/cards/png-size.ts';
-import { renderedMeta, socialCards, timedAsync } from './discovery/social-cards.ts';
+import { filledPages, socialCards, timedAsync } from './discovery/social-cards.ts';
 import { skeletonHash } from '../verify/html-scan.ts';
 import { validateOutput } from '../verify/verify-output.ts';
 import { buildAssets } from './build-assets.ts';
@@ -16,9 +16,8 @@ import { type BuildOptions, type BuildResult, type BuiltPage, timed } from './bu
 import { type LoadedContent, loadContent, translationGaps, unknownKeyProblems } from './load-content.ts';
 import { forgetBuildRecord, type Standing, standingBuild, writeBuildRecord } from './cache/build-record.ts';
 import { frontMatterCache } from './cache/front-matter-cache.ts';
-import { linkedSpare, OutputPlan } from './cache/output-plan.ts';
+import { linkedSpare, OutputPlan, PlannedAssets } from './cache/output-plan.ts';
 import {
-  cacheDirOf,
   cachedStaging,
   forgetPreviousBuild,
   keepRecord,
@@ -95,10 +94,9 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   // With the cache, the build writes into the spare (the output before last: cache/output-store.ts);
   // a failed build leaves it there, its changed files no longer matching the manifest's record.
   const staging = useCache ? cachedStaging(outDir) : createStaging(outDir);
-  const assetsDir = useCache ? join(cacheDirOf(outDir), `assets-${process.pid}`) : staging;
   const plan = new OutputPlan(staging, previous.spareFiles);
   try {
-    const built = await buildInto(plan, assetsDir, options, content, langs, stageMs, previous, known, security.text);
+    const built = await buildInto(plan, options, content, langs, stageMs, previous, known, security.text);
     const errors = [...unknownKeyProblems(content, contentDir), ...built.errors];
     if (errors.length > 0) {
       if (!useCache) discardStaging(staging);
@@ -114,8 +112,6 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   } catch (error) {
     if (!useCache) discardStaging(staging);
     throw error;
-  } finally {
-    if (assetsDir !== staging) rmSync(assetsDir, { recursive: true, force: true });
   }
 }
 
@@ -170,7 +166,6 @@ type OutputPage = RenderedDocument | UnchangedDocument;
  */
 async function buildInto(
   plan: OutputPlan,
-  assetsDir: string,
   options: BuildOptions,
   content: LoadedContent,
   langs: readonly Lang[],
@@ -184,23 +179,27 @@ async function buildInto(
   const { outDir, contentDir } = options;
   const useCache = known !== null;
   const assetsStarted = performance.now();
-  const assets = await buildAssets(assetsDir, options.cssEntry, content, langs, useCache);
-  const assetFiles = listFiles(assetsDir);
-  precompress(assetsDir, assetFiles);
-  for (const file of listFiles(assetsDir)) {
-    if (assetsDir === plan.dir) plan.present(file);
-    else plan.copy(file, digest(readFileSync(join(assetsDir, file))), join(assetsDir, file));
+  // With the cache, the cached assets are linked into the output and the others written when they changed; without, all are written into the new folder.
+  const planned = useCache ? new PlannedAssets(plan) : null;
+  const assets = await buildAssets(plan.dir, options.cssEntry, content, langs, useCache, planned ?? undefined);
+  const assetFiles = planned ? planned.files : [...listFiles(plan.dir)];
+  if (!planned) {
+    precompress(plan.dir, assetFiles);
+    for (const file of listFiles(plan.dir)) plan.present(file);
   }
   if (useCache) plan.text(OUTPUT_MARKER, OUTPUT_MARKER_TEXT);
   stageMs.assets = performance.now() - assetsStarted;
   const routes = content.routes.allRoutes(langs);
-  const { cards, rendered: cardsRendered } = await timedAsync(stageMs, 'assets', () => socialCards(content, routes));
+  // The pages' titles and descriptions as their heads show them, for the cards and llms.txt.
+  const fill = filledPages(content.values);
+  const { cards, rendered: cardsRendered } = await timedAsync(stageMs, 'assets', () => socialCards(content, routes, fill));
   for (const card of cards.values()) plan.copy(card.file, card.hash, card.source);
   const year = (options.now ?? new Date()).getUTCFullYear();
   const shared = useCache ? sharedInputsHash(renderCodeHash(), content, assets, routes, langs, year) : '';
   const cache = pageCache(previous, shared, content, contentDir, known?.fileHash, options.now, (path) => cards.get(path)?.url ?? '');
   const position = new Map(routes.map((route, i) => [route.path, i]));
   const writer = startPageWriter(plan.dir);
+  planned?.write(writer);
   try {
     const outputPages: OutputPage[] = [];
     const skeletons = new Map<string, string>();
@@ -234,16 +233,13 @@ async function buildInto(
     const changed = cache.records().pages;
     const sitemap = sitemapXml(routes, content.routes, content.site.siteUrl, (route) => changed[fileForPath(route.path)]?.changed);
     const robots = robotsTxt(content.site.siteUrl);
-    // A page whose content failed is reported at its cause; the index of the pages waits for a build without problems.
-    const llms = problems.length === 0 ? llmsTxt({ ...content, contentPages: content.contentPages.map((page) => ({ ...page, ...renderedMeta(page, content.values[page.lang]) })), langs }) : new Map<string, string>();
-    const securityFile = SECURITY_TXT_PATH.slice(1);
-    const siteFiles = [
-      { file: 'sitemap.xml', text: sitemap },
-      { file: 'robots.txt', text: robots },
-      { file: securityFile, text: securityText },
-      ...[...llms].map(([file, text]) => ({ file, text })),
-    ];
+    // The sitemap first: its compressed copies are made in the background while llms.txt is made.
+    const siteFiles = [{ file: 'sitemap.xml', text: sitemap }, { file: 'robots.txt', text: robots }, { file: SECURITY_TXT_PATH.slice(1), text: securityText }];
     timed(stageMs, 'write', () => plan.documents(writer, siteFiles));
+    // A page whose content failed is reported at its cause; the index of the pages waits for a build without problems.
+    const llms = problems.length === 0 ? llmsTxt({ ...content, contentPages: content.contentPages.map(fill), langs }) : new Map<string, string>();
+    siteFiles.push(...[...llms].map(([file, text]) => ({ file, text })));
+    timed(stageMs, 'write', () => plan.documents(writer, siteFiles.slice(3)));
 
     const written = new Set([...assetFiles, ...[...cards.values()].map((c) => c.file), ...outputPages.map((d) => d.file), ...siteFiles.map((f) => f.file)]);
     // The checks and the host configurations read the pages' tags, scripts and styles, the
@@ -268,9 +264,9 @@ async function buildInto(
       const builtPaths = new Set(documents.map((d) => d.path));
       const unbuiltPages = new Set(content.routes.allRoutes().map((r) => r.path).filter((p) => !builtPaths.has(p)));
       const scanned = new Map<string, string>();
-      // The cards are linked into the output at the end: their size is read from the cache, the other images from the assets' folder.
+      // The cards and the cached images are linked into the output at the end: their size is read from the build cache.
       const cardSources = new Map([...cards.values()].map((card) => [card.file, card.source]));
-      const imageSize = (file: string) => pngSize(cardSources.get(file) ?? join(assetsDir, file));
+      const imageSize = (file: string) => pngSize(cardSources.get(file) ?? planned?.sources.get(file) ?? join(plan.dir, file));
       verified = timed(stageMs, 'verify', () => validateOutput({ siteUrl: content.site.siteUrl, documents, sitemap, exists: (file) => written.has(file), unbuiltPages, imageSize }, scanned));
       host = timed(stageMs, 'host', () => hostConfigs({ siteUrl: content.site.siteUrl, ingestUrl: content.site.ingestUrl, routes, langs, html: documents.map((d) => d.html), manifest: true }));
       if (useCache) {

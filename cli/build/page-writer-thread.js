@@ -15,8 +15,13 @@ import { dirname, join } from 'node:path';
 import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
-/** Writes `bytes` as a new file at `path`, deleting any file there first (which may be a link to a served file). */
-function writeNew(path, bytes) {
+/**
+ * Writes `bytes` as a new file at `path`, deleting any file there first (which may be a link to a served file).
+ *
+ * @param {string} path
+ * @param {Uint8Array} bytes
+ */
+export function writeNew(path, bytes) {
   try {
     unlinkSync(path);
   } catch (error) {

@@ -1,8 +1,11 @@
 import { availableParallelism } from 'node:os';
+import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
+import { brotliCompress, constants, gzip, type BrotliOptions, type ZlibOptions } from 'node:zlib';
+import { join } from 'node:path';
 import { brotliParams, type CompressionLevels, FAST_LEVELS, isCompressible } from '../assets/precompress.ts';
 // @ts-expect-error -- plain JavaScript (the thread's own module), typed by its JSDoc.
-import { writeBatch } from './page-writer-thread.js';
+import { writeBatch, writeNew } from './page-writer-thread.js';
 
 /** How many threads a page writer uses: one per core but the one that renders, up to 4. */
 const WRITER_THREADS = Math.min(4, Math.max(1, availableParallelism() - 1));
@@ -13,6 +16,13 @@ const WRITER_THREADS = Math.min(4, Math.max(1, availableParallelism() - 1));
  * (about 45 ms on the 2-core machine) cost more than writing and compressing those here.
  */
 export const INLINE_FILES = 8;
+
+/**
+ * From this size, a file written here has its compressed copies made on libuv's threads while this
+ * thread goes on (the build awaits them before it publishes): the scaling site's sitemap, 1 MB,
+ * changes with every page's date and took its rebuild 25–30 ms to compress.
+ */
+const BACKGROUND_BYTES = 256 * 1024;
 
 /** A file to write: its path under the output folder and its text, or its bytes (UTF-8), which are moved to the writing thread (unusable here after). */
 export type PageFile = { file: string } & ({ text: string } | { bytes: Uint8Array });
@@ -50,6 +60,8 @@ export function startPageWriter(dir: string, levels: CompressionLevels = FAST_LE
   let exited: Promise<void>[] = [];
   let inline = 0;
   let inlineError: unknown = null;
+  /** The compressed copies being made in the background (`BACKGROUND_BYTES`). */
+  const background: Promise<void>[] = [];
   const folders = new Set<string>();
   const start = () => {
     workers = Array.from({ length: WRITER_THREADS }, () => new Worker(new URL('./page-writer-thread.js', import.meta.url), { workerData }));
@@ -77,7 +89,9 @@ export function startPageWriter(dir: string, levels: CompressionLevels = FAST_LE
         // Reported when the build finishes, as a thread's error is.
         if (inlineError === null) {
           try {
-            writeBatch(workerData, pages, folders);
+            const large = pages.filter((page) => page.compress && page.bytes.length >= BACKGROUND_BYTES);
+            writeBatch(workerData, pages.map((page) => (large.includes(page) ? { ...page, compress: false } : page)), folders);
+            for (const page of large) background.push(compressBeside(join(dir, page.file), page.bytes, workerData).catch((error: unknown) => void (inlineError ??= error)));
           } catch (error) {
             inlineError = error;
           }
@@ -97,11 +111,21 @@ export function startPageWriter(dir: string, levels: CompressionLevels = FAST_LE
     },
     async finish() {
       for (const worker of workers) worker.postMessage(null);
-      await Promise.all(exited);
+      await Promise.all([...exited, ...background]);
       if (inlineError !== null) throw inlineError;
     },
     async stop() {
-      await Promise.all(workers.map((worker) => worker.terminate()));
+      await Promise.all([...workers.map((worker) => worker.terminate()), ...background]);
     },
   };
+}
+
+const gzipAsync = promisify(gzip);
+const brotliAsync = promisify(brotliCompress);
+
+/** Writes `FILE.gz` and `FILE.br` beside the file at `path` (`bytes`), compressed on libuv's threads with the writer's settings: the bytes `writeBatch` writes. */
+async function compressBeside(path: string, bytes: Uint8Array, options: { gzip: ZlibOptions; brotli: NonNullable<BrotliOptions['params']> }): Promise<void> {
+  const [gz, br] = await Promise.all([gzipAsync(bytes, options.gzip), brotliAsync(bytes, { params: { ...options.brotli, [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length } })]);
+  writeNew(`${path}.gz`, gz);
+  writeNew(`${path}.br`, br);
 }

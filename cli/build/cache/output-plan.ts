@@ -1,5 +1,7 @@
-import { copyFileSync, linkSync, mkdirSync, rmSync } from 'node:fs';
+import { copyFileSync, linkSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { isCompressible } from '../../assets/precompress.ts';
+import type { AssetOutput } from '../build-assets.ts';
 import { listFiles, writeOutFile } from '../output-dir.ts';
 import type { PageFile, PageWriter } from '../page-writer.ts';
 import { type FolderRecord, type RecordedFolder, recordFolder, spareDirOf } from './output-store.ts';
@@ -62,11 +64,11 @@ export class OutputPlan {
    * Documents with their precompressed copies, handed to the page writer when `dir` lacks one
    * of their files; returns each one's size in bytes.
    */
-  documents(writer: PageWriter, documents: readonly { file: string; text: string }[]): { hash: string; bytes: number }[] {
+  documents(writer: PageWriter, documents: readonly ({ file: string } & ({ text: string } | { bytes: Uint8Array }))[]): { hash: string; bytes: number }[] {
     const toWrite: PageFile[] = [];
     const sizes = documents.map((document) => {
       // Encoded once: hashed here, then moved to the page writer.
-      const encoded = new TextEncoder().encode(document.text);
+      const encoded = 'bytes' in document ? document.bytes : new TextEncoder().encode(document.text);
       const hash = digest(encoded);
       const bytes = encoded.length;
       const needed = pageFiles(document.file, hash, bytes).map(([file, fileHash]) => this.#needs(file, fileHash));
@@ -139,4 +141,45 @@ export function linkedSpare(outDir: string, out: FolderRecord): FolderRecord {
   for (const [file, [hash]] of out.files) plan.copy(file, hash, join(outDir, file));
   plan.finish();
   return recordFolder(dir, plan.files, (file) => (plan.linked.has(file) ? out.files.get(file) : undefined));
+}
+
+/**
+ * The assets stage's files as a cached build plans them (build-assets.ts `AssetOutput`): a build
+ * cache folder's files are linked into the output at `finish` unless the folder written into holds
+ * them (no copy into a folder of its own, deleted after the build); the files the stage makes go
+ * to the page writer with their compressed copies (`write`), unless that folder holds them.
+ */
+export class PlannedAssets implements AssetOutput {
+  /** The asset files, as the output checks list them: the cached ones with their compressed copies, the made ones without. */
+  readonly files: string[] = [];
+  /** Where each cached file is read from. */
+  readonly sources = new Map<string, string>();
+  readonly #made: ({ file: string } & ({ text: string } | { bytes: Uint8Array }))[] = [];
+
+  constructor(readonly plan: OutputPlan) {}
+
+  cached = (dir: string): void => {
+    // The files `copyCached` copies: not the folder's marker or manifest.
+    const files = [...listFiles(dir)].filter((file) => !file.endsWith('.complete') && !file.endsWith('manifest.json'));
+    const all = new Set(files);
+    for (const file of files) {
+      const source = join(dir, file);
+      const bytes = readFileSync(source);
+      this.files.push(file);
+      this.sources.set(file, source);
+      // A text file the cache holds without its compressed copies gets them, as a build without the cache gives them (`precompress`).
+      if (isCompressible(file, bytes.length) && !(all.has(`${file}.gz`) && all.has(`${file}.br`))) this.#made.push({ file, bytes });
+      else this.plan.copy(file, digest(bytes), source);
+    }
+  };
+
+  text = (file: string, text: string): void => {
+    this.files.push(file);
+    this.#made.push({ file, text });
+  };
+
+  /** Hands the made files to `writer` (those the folder written into lacks). */
+  write(writer: PageWriter): void {
+    this.plan.documents(writer, this.#made);
+  }
 }

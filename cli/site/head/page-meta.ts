@@ -103,6 +103,18 @@ export function pageSection(page: RoutePageId, contentPage?: { nav?: string | un
  * @example titleWithoutBrand('MaskWise — Database masking for GDPR', 'MaskWise') // 'Database masking for GDPR'
  */
 export function titleWithoutBrand(title: string, brand: string): string {
-  const escaped = brand.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return title.replace(new RegExp(`\\s+[—–|-]\\s+${escaped}$`), '').replace(new RegExp(`^${escaped}\\s+[—–|-]\\s+`), '');
+  const [atEnd, atStart] = brandPatterns(brand);
+  return title.replace(atEnd, '').replace(atStart, '');
+}
+
+/** The patterns of `titleWithoutBrand` for each brand, made once: a build strips the brand from some 2,300 titles (cards and llms.txt). */
+const brandPatternCache = new Map<string, readonly [RegExp, RegExp]>();
+function brandPatterns(brand: string): readonly [RegExp, RegExp] {
+  let patterns = brandPatternCache.get(brand);
+  if (!patterns) {
+    const escaped = brand.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    patterns = [new RegExp(`\\s+[—–|-]\\s+${escaped}$`), new RegExp(`^${escaped}\\s+[—–|-]\\s+`)];
+    brandPatternCache.set(brand, patterns);
+  }
+  return patterns;
 }

@@ -9,6 +9,8 @@ const files = [
   { file: 'index.html', text: `<!DOCTYPE html><html lang="en"><p>${'Masked data — ünïcode, '.repeat(200)}</p></html>` },
   { file: 'de/newsletter/confirm.html', text: `<!DOCTYPE html><html lang="de"><p>${'Bestätigen Sie Ihre Adresse. '.repeat(300)}</p></html>` },
   { file: 'robots.txt', text: 'User-agent: *\nAllow: /\n' },
+  // Past 256 KB, as the scaling site's sitemap (1 MB): written here, its copies are compressed in the background.
+  { file: 'sitemap.xml', text: `<urlset>${Array.from({ length: 3000 }, (_, i) => `<url><loc>https://example.com/de/seite-${i}</loc><lastmod>2026-11-28T10:00:00Z</lastmod></url>`).join('\n')}</urlset>` },
 ];
 
 describe('startPageWriter', () => {
@@ -29,7 +31,7 @@ describe('startPageWriter', () => {
     precompress(inline, files.map((f) => f.file));
 
     const written = (dir: string) => (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.includes('.')).sort();
-    expect(written(threaded)).toEqual(['de/newsletter/confirm.html', 'de/newsletter/confirm.html.br', 'de/newsletter/confirm.html.gz', 'index.html', 'index.html.br', 'index.html.gz', 'robots.txt']);
+    expect(written(threaded)).toEqual(['de/newsletter/confirm.html', 'de/newsletter/confirm.html.br', 'de/newsletter/confirm.html.gz', 'index.html', 'index.html.br', 'index.html.gz', 'robots.txt', 'sitemap.xml', 'sitemap.xml.br', 'sitemap.xml.gz']);
     expect(written(inline)).toEqual(written(threaded));
     for (const file of written(threaded)) expect(readFileSync(join(threaded, file)).equals(readFileSync(join(inline, file))), file).toBe(true);
   });
