@@ -97,7 +97,8 @@ describe('where the local servers listen', () => {
         preview.kill('SIGTERM');
       }
     }
-  });
+    // The first test of its process to ask for the built site builds it (a whole build, about a minute on a loaded machine).
+  }, 120_000);
 });
 
 /**
