@@ -29,8 +29,8 @@ export function claimQuery(kysely: Kysely<Tables>, claim: { now: number; dueBy: 
     .updateTable('outbox')
     .set((eb) => ({ status: 'sending', claimed_at: at, attempts: eb('attempts', '+', 1) }))
     // On PostgreSQL the ids are picked once, before the UPDATE (`= any(array(…))` is an InitPlan):
-    // under `id IN (…)` a row changed by another worker meanwhile made PostgreSQL run the subquery
-    // again while rechecking it, and one statement claimed more rows than its limit, or none.
+    // under `id IN (…)`, two replicas' claims racing took more rows than the limit in one statement
+    // and none in the other (replicas.test.ts), PostgreSQL being free to run such a subquery again.
     .where('id', skipLocked ? '=' : 'in', skipLocked ? sql<number>`any(array${due})` : due)
     .where('status', '=', 'pending')
     .returning(['id', 'attempts', 'created_at', 'kind', 'contact_id', 'newsletter_id', 'message_key']);

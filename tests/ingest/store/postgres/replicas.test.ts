@@ -143,9 +143,8 @@ describe.skipIf(inject('postgresUrl') === null)('replicas on one PostgreSQL', ()
   });
 
   it('regression: lanes asking together get one row each, never more rows than they asked for, while another replica claims too', async () => {
-    // Claims asked together share one statement; under `id IN (…)` PostgreSQL ran its subquery again
-    // while rechecking a row the other replica had just claimed, and one statement took more rows
-    // than its limit while the other took none (issue 45).
+    // Claims asked together share one statement (issue 45); with `id IN (subquery … LIMIT n)` one
+    // replica's statement took more rows than its limit while the other's took none.
     const url = await freshPostgresUrl();
     const [a, b] = await Promise.all([replica(url), replica(url)]);
     const app = await appOn(a);
