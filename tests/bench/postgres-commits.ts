@@ -10,11 +10,44 @@ import { newsletterRow } from '../../ingest/store/submission-store.ts';
 import type { Tables } from '../../ingest/store/tables.ts';
 import { type PostgresCluster, startPostgresCluster } from '../helpers/postgres-cluster.ts';
 
-/** A cluster started with the server's defaults (`synchronous_commit = on`, `fsync = on`), its schema migrated. */
-export async function migratedCluster(): Promise<PostgresCluster> {
-  const cluster = await startPostgresCluster();
+/**
+ * A cluster started with the server's defaults (`synchronous_commit = on`, `fsync = on`), its schema
+ * migrated; with `statements`, pg_stat_statements loaded too, so `topStatements` can say which
+ * statements the scenario's commits came from.
+ */
+export async function migratedCluster(statements = false): Promise<PostgresCluster> {
+  const cluster = await startPostgresCluster(statements ? { shared_preload_libraries: 'pg_stat_statements' } : {});
   await migratePostgres(cluster.url);
+  if (statements) await query(cluster.url, 'CREATE EXTENSION pg_stat_statements');
   return cluster;
+}
+
+/** One statement's share of a scenario's work, as pg_stat_statements counted it. */
+export interface StatementCount {
+  statement: string;
+  calls: number;
+  rows: number;
+  /** WAL records it wrote: a statement that writes none (a read, an UNLOGGED table) never waits for a flush. */
+  walRecords: number;
+}
+
+/**
+ * The statements that ran most often in the cluster (`--pg-statements`), the commits among them:
+ * a statement run outside a transaction block commits on its own, so one with WAL records and as
+ * many calls as rows stored pays a WAL flush per row.
+ */
+export async function topStatements(url: string, limit = 12): Promise<StatementCount[]> {
+  const rows = await query<{ query: string; calls: string; rows: string; wal_records: string }>(
+    url,
+    `SELECT query, calls, rows, wal_records FROM pg_stat_statements WHERE query NOT ILIKE '%pg_stat_statements%' ORDER BY calls DESC LIMIT $1`,
+    [limit],
+  );
+  return rows.map((row) => ({
+    statement: row.query.replace(/\s+/g, ' ').slice(0, 110),
+    calls: Number(row.calls),
+    rows: Number(row.rows),
+    walRecords: Number(row.wal_records),
+  }));
 }
 
 /** The settings that make a commit durable, as the server reports them: `synchronous_commit=on, fsync=on, wal_sync_method=fdatasync`. */

@@ -8,7 +8,7 @@ import {
   failedByKindQuery,
   fencedUpdate,
   finishValues,
-  jobFor,
+  jobsFor,
   nextDueQuery,
   releaseStaleQuery,
 } from '../outbox/outbox-queries.ts';
@@ -77,7 +77,8 @@ export function sqliteOutbox(db: SqliteDatabase): OutboxStore {
       const [claimed] = await write(() => sql.all(claimQuery(kysely, { now, dueBy }, false)));
       if (claimed === undefined) return null;
       // The foreign keys cascade erasure, so a claimed row always has its contact or subscription.
-      return jobFor(kysely, claimed, async (query) => sql.all(query)[0]);
+      const [job] = await jobsFor(kysely, [claimed], async (query) => sql.all(query));
+      return job ?? null;
     },
     async renewLease(claim, now) {
       return (await write(() => sql.run(fencedUpdate(kysely, claim, finishValues.lease(now))))) === 1;

@@ -2,8 +2,9 @@
  * What several replicas on one PostgreSQL share, proved with several backends (each its own
  * pool, as a replica has) on one real database: migrations run once when all start together,
  * rate limits (the daily contact cap too), the captcha key and spent captcha tokens are shared,
- * the outbox hands each row to one worker, a stale worker's finish is fenced off, and an outage
- * answers 503 with Retry-After and heals by itself.
+ * the outbox hands each row to one worker (its claims and sent marks made many at a time too), a
+ * stale worker's finish is fenced off, and an outage answers 503 with Retry-After and heals by
+ * itself.
  */
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { buildApp } from '../../../../ingest/http/app.ts';
@@ -139,6 +140,43 @@ describe.skipIf(inject('postgresUrl') === null)('replicas on one PostgreSQL', ()
     expect(await b.outbox.renewLease(again!, now + 3)).toBe(true);
     expect(await b.outbox.markSent(again!, now + 4)).toBe(true);
     expect((await a.outbox.counts()).sent).toBe(1);
+  });
+
+  it('regression: lanes asking together get one row each, never more rows than they asked for, while another replica claims too', async () => {
+    // Claims asked together share one statement (issue 45); with `id IN (subquery … LIMIT n)` one
+    // replica's statement took more rows than its limit while the other's took none.
+    const url = await freshPostgresUrl();
+    const [a, b] = await Promise.all([replica(url), replica(url)]);
+    const app = await appOn(a);
+    for (let i = 0; i < 7; i++) expect((await postJson(app, '/api/contact', contact({ captcha: await solvedCaptcha(app) }))).statusCode).toBe(201);
+    const now = Date.now();
+    const [fromA, fromB] = await Promise.all([a, b].map((backend) => Promise.all(Array.from({ length: 5 }, () => backend.outbox.claimNext(now)))));
+    const ids = [...fromA!, ...fromB!].filter((job) => job !== null).map((job) => job!.id);
+    expect(ids).toHaveLength(7);
+    expect(new Set(ids).size).toBe(7);
+    expect((await a.outbox.counts()).sending).toBe(7);
+  });
+
+  it('records sent marks made together each by its own claim: a stale claim among current ones changes nothing', async () => {
+    const url = await freshPostgresUrl();
+    const [a, b] = await Promise.all([replica(url), replica(url)]);
+    const app = await appOn(a);
+    for (let i = 0; i < 3; i++) expect((await postJson(app, '/api/contact', contact({ captcha: await solvedCaptcha(app) }))).statusCode).toBe(201);
+    const now = Date.now();
+    const stale = (await Promise.all([1, 2, 3].map(() => a.outbox.claimNext(now)))).map((job) => job!);
+    // Every lease runs out; the other replica claims the three rows again (attempt 2).
+    expect(await b.outbox.releaseStale(now + 1)).toBe(3);
+    const current = (await Promise.all([1, 2, 3].map(() => b.outbox.claimNext(now + 2)))).map((job) => job!);
+    const byId = (id: number) => current.find((job) => job.id === id)!;
+    const marks = await Promise.all([
+      b.outbox.markSent(stale[0]!, now + 3),
+      b.outbox.markSent(byId(stale[0]!.id), now + 3),
+      b.outbox.markSent(byId(stale[1]!.id), now + 3),
+      b.outbox.markSent(stale[2]!, now + 3),
+    ]);
+    expect(marks).toEqual([false, true, true, false]);
+    expect(await b.outbox.counts()).toMatchObject({ sent: 2, sending: 1 });
+    expect(await b.outbox.markSent(byId(stale[2]!.id), now + 4)).toBe(true);
   });
 });
 
