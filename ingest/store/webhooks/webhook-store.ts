@@ -260,7 +260,10 @@ function claimQuery(kysely: Kysely<Tables>, claim: { now: number; dueBy: number;
   return kysely
     .updateTable('webhook_deliveries')
     .set((eb) => ({ status: 'sending', claimed_at: isoAt(now), attempts: eb('attempts', '+', 1) }))
-    .where('id', 'in', due)
+    // On PostgreSQL the ids are picked once, before the UPDATE (`= any(array(…))`), as the outbox's
+    // claim does: under `id IN (…)` PostgreSQL is free to run the locking subquery again, and the
+    // outbox's racing claims took more rows than their limit in one statement and none in the other.
+    .where('id', skipLocked ? '=' : 'in', skipLocked ? sql<number>`any(array${due})` : due)
     .where('status', '=', 'pending')
     .returning(['id', 'attempts', 'event_id', 'endpoint', 'event_type', 'email_lower', 'body', 'created_at']);
 }

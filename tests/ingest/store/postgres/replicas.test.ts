@@ -12,6 +12,8 @@ import { loggerOptions } from '../../../../ingest/http/logger.ts';
 import type { PostgresBackend } from '../../../../ingest/store/backend.ts';
 import { openBackend } from '../../../../ingest/store/open-backend.ts';
 import { migratePostgres } from '../../../../ingest/store/postgres/pg-migrate.ts';
+import { queueEvents } from '../../../../ingest/store/webhooks/queue-events.ts';
+import { webhookStore } from '../../../../ingest/store/webhooks/webhook-store.ts';
 import { startPostgresCluster } from '../../../helpers/postgres-cluster.ts';
 import { configFor, contact, freshPostgresUrl, NO_CEILINGS, postJson, signup, solvedCaptcha, tempDir, testNewsletter } from '../../fixtures.ts';
 
@@ -155,6 +157,25 @@ describe.skipIf(inject('postgresUrl') === null)('replicas on one PostgreSQL', ()
     expect(ids).toHaveLength(7);
     expect(new Set(ids).size).toBe(7);
     expect((await a.outbox.counts()).sending).toBe(7);
+  });
+
+  it('regression: webhook claims racing on two replicas each take at most their limit, and every delivery goes to one of them', async () => {
+    // The webhook store's claim had the outbox's `id IN (subquery … LIMIT n FOR UPDATE SKIP LOCKED)`.
+    const url = await freshPostgresUrl();
+    const [a, b] = await Promise.all([replica(url), replica(url)]);
+    const now = Date.now();
+    const person = (i: number) => `person${i}@example.com`;
+    const lead = (i: number) => ({
+      type: 'contact.received' as const,
+      data: { version: 1 as const, firstName: 'Ana', lastName: 'Pérez', email: person(i), phone: null, companyName: null, country: 'es', intent: 'demo', message: 'Hola', lang: 'es', sourcePage: null, receivedAt: new Date(now).toISOString() },
+    });
+    const events = Array.from({ length: 7 }, (_, i) => ({ draft: lead(i), emailLower: person(i), endpoints: ['crm'], now }));
+    await a.consentDb.transaction((tx) => queueEvents(a.consentDb.kysely, tx, events));
+    const claims = await Promise.all([a, b].flatMap((backend) => Array.from({ length: 4 }, () => webhookStore(backend.consentDb).claimBatch(now, now, 2))));
+    expect(claims.map((jobs) => jobs.length).every((taken) => taken <= 2)).toBe(true);
+    const ids = claims.flat().map((job) => job.id);
+    expect(ids).toHaveLength(7);
+    expect(new Set(ids).size).toBe(7);
   });
 
   it('records sent marks made together each by its own claim: a stale claim among current ones changes nothing', async () => {
