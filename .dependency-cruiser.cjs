@@ -30,13 +30,13 @@ module.exports = {
       to: { circular: true },
     },
     {
-      // Cycles between folders. A file-level cycle check misses these: cli/build/a.ts may
-      // import cli/assets/b.ts while cli/assets/c.ts imports cli/build/d.ts, with no file in
+      // Cycles between folders. A file-level cycle check misses these: cli/pipeline/a.ts may
+      // import cli/assets/b.ts while cli/assets/c.ts imports cli/pipeline/d.ts, with no file in
       // a cycle. dependency-cruiser 17 can run `circular` on the folder graph instead
       // (`scope: 'folder'`), where a folder's dependencies are those of every file beneath
       // it, leaving out the ones that stay inside it. So a sub-folder and its parent
       // (cli/site/ → cli/paths.ts) never count as a cycle by themselves, but siblings at any
-      // depth (cli/build ↔ cli/assets, templates ↔ cli/site) do. This needs no list of
+      // depth (cli/pipeline ↔ cli/assets, templates ↔ cli/site) do. This needs no list of
       // allowed directions to keep up to date as folders are added.
       name: 'no-folder-cycle',
       scope: 'folder',

@@ -1,6 +1,6 @@
 import { join, relative, resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
-import type { BuildResult, BuildStage } from './build/build-result.ts';
+import type { BuildResult, BuildStage } from './pipeline/build-result.ts';
 import { formatProblem, problemHints, type Problem } from './site/errors.ts';
 import { DEFAULT_LANG, LANGUAGES, parseLangList } from './site/languages.ts';
 import { DEFAULT_PATHS, PROJECT_ROOT } from './paths.ts';
@@ -76,7 +76,7 @@ program
       cache: opts.cache,
       allowMissing: opts.allowMissing ?? false,
     };
-    const { buildSite } = await import('./build/build-site.ts');
+    const { buildSite } = await import('./pipeline/build-site.ts');
     const result = await buildSite(options);
     for (const warning of result.warnings) process.stderr.write(`warning: ${formatProblem(warning)}\n`);
     if (result.errors.length > 0) {

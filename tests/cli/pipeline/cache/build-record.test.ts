@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, sy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { BuildOptions, BuildResult } from '../../../../cli/build/build-site.ts';
-import { buildInputsKey } from '../../../../cli/build/cache/build-record.ts';
+import type { BuildOptions, BuildResult } from '../../../../cli/pipeline/build-site.ts';
+import { buildInputsKey } from '../../../../cli/pipeline/cache/build-record.ts';
 import { deployDirOf } from '../../../../cli/host/deploy-files.ts';
 import { DEFAULT_PATHS } from '../../../../cli/paths.ts';
 import { copiedSiteBuild, identities, renderedFiles } from '../../../helpers/copied-site-build.ts';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { copyCached } from '../assets/build-cache.ts';
+import { copyCached } from '../assets/asset-cache.ts';
 import { islandBundle, stylesheet as compiledStylesheet } from '../assets/cached-assets.ts';
 import { faviconSvg } from '../assets/favicon.ts';
 import { loaderScript } from '../assets/island-loader.ts';
@@ -31,7 +31,7 @@ export interface SiteAssets {
  * a made file only when the folder it writes into lacks it (output-plan.ts `PlannedAssets`).
  */
 export interface AssetOutput {
-  /** The files of a build cache folder (`copyCached` says which), to appear in the output as they are. */
+  /** The files of an assets' cache folder (`copyCached` says which), to appear in the output as they are. */
   cached(dir: string): void;
   /** A file this build made, `text` at `file` (relative to the output). */
   text(file: string, text: string): void;
@@ -42,7 +42,7 @@ const folderOutput = (outDir: string): AssetOutput => ({ cached: (dir) => copyCa
 
 /**
  * The assets stage: the island bundle, the stylesheet and the raster images (side by side, each
- * from the build cache when its sources are unchanged), the SVG favicon and the web manifest:
+ * from the assets' cache when its sources are unchanged), the SVG favicon and the web manifest:
  * built into `outDir` when not cached, the others through `output`.
  */
 export async function buildAssets(outDir: string, cssEntry: string, content: LoadedContent, langs: readonly Lang[], useCache: boolean, output = folderOutput(outDir)): Promise<SiteAssets> {

@@ -2,8 +2,8 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildSite } from '../../../cli/build/build-site.ts';
-import { securityTxt, securityTxtExpiry } from '../../../cli/build/security-txt.ts';
+import { buildSite } from '../../../cli/pipeline/build-site.ts';
+import { securityTxt, securityTxtExpiry } from '../../../cli/pipeline/security-txt.ts';
 import { DEFAULT_PATHS } from '../../../cli/paths.ts';
 import { formatProblem } from '../../../cli/site/errors.ts';
 import { LANGUAGES } from '../../../cli/site/languages.ts';

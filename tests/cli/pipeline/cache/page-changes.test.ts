@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lastChanged, pageContentHash, w3cTime } from '../../../../cli/build/cache/page-changes.ts';
+import { lastChanged, pageContentHash, w3cTime } from '../../../../cli/pipeline/cache/page-changes.ts';
 
 const page = (title: string, main: string, footer: string) =>
   `<html><head><title>${title}</title><meta name="description" content="d"/><link rel="stylesheet" href="/assets/site.${footer}.css"/></head><body><main id="main">${main}</main><footer>© ${footer}</footer></body></html>`;

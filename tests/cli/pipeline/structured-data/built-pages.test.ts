@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import jsonld from 'jsonld';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { BuildResult } from '../../../../cli/build/build-site.ts';
+import type { BuildResult } from '../../../../cli/pipeline/build-site.ts';
 import { DEFAULT_PATHS } from '../../../../cli/paths.ts';
 import { createTranslator } from '../../../../cli/site/i18n.ts';
 import { loadAllMessages } from '../../../../cli/site/locales.ts';

@@ -2,7 +2,7 @@ import { mkdtempSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FileHashes, keptHashes } from '../../../../cli/build/cache/file-hashes.ts';
+import { FileHashes, keptHashes } from '../../../../cli/pipeline/cache/file-hashes.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'file-hashes-'));
 /** Writes `text` to `name` with the given modification time (seconds since 1970), so a test controls what the file system reports. */

@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, sta
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { BuildResult } from '../../../cli/build/build-site.ts';
+import type { BuildResult } from '../../../cli/pipeline/build-site.ts';
 import { copiedSiteBuild, identities, renderedFiles } from '../../helpers/copied-site-build.ts';
 
 /** Every file under `dir` with its bytes, by path relative to it. */

@@ -2,7 +2,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildSite, type BuildOptions } from '../../../cli/build/build-site.ts';
+import { buildSite, type BuildOptions } from '../../../cli/pipeline/build-site.ts';
 import { DEFAULT_PATHS } from '../../../cli/paths.ts';
 import { formatProblem } from '../../../cli/site/errors.ts';
 import { testOutDir } from '../../helpers/test-folders.ts';

@@ -2,7 +2,7 @@ import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildSite, type BuildResult } from '../../../cli/build/build-site.ts';
+import { buildSite, type BuildResult } from '../../../cli/pipeline/build-site.ts';
 import { deployDirOf } from '../../../cli/host/deploy-files.ts';
 import { LANGUAGES, NATIVE_NAMES } from '../../../cli/site/languages.ts';
 import { DEFAULT_PATHS, PROJECT_ROOT } from '../../../cli/paths.ts';

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import { inputsHash } from '../../assets/build-cache.ts';
+import { inputsHash } from '../../assets/asset-cache.ts';
 import { moduleGraph } from '../../assets/module-graph.ts';
 import type { Translate } from '../../site/i18n.ts';
 import { DEFAULT_LANG, type Lang } from '../../site/languages.ts';

@@ -38,7 +38,7 @@ function metas(html: string): Map<string, string[]> {
 }
 
 describe('sharing previews', () => {
-  // The noindex service pages (the newsletter's, a plain form's results) have no og:url and no alternates: tests/cli/build/service-pages.test.ts.
+  // The noindex service pages (the newsletter's, a plain form's results) have no og:url and no alternates: tests/cli/pipeline/service-pages.test.ts.
   it.each(allRoutes().filter((r) => isIndexed(r.page)).map((r) => [r.path, r] as const))('%s has Open Graph and Twitter tags in its language', (_path, route) => {
     const html = read(fileForPath(route.path)).toString();
     const meta = metas(html);

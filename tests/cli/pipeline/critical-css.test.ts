@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classesInHtml, criticalCss, parseCss, plainCustomProperties, siteOriginProperty } from '../../../cli/build/critical-css.ts';
+import { classesInHtml, criticalCss, parseCss, plainCustomProperties, siteOriginProperty } from '../../../cli/pipeline/critical-css.ts';
 import { readBuilt, useBuiltSite } from '../../helpers/built-site.ts';
 
 const built = useBuiltSite();

@@ -13,7 +13,7 @@ import { attributeOf, builtSite, normalizeSpace, readBuilt, useBuiltSite, visibl
 const site = loadSiteConfig(DEFAULT_PATHS.contentDir);
 const messages = loadAllMessages(DEFAULT_PATHS.contentDir);
 const SITE = site.siteUrl;
-/** The whole routes table: the fixed pages and the pages added as Markdown (tests/cli/build/content-pages.test.ts tests those). */
+/** The whole routes table: the fixed pages and the pages added as Markdown (tests/cli/pipeline/content-pages.test.ts tests those). */
 const routes = siteRoutes(loadContentPages(DEFAULT_PATHS.contentDir).pages);
 const built = useBuiltSite();
 
@@ -25,7 +25,7 @@ describe('sitegen build', () => {
     for (const route of allRoutes()) expect(existsSync(join(built.outDir, fileForPath(route.path))), route.path).toBe(true);
   });
 
-  // The service pages (the newsletter's, a plain form's results, a plain contact message's) are noindex, without canonical or alternates: tests/cli/build/service-pages.test.ts.
+  // The service pages (the newsletter's, a plain form's results, a plain contact message's) are noindex, without canonical or alternates: tests/cli/pipeline/service-pages.test.ts.
   it.each(allRoutes().filter((r) => isIndexed(r.page)).map((r) => [r.path, r] as const))('%s has the right lang, title, canonical and alternates', (_path, route) => {
     const html = readBuilt(built.outDir, fileForPath(route.path));
     const t = createTranslator(route.lang, messages, placeholderValues(site));

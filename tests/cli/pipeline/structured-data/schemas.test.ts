@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type JsonLdGraph, type PageFacts, structuredData } from '../../../../cli/build/structured-data/graph.ts';
-import { structuredDataProblems } from '../../../../cli/build/structured-data/schemas.ts';
+import { type JsonLdGraph, type PageFacts, structuredData } from '../../../../cli/pipeline/structured-data/graph.ts';
+import { structuredDataProblems } from '../../../../cli/pipeline/structured-data/schemas.ts';
 import { DEFAULT_PATHS } from '../../../../cli/paths.ts';
 import { loadSiteConfig } from '../../../../cli/site/site-config.ts';
 

@@ -7,8 +7,8 @@ import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { frontMatterCache } from '../../../../cli/build/cache/front-matter-cache.ts';
-import { FileHashes } from '../../../../cli/build/cache/file-hashes.ts';
+import { frontMatterCache } from '../../../../cli/pipeline/cache/front-matter-cache.ts';
+import { FileHashes } from '../../../../cli/pipeline/cache/file-hashes.ts';
 import { loadContentPages } from '../../../../cli/site/markdown/content-pages.ts';
 
 const folders: string[] = [];

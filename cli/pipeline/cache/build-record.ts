@@ -29,7 +29,7 @@ import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } 
 import { dirname, join, relative } from 'node:path';
 import { z } from 'zod';
 import { islandEntryFiles } from '../../../templates/islands/registry.ts';
-import { filesUnder } from '../../assets/build-cache.ts';
+import { filesUnder } from '../../assets/asset-cache.ts';
 import { deployFilesState } from '../../host/deploy-files.ts';
 import { moduleGraph } from '../../assets/module-graph.ts';
 import { PROJECT_ROOT } from '../../paths.ts';

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { llmsTxtFile } from '../../../../cli/build/discovery/llms-txt.ts';
+import { llmsTxtFile } from '../../../../cli/pipeline/discovery/llms-txt.ts';
 import { DEFAULT_PATHS } from '../../../../cli/paths.ts';
 import { LANGUAGES } from '../../../../cli/site/languages.ts';
 import { resolveUrl } from '../../../../cli/site/resolve-url.ts';

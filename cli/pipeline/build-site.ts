@@ -264,7 +264,7 @@ async function buildInto(
       const builtPaths = new Set(documents.map((d) => d.path));
       const unbuiltPages = new Set(content.routes.allRoutes().map((r) => r.path).filter((p) => !builtPaths.has(p)));
       const scanned = new Map<string, string>();
-      // The cards and the cached images are linked into the output at the end: their size is read from the build cache.
+      // The cards and the cached images are linked into the output at the end: their size is read from the assets' cache.
       const cardSources = new Map([...cards.values()].map((card) => [card.file, card.source]));
       const imageSize = (file: string) => pngSize(cardSources.get(file) ?? planned?.sources.get(file) ?? join(plan.dir, file));
       verified = timed(stageMs, 'verify', () => validateOutput({ siteUrl: content.site.siteUrl, documents, sitemap, exists: (file) => written.has(file), unbuiltPages, imageSize }, scanned));
