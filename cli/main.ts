@@ -57,7 +57,8 @@ program
   .option('--no-cache', 'build from scratch: render and write every page, rebuild the island scripts and CSS even when their inputs are unchanged')
   .option('--allow-missing', 'publish even when a language lacks keys: English shows in their place, one warning per key')
   .option('--timings', 'also print how long each stage took, the render time per page and the peak memory')
-  .action(async (opts: { lang: string; out: string; content: string; siteUrl?: string; cache: boolean; allowMissing?: boolean; timings?: boolean }) => {
+  .option('--explain', "also print the build's plan: each page rendered, kept or deleted, and whether the output checks ran, each with its reason")
+  .action(async (opts: { lang: string; out: string; content: string; siteUrl?: string; cache: boolean; allowMissing?: boolean; timings?: boolean; explain?: boolean }) => {
     const parsed = parseLangList(opts.lang);
     if (!parsed.ok) {
       usageError(`unknown language ${parsed.unknown.map((c) => `"${c}"`).join(', ')} in --lang; valid values: all, ${LANGUAGES.join(', ')}`);
@@ -91,6 +92,10 @@ program
       `sitegen: built ${result.pages.length} pages in ${parsed.langs.length} language(s) into ${resolve(opts.out)} in ${Math.round(result.durationMs)} ms${cached}\n`,
     );
     if (opts.timings) process.stdout.write(stageTimings(result));
+    if (opts.explain && result.plan) {
+      const { explainLines } = await import('./pipeline/plan/build-plan.ts');
+      process.stdout.write(`sitegen: plan (decision, page, reason):\n${explainLines(result.plan).map((line) => `  ${line}\n`).join('')}`);
+    }
   });
 
 program

@@ -6,6 +6,7 @@
 import type { Problem } from '../site/errors.ts';
 import type { Lang } from '../site/languages.ts';
 import type { RoutePageId } from '../site/routes.ts';
+import type { BuildPlan } from './plan/build-plan.ts';
 
 export interface BuildOptions {
   /** Folder with `site.json`, `locales/` and `pages/`. */
@@ -59,6 +60,8 @@ export interface BuildResult {
   filesWritten: number;
   /** How many pages' social cards were rendered (the others came from the card cache); absent when the build did not get that far. */
   cardsRendered?: number;
+  /** What the build decided for each page and for the output checks, with the reasons (`sitegen build --explain`); absent when it failed before deciding. */
+  plan?: BuildPlan;
   /** Milliseconds spent in each stage that ran (a build that fails early has fewer). */
   stageMs: Partial<Record<BuildStage, number>>;
 }

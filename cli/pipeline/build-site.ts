@@ -33,10 +33,11 @@ import {
   writeManifest,
 } from './cache/output-store.ts';
 import { pageCache } from './cache/page-cache.ts';
-import { digest, renderCodeHash, sharedInputsHash } from './cache/page-inputs.ts';
+import { digest, renderCodeHash, sharedInputs } from './cache/page-inputs.ts';
 import { createStaging, discardStaging, droppedLanguages, foreignOutDir, listFiles, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, publishOutput } from './output-dir.ts';
 import { startPageWriter } from './page-writer.ts';
-import { type RenderedDocument, renderPages, type UnchangedDocument } from './render-pages.ts';
+import { planChecks, planPages, skeletonsCompared, unchangedPlan } from './plan/build-plan.ts';
+import { type PageRoute, pageRoutes, type RenderedDocument, renderPages, type UnchangedDocument } from './render-pages.ts';
 import { llmsTxt } from './discovery/llms-txt.ts';
 import { robotsTxt, sitemapXml } from './discovery/sitemap.ts';
 import { securityTxt } from './security-txt.ts';
@@ -63,7 +64,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
   const useCache = options.cache ?? true;
   if (!useCache) forgetBuildRecord(options.outDir);
   const known = useCache ? standingBuild(options) : null;
-  if (known?.result) return known.result;
+  if (known?.result) return { ...known.result, plan: unchangedPlan(known.result.pages) };
   // The check's time counts as part of the build and of its load stage.
   const started = performance.now() - (known?.ms ?? 0);
   const stageMs: BuildResult['stageMs'] = known ? { load: known.ms } : {};
@@ -105,7 +106,7 @@ export async function buildSite(options: BuildOptions): Promise<BuildResult> {
     const published = timed(stageMs, 'flush', () => (useCache ? publishCached(plan, outDir, previous, built.cacheRecords) : { written: publishFresh(plan, outDir), out: null }));
     // After the site: a server block that names a new page finds its file already there.
     const deployWritten = timed(stageMs, 'flush', () => writeDeployFiles(outDir, built.cacheRecords.host.deploy));
-    const done = result({ pages: built.pages, assets: built.assets, errors, warnings: gaps.warnings, filesWritten: published.written + deployWritten, cardsRendered: built.cardsRendered });
+    const done = result({ pages: built.pages, assets: built.assets, errors, warnings: gaps.warnings, filesWritten: published.written + deployWritten, cardsRendered: built.cardsRendered, plan: built.plan });
     if (known && published.out) writeBuildRecord(outDir, known, done, published.out);
     frontMatter?.save();
     return done;
@@ -135,7 +136,7 @@ function publishCached(plan: OutputPlan, outDir: string, previous: PreviousBuild
     // string it reads changed, with the same HTML): its record then says what it holds now.
     const spare = keepRecord(spareDir, previous.spareFiles, new Map([...plan.written].map((file) => [file, plan.files.get(file)!])));
     const out = keepRecord(outDir, previous.outFiles);
-    writeManifest(outDir, { version: 3, out, spare, ...records });
+    writeManifest(outDir, { version: 4, out, spare, ...records });
     return { written: 0, out };
   }
   const written = plan.finish();
@@ -151,7 +152,7 @@ function publishCached(plan: OutputPlan, outDir: string, previous: PreviousBuild
   // replaced without a record stays the spare: deleting it and linking anew cost a whole build
   // of the scaling site 0.5 s, as much as the next build saves.)
   const spare = keepRecord(spareDir, previous.outFiles) ?? linkedSpare(outDir, out);
-  writeManifest(outDir, { version: 3, out, spare, ...records });
+  writeManifest(outDir, { version: 4, out, spare, ...records });
   return { written, out };
 }
 
@@ -175,7 +176,7 @@ async function buildInto(
   known: Standing | null,
   /** The text of `/.well-known/security.txt`. */
   securityText: string,
-): Promise<Pick<BuildResult, 'pages' | 'assets' | 'errors' | 'cardsRendered'> & { cacheRecords: Omit<Manifest, 'version' | 'out' | 'spare'> }> {
+): Promise<Pick<BuildResult, 'pages' | 'assets' | 'errors' | 'cardsRendered' | 'plan'> & { cacheRecords: Omit<Manifest, 'version' | 'out' | 'spare'> }> {
   const { outDir, contentDir } = options;
   const useCache = known !== null;
   const assetsStarted = performance.now();
@@ -195,8 +196,12 @@ async function buildInto(
   const { cards, rendered: cardsRendered } = await timedAsync(stageMs, 'assets', () => socialCards(content, routes, fill));
   for (const card of cards.values()) plan.copy(card.file, card.hash, card.source);
   const year = (options.now ?? new Date()).getUTCFullYear();
-  const shared = useCache ? sharedInputsHash(renderCodeHash(), content, assets, routes, langs, year) : '';
+  const shared = useCache ? sharedInputs(renderCodeHash(), content, assets, routes, langs, year) : {};
   const cache = pageCache(previous, shared, content, contentDir, known?.fileHash, options.now, (path) => cards.get(path)?.url ?? '');
+  const pagePlan = timed(stageMs, 'render', () =>
+    planPages({ cache: useCache, previous: cache.previous, shared, pages: pageRoutes(routes, langs), inputsOf: (page, keys) => cache.inputsOf(page.route, keys), stringValue: cache.stringValue, files: cache.files }),
+  );
+  const reuse = (_route: PageRoute, file: string) => pagePlan.get(file)?.decision === 'keep';
   const position = new Map(routes.map((route, i) => [route.path, i]));
   const writer = startPageWriter(plan.dir);
   planned?.write(writer);
@@ -208,7 +213,7 @@ async function buildInto(
     const problems: Problem[] = [];
     const pages: BuiltPage[] = [];
     for (const lang of langs) {
-      const rendered = timed(stageMs, 'render', () => renderPages(content, assets, { contentDir, langs: [lang], routes, year, cards, ...(useCache ? { reuse: cache.reuse } : {}) }));
+      const rendered = timed(stageMs, 'render', () => renderPages(content, assets, { contentDir, langs: [lang], routes, year, cards, reuse }));
       timed(stageMs, 'write', () => {
         const sizes = plan.documents(writer, rendered.documents.map((d) => ({ file: d.file, text: d.html })));
         rendered.documents.forEach((document, i) => {
@@ -216,7 +221,7 @@ async function buildInto(
           renderedRecords.set(document.file, cache.rendered({ ...document, canonical: document.aliasOf ?? document.path }, document, { hash, bytes, skeleton: '' }));
         });
         for (const document of rendered.unchanged) {
-          const record = cache.kept(document.file);
+          const record = cache.kept(document.file, document.lang);
           keptRecords.set(document.file, record);
           plan.keptPage(outDir, document.file, record.html, record.bytes);
           skeletons.set(document.file, record.skeleton);
@@ -224,13 +229,13 @@ async function buildInto(
       });
       const inOrder = [...rendered.documents, ...rendered.unchanged].sort((a, b) => (position.get(a.path) ?? Infinity) - (position.get(b.path) ?? Infinity));
       for (const page of inOrder) {
-        const bytes = (page.html === undefined ? cache.previous(page.file) : renderedRecords.get(page.file)!).bytes;
+        const bytes = (page.html === undefined ? cache.recorded(page.file) : renderedRecords.get(page.file)!).bytes;
         pages.push({ path: page.path, file: page.file, lang: page.lang, page: page.page, bytes, rendered: page.html !== undefined });
       }
       outputPages.push(...inOrder);
       problems.push(...rendered.problems);
     }
-    const changed = cache.records().pages;
+    const changed = cache.pages;
     const sitemap = sitemapXml(routes, content.routes, content.site.siteUrl, (route) => changed[fileForPath(route.path)]?.changed);
     const robots = robotsTxt(content.site.siteUrl);
     // The sitemap first: its compressed copies are made in the background while llms.txt is made.
@@ -250,14 +255,15 @@ async function buildInto(
     // The checks do not read the sitemap's dates: a page whose text changed moves its <lastmod>, which must not run them again.
     const sitemapChecked = sitemap.replace(/ {4}<lastmod>[^<]*<\/lastmod>\n/g, '');
     const checksKeyOf = (skeletonOf: (file: string) => string | undefined) =>
-      digest(shared, sitemapChecked, robots, [...written].sort().join('\n'), ...outputPages.map((d) => `${d.file} ${d.path} ${d.aliasOf ?? ''} ${skeletonOf(d.file) ?? ''}`));
-    let checksKey = useCache && renderedRecords.size <= Math.max(50, outputPages.length / 10) ? timed(stageMs, 'write', () => {
+      digest(...Object.values(shared), sitemapChecked, robots, [...written].sort().join('\n'), ...outputPages.map((d) => `${d.file} ${d.path} ${d.aliasOf ?? ''} ${skeletonOf(d.file) ?? ''}`));
+    let checksKey = useCache && renderedRecords.size <= skeletonsCompared(outputPages.length) ? timed(stageMs, 'write', () => {
       for (const document of outputPages) if (document.html !== undefined) skeletons.set(document.file, (renderedRecords.get(document.file)!.skeleton = skeletonHash(document.html)));
       return checksKeyOf((file) => skeletons.get(file));
     }) : '';
     let verified: Problem[] = [];
     let host = previous.manifest?.host ?? { published: {}, deploy: {} };
-    if (checksKey === '' || previous.manifest?.checksKey !== checksKey) {
+    const checks = planChecks({ cache: useCache, rendered: renderedRecords.size, pages: outputPages.length, key: checksKey, previousKey: previous.manifest?.checksKey });
+    if (checks.run) {
       const documents = outputPages.map((d) => ({ ...d, html: d.html ?? readFileSync(join(outDir, d.file), 'utf8') }));
       // Pages not built (other languages, or pages whose content failed and is reported at its cause)
       // count as present, so each problem is reported once, not again at every link to the page.
@@ -283,6 +289,7 @@ async function buildInto(
       assets: { css: assets.stylesheet, cssBytes: assets.cssBytes, islands: assets.islands.files },
       errors: [...problems, ...verified],
       cardsRendered,
+      plan: { pages: [...pagePlan.values()], checks },
       cacheRecords: { ...cache.records(), checksKey, host },
     };
   } catch (error) {

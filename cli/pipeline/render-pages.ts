@@ -41,6 +41,16 @@ export interface RenderInput {
   cards?: ReadonlyMap<string, { url: string; alt: string }>;
 }
 
+/**
+ * Every page of `langs`, in the order the render stage makes them: each language's routes, then
+ * its 404 page; each with its output file and its route.
+ */
+export function pageRoutes(routes: readonly RenderedRoute[], langs: readonly Lang[]): { file: string; path: string; lang: Lang; route: PageRoute }[] {
+  return langs
+    .flatMap((lang): PageRoute[] => [...routes.filter((r) => r.lang === lang), { page: 'notFound', lang, path: notFoundPath(lang), canonical: notFoundPath(lang) }])
+    .map((route) => ({ file: fileForPath(route.path), path: route.path, lang: route.lang, route }));
+}
+
 /** The pages added as Markdown, by language and page id, e.g. `de content:healthcare`. */
 type ContentPageIndex = ReadonlyMap<string, ContentPage>;
 

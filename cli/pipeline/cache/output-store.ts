@@ -44,8 +44,8 @@ function folderColumns(folder: FolderRecord | null): z.input<typeof folderRecord
 }
 
 const pageRecord = z.object({
-  /** The hash of everything the page read (page-inputs.ts), the strings' values included. */
-  key: z.string(),
+  /** The hashes of what the page read besides what every page reads (plan/build-plan.ts `PageInputs`), the strings' values included. */
+  inputs: z.object({ route: z.string(), card: z.string(), markdown: z.string(), strings: z.string() }),
   /** Which of `stringSets` the page read. */
   strings: z.number().int().nonnegative(),
   /** The hash of its HTML, and of what the output checks read in it (tags, scripts, styles). */
@@ -58,12 +58,16 @@ const pageRecord = z.object({
 });
 
 const manifestSchema = z.object({
-  version: z.literal(3),
+  version: z.literal(4),
+  /** What every page read, by part (page-inputs.ts `sharedInputs`). */
+  shared: z.record(z.string(), z.string()),
   out: folderRecord.nullable(),
   spare: folderRecord.nullable(),
   pages: z.record(z.string(), pageRecord),
   /** The lists of string keys pages read; many pages read the same list (header, footer). */
   stringSets: z.array(z.array(z.string())),
+  /** What each of those strings said, by language and key (a short hash): the plan names the strings that changed. */
+  stringValues: z.record(z.string(), z.record(z.string(), z.string())),
   /** The hash of everything the output checks and the host configurations read; they pass again when it is the same. */
   checksKey: z.string(),
   /** The host configuration files of that build: published (by output path) and for the deployment folder (by name). */

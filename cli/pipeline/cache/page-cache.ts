@@ -2,10 +2,11 @@ import { FAST_LEVELS, isCompressible } from '../../assets/precompress.ts';
 import type { Lang } from '../../site/languages.ts';
 import { contentPageId } from '../../site/routes.ts';
 import type { LoadedContent } from '../load-content.ts';
-import type { PageRoute, RenderedDocument, ReusePage } from '../render-pages.ts';
-import type { PageRecord, PreviousBuild } from './output-store.ts';
+import type { PageInputs, PlanFiles, PreviousRecords, RecordedPage } from '../plan/build-plan.ts';
+import type { PageRoute, RenderedDocument } from '../render-pages.ts';
+import type { Manifest, PageRecord, PreviousBuild } from './output-store.ts';
 import { lastChanged, pageContentHash } from './page-changes.ts';
-import { digest, type FileHash, markdownHash, stringsHash } from './page-inputs.ts';
+import { digest, type FileHash, markdownHash, stringEntry, stringsHash } from './page-inputs.ts';
 
 /** What a page's precompressed copies depend on besides its HTML: the levels and the compressors' versions. */
 const COMPRESSION = JSON.stringify([FAST_LEVELS, process.versions.zlib ?? '', process.versions.brotli ?? '']);
@@ -29,49 +30,57 @@ export function pageFiles(file: string, htmlHash: string, bytes: number): [strin
 }
 
 /**
- * What the build cache knows about pages: which may stay as the previous build wrote them, and
- * the records of this build's pages for the next one.
+ * What the build cache knows about pages: the previous build's records and this build's inputs,
+ * as the build plan reads them (plan/build-plan.ts decides which pages are kept), and the records
+ * of this build's pages for the next one.
  */
 export interface PageCache {
-  /** For the render stage: true for a page whose inputs are all unchanged and whose files the output or the spare still holds. */
-  reuse: ReusePage;
-  /** The previous record of a page `reuse` kept. */
-  previous(file: string): PageRecord;
+  /** The previous build's records; null when there are none. */
+  previous: PreviousRecords | null;
+  /** This build's inputs of a page, its strings over `keys`. */
+  inputsOf(route: PageRoute, keys: readonly string[]): PageInputs;
+  /** A string's value in this build (a short hash). */
+  stringValue(lang: Lang, key: string): string;
+  /** The output folders as the plan asks them: the output or the spare holds a page's files as recorded. */
+  files: PlanFiles;
+  /** The previous record of a page the plan kept. */
+  recorded(file: string): PageRecord;
   /** Records a page rendered by this build; it keeps its previous time of change when what a reader sees is the same. */
   rendered(route: PageRoute, document: RenderedDocument, html: { hash: string; skeleton: string; bytes: number }): PageRecord;
   /** Records a page kept from the previous build. */
-  kept(file: string): PageRecord;
-  /** This build's page records and the string lists they refer to, for the manifest. */
-  records(): { pages: Record<string, PageRecord>; stringSets: string[][] };
+  kept(file: string, lang: Lang): PageRecord;
+  /** This build's page records so far, by output file. */
+  readonly pages: Readonly<Record<string, PageRecord>>;
+  /** This build's page records, the string lists they refer to, what those strings say and the shared inputs, for the manifest. */
+  records(): Pick<Manifest, 'pages' | 'stringSets' | 'stringValues' | 'shared'>;
 }
 
 /**
- * The page cache of a build: `shared` is the hash of what every page reads (page-inputs.ts
- * `sharedInputsHash`); a page's key adds its route, its Markdown and the values of the strings
- * it read (each Markdown file hashed by `fileHash`). With no previous build, no page is reused.
- * A page whose visible content changed is recorded as changed at `now` (page-changes.ts); its
- * social card's URL (`cardOf`) is part of its key.
+ * The page cache of a build: `shared` is what every page reads, by part (page-inputs.ts
+ * `sharedInputs`); a page's own inputs are its route, its social card's URL (`cardOf`), its
+ * Markdown (each file hashed by `fileHash`) and the values of the strings it read. With no
+ * previous build, there are no records. A page whose visible content changed is recorded as
+ * changed at `now` (page-changes.ts).
  */
-export function pageCache(previous: PreviousBuild, shared: string, content: LoadedContent, contentDir: string, fileHash?: FileHash, now = new Date(), cardOf: (path: string) => string = () => ''): PageCache {
+export function pageCache(previous: PreviousBuild, shared: Record<string, string>, content: LoadedContent, contentDir: string, fileHash?: FileHash, now = new Date(), cardOf: (path: string) => string = () => ''): PageCache {
   const manifest = previous.manifest;
   const contentPages = new Map(content.contentPages.map((p) => [`${p.lang} ${contentPageId(p.name)}`, p]));
-  const keyOf = (route: PageRoute, strings: string) =>
-    digest(shared, route.page, route.lang, route.path, route.canonical, cardOf(route.canonical), markdownHash(route, contentPages.get(`${route.lang} ${route.page}`), contentDir, fileHash), strings);
-
   // The strings hash of each (language, string list) pair, computed once: most pages share a list.
-  const stringHashes = new Map<string, string>();
   const stringEntries = new Map<string, string>();
-  const previousStrings = (lang: Lang, set: number) => {
-    const id = `${lang} ${set}`;
-    if (!stringHashes.has(id)) stringHashes.set(id, stringsHash(manifest!.stringSets[set] ?? [], lang, content.messages, stringEntries));
-    return stringHashes.get(id)!;
+  const stringHashes = new Map<readonly string[], Map<Lang, string>>();
+  const stringsOf = (lang: Lang, keys: readonly string[]) => {
+    if (!stringHashes.has(keys)) stringHashes.set(keys, new Map());
+    const byLang = stringHashes.get(keys)!;
+    if (!byLang.has(lang)) byLang.set(lang, stringsHash(keys, lang, content.messages, stringEntries));
+    return byLang.get(lang)!;
   };
-  const newStrings = new Map<string, string>();
-  const currentStrings = (lang: Lang, set: number) => {
-    const id = `${lang} ${set}`;
-    if (!newStrings.has(id)) newStrings.set(id, stringsHash(stringSets[set]!, lang, content.messages, stringEntries));
-    return newStrings.get(id)!;
-  };
+  const inputsOf = (route: PageRoute, keys: readonly string[]): PageInputs => ({
+    route: digest(route.page, route.lang, route.path, route.canonical),
+    card: cardOf(route.canonical),
+    markdown: markdownHash(route, contentPages.get(`${route.lang} ${route.page}`), contentDir, fileHash),
+    strings: stringsOf(route.lang, keys),
+  });
+  const stringValue = (lang: Lang, key: string) => digest(stringEntry(key, lang, content.messages, stringEntries)).slice(0, 12);
 
   const stringSets: string[][] = [];
   const setIndex = new Map<string, number>();
@@ -82,29 +91,52 @@ export function pageCache(previous: PreviousBuild, shared: string, content: Load
     return setIndex.get(id)!;
   };
   const pages: Record<string, PageRecord> = {};
+  const setsOf = new Map<Lang, Set<number>>();
+  const note = (lang: Lang, set: number) => {
+    if (!setsOf.has(lang)) setsOf.set(lang, new Set());
+    setsOf.get(lang)!.add(set);
+  };
 
+  const recordedPages = new Map<string, RecordedPage>();
+  for (const [file, record] of Object.entries(manifest?.pages ?? {})) {
+    const keys = manifest!.stringSets[record.strings];
+    if (keys) recordedPages.set(file, { inputs: record.inputs, keys });
+  }
   return {
-    reuse(route, file) {
-      const record = manifest?.pages[file];
-      if (!record || record.strings >= manifest!.stringSets.length) return false;
-      // The spare is asked first: the build writes into it, so it is looked at anyway.
-      const held = pageFiles(file, record.html, record.bytes).every(([f, hash]) => previous.spareFiles.hash(f) === hash || previous.outFiles.hash(f) === hash);
-      return held && keyOf(route, previousStrings(route.lang, record.strings)) === record.key;
+    previous: manifest ? { shared: manifest.shared, pages: recordedPages, stringValue: (lang, key) => manifest.stringValues[lang]?.[key] } : null,
+    inputsOf,
+    stringValue,
+    files: {
+      holdsPage(file) {
+        const record = manifest!.pages[file]!;
+        // The spare is asked first: the build writes into it, so it is looked at anyway.
+        return pageFiles(file, record.html, record.bytes).every(([f, hash]) => previous.spareFiles.hash(f) === hash || previous.outFiles.hash(f) === hash);
+      },
     },
-    previous: (file) => manifest!.pages[file]!,
+    recorded: (file) => manifest!.pages[file]!,
     rendered(route, document, html) {
       const strings = intern(document.strings);
-      const key = keyOf(route, currentStrings(route.lang, strings));
+      note(route.lang, strings);
       const visible = pageContentHash(document.html);
       const changed = lastChanged(manifest?.pages[document.file], visible, now);
-      pages[document.file] = { key, strings, html: html.hash, skeleton: html.skeleton, bytes: html.bytes, content: visible, changed };
+      pages[document.file] = { inputs: inputsOf(route, stringSets[strings]!), strings, html: html.hash, skeleton: html.skeleton, bytes: html.bytes, content: visible, changed };
       return pages[document.file]!;
     },
-    kept(file) {
+    kept(file, lang) {
       const record = manifest!.pages[file]!;
-      pages[file] = { ...record, strings: intern(manifest!.stringSets[record.strings]!) };
+      const strings = intern(manifest!.stringSets[record.strings]!);
+      note(lang, strings);
+      pages[file] = { ...record, strings };
       return pages[file]!;
     },
-    records: () => ({ pages, stringSets }),
+    pages,
+    records() {
+      const stringValues: Record<string, Record<string, string>> = {};
+      for (const [lang, sets] of setsOf) {
+        const values: Record<string, string> = (stringValues[lang] = {});
+        for (const set of sets) for (const key of stringSets[set]!) values[key] ??= stringValue(lang, key);
+      }
+      return { pages, stringSets, stringValues, shared };
+    },
   };
 }

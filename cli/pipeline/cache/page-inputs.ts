@@ -31,16 +31,26 @@ export function renderCodeHash(): string {
 }
 
 /**
- * What every page reads besides its own strings and Markdown, as one hash: the render code,
- * `site.json` (the `--site-url` override included), the placeholder values, the routes table
- * and the front matter of every page added as Markdown (links, menus and the solutions page
- * show them), the assets the pages link to or inline, the languages built and the year.
+ * What every page reads besides its own strings and Markdown, by part (the build plan names the
+ * parts that changed): the render code, `site.json` (the `--site-url` override included), the
+ * placeholder values, the routes table and the front matter of every page added as Markdown
+ * (links, menus and the solutions page show them), the assets the pages link to or inline, the
+ * languages built and the year.
  */
-export function sharedInputsHash(codeHash: string, content: LoadedContent, assets: SiteAssets, routes: readonly RenderedRoute[], langs: readonly Lang[], year: number): string {
+export function sharedInputs(codeHash: string, content: LoadedContent, assets: SiteAssets, routes: readonly RenderedRoute[], langs: readonly Lang[], year: number): Record<string, string> {
   // Fields in a fixed order: a page read from its file and one from the front matter cache hash alike.
   const frontMatter = content.contentPages.map((p) => [p.name, p.lang, p.file, frontMatterEntry(p)]);
   const linked = { stylesheet: assets.stylesheet, islands: assets.islands.assets, loader: assets.loader, socialImages: assets.socialImages };
-  return digest(codeHash, JSON.stringify(content.site), JSON.stringify(content.values), JSON.stringify(routes), JSON.stringify(frontMatter), JSON.stringify(linked), langs.join(','), String(year));
+  return {
+    code: codeHash,
+    site: digest(JSON.stringify(content.site)),
+    placeholders: digest(JSON.stringify(content.values)),
+    routes: digest(JSON.stringify(routes)),
+    frontMatter: digest(JSON.stringify(frontMatter)),
+    assets: digest(JSON.stringify(linked)),
+    languages: langs.join(','),
+    year: String(year),
+  };
 }
 
 /** The value at a dotted key of nested messages (a string, a subtree, or undefined). */
@@ -59,17 +69,19 @@ function messageAt(messages: Messages | undefined, key: string): unknown {
  * what each key says for the next call on the same messages.
  */
 export function stringsHash(keys: readonly string[], lang: Lang, messages: ReadonlyMap<Lang, Messages>, entries = new Map<string, string>()): string {
-  const own = messages.get(lang);
-  const english = messages.get(DEFAULT_LANG);
-  const entry = (key: string) => `${key}=${JSON.stringify(messageAt(own, key)) ?? ''}|${JSON.stringify(messageAt(english, key)) ?? ''}`;
-  return digest(
-    ...keys.map((key) => {
-      // `entries` keeps each key's entry for `lang` across calls: pages share most of their keys.
-      const id = `${lang}\0${key}`;
-      if (!entries.has(id)) entries.set(id, entry(key));
-      return entries.get(id)!;
-    }),
-  );
+  return digest(...keys.map((key) => stringEntry(key, lang, messages, entries)));
+}
+
+/** What the string `key` says in `lang` and in English (the fallback), as `stringsHash` hashes it; `entries` keeps it for the next call. */
+export function stringEntry(key: string, lang: Lang, messages: ReadonlyMap<Lang, Messages>, entries = new Map<string, string>()): string {
+  // `entries` keeps each key's entry for `lang` across calls: pages share most of their keys.
+  const id = `${lang}\0${key}`;
+  let entry = entries.get(id);
+  if (entry === undefined) {
+    entry = `${key}=${JSON.stringify(messageAt(messages.get(lang), key)) ?? ''}|${JSON.stringify(messageAt(messages.get(DEFAULT_LANG), key)) ?? ''}`;
+    entries.set(id, entry);
+  }
+  return entry;
 }
 
 /** The hash of a file's bytes, read each time (the build passes its record's hashes, which read a file only when it changed: file-hashes.ts). */
