@@ -44,8 +44,8 @@ function folderColumns(folder: FolderRecord | null): z.input<typeof folderRecord
 }
 
 const pageRecord = z.object({
-  /** The hashes of what the page read besides what every page reads (plan/build-plan.ts `PageInputs`), the strings' values included. */
-  inputs: z.object({ route: z.string(), card: z.string(), markdown: z.string(), strings: z.string() }),
+  /** What the page read besides what every page reads (plan/build-plan.ts `PageInputs`: its card's URL, the hashes of its Markdown and of its strings' values), space-separated. */
+  inputs: z.string(),
   /** Which of `stringSets` the page read. */
   strings: z.number().int().nonnegative(),
   /** The hash of its HTML, and of what the output checks read in it (tags, scripts, styles). */
@@ -66,8 +66,11 @@ const manifestSchema = z.object({
   pages: z.record(z.string(), pageRecord),
   /** The lists of string keys pages read; many pages read the same list (header, footer). */
   stringSets: z.array(z.array(z.string())),
-  /** What each of those strings said, by language and key (a short hash): the plan names the strings that changed. */
-  stringValues: z.record(z.string(), z.record(z.string(), z.string())),
+  /** Every string key pages read, and what each said in each language: 8 hex digits a key, in the order of `stringKeys` (the plan names the strings that changed). */
+  stringKeys: z.array(z.string()),
+  stringValues: z.record(z.string(), z.string()),
+  /** What each language's values were made from (the hashes of its file and the English one): a language whose sources are the same keeps its values. */
+  stringSources: z.record(z.string(), z.string()),
   /** The hash of everything the output checks and the host configurations read; they pass again when it is the same. */
   checksKey: z.string(),
   /** The host configuration files of that build: published (by output path) and for the deployment folder (by name). */

@@ -1,5 +1,6 @@
 import { FAST_LEVELS, isCompressible } from '../../assets/precompress.ts';
-import type { Lang } from '../../site/languages.ts';
+import { DEFAULT_LANG, type Lang } from '../../site/languages.ts';
+import { localeFile } from '../../site/locales.ts';
 import { contentPageId } from '../../site/routes.ts';
 import type { LoadedContent } from '../load-content.ts';
 import type { PageInputs, PlanFiles, PreviousRecords, RecordedPage } from '../plan/build-plan.ts';
@@ -30,6 +31,17 @@ export function pageFiles(file: string, htmlHash: string, bytes: number): [strin
 }
 
 /**
+ * A string's value as 8 hex digits (FNV-1a): recorded for every string pages read, only to name
+ * the strings that changed in the plan's reasons (whether a page is rendered again rests on the
+ * SHA-256 of its strings), so it is cheap rather than collision-proof: a build records 3,000 of them.
+ */
+function shortHash(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return (hash >>> 0).toString(16).padStart(8, '0');
+}
+
+/**
  * What the build cache knows about pages: the previous build's records and this build's inputs,
  * as the build plan reads them (plan/build-plan.ts decides which pages are kept), and the records
  * of this build's pages for the next one.
@@ -52,12 +64,12 @@ export interface PageCache {
   /** This build's page records so far, by output file. */
   readonly pages: Readonly<Record<string, PageRecord>>;
   /** This build's page records, the string lists they refer to, what those strings say and the shared inputs, for the manifest. */
-  records(): Pick<Manifest, 'pages' | 'stringSets' | 'stringValues' | 'shared'>;
+  records(): Pick<Manifest, 'pages' | 'stringSets' | 'stringKeys' | 'stringValues' | 'stringSources' | 'shared'>;
 }
 
 /**
  * The page cache of a build: `shared` is what every page reads, by part (page-inputs.ts
- * `sharedInputs`); a page's own inputs are its route, its social card's URL (`cardOf`), its
+ * `sharedInputs`); a page's own inputs are its social card's URL (`cardOf`), its
  * Markdown (each file hashed by `fileHash`) and the values of the strings it read. With no
  * previous build, there are no records. A page whose visible content changed is recorded as
  * changed at `now` (page-changes.ts).
@@ -75,12 +87,11 @@ export function pageCache(previous: PreviousBuild, shared: Record<string, string
     return byLang.get(lang)!;
   };
   const inputsOf = (route: PageRoute, keys: readonly string[]): PageInputs => ({
-    route: digest(route.page, route.lang, route.path, route.canonical),
     card: cardOf(route.canonical),
-    markdown: markdownHash(route, contentPages.get(`${route.lang} ${route.page}`), contentDir, fileHash),
-    strings: stringsOf(route.lang, keys),
+    markdown: markdownHash(route, contentPages.get(`${route.lang} ${route.page}`), contentDir, fileHash).slice(0, 16),
+    strings: stringsOf(route.lang, keys).slice(0, 16),
   });
-  const stringValue = (lang: Lang, key: string) => digest(stringEntry(key, lang, content.messages, stringEntries)).slice(0, 12);
+  const stringValue = (lang: Lang, key: string) => shortHash(stringEntry(key, lang, content.messages, stringEntries));
 
   const stringSets: string[][] = [];
   const setIndex = new Map<string, number>();
@@ -91,19 +102,23 @@ export function pageCache(previous: PreviousBuild, shared: Record<string, string
     return setIndex.get(id)!;
   };
   const pages: Record<string, PageRecord> = {};
-  const setsOf = new Map<Lang, Set<number>>();
-  const note = (lang: Lang, set: number) => {
-    if (!setsOf.has(lang)) setsOf.set(lang, new Set());
-    setsOf.get(lang)!.add(set);
-  };
+  const langs = new Set<Lang>();
+  // What a language's string values are made from: its file and the English one (the fallback).
+  const sourcesOf = (lang: Lang) => (fileHash ? `${fileHash(localeFile(contentDir, lang))} ${fileHash(localeFile(contentDir, DEFAULT_LANG))}` : '');
 
   const recordedPages = new Map<string, RecordedPage>();
   for (const [file, record] of Object.entries(manifest?.pages ?? {})) {
     const keys = manifest!.stringSets[record.strings];
-    if (keys) recordedPages.set(file, { inputs: record.inputs, keys });
+    const [card = '', markdown = '', strings = ''] = record.inputs.split(' ');
+    if (keys) recordedPages.set(file, { inputs: { card, markdown, strings }, keys });
   }
+  const keyIndex = new Map(manifest?.stringKeys.map((key, i) => [key, i]));
+  const previousValue = (lang: Lang, key: string) => {
+    const i = keyIndex.get(key);
+    return i === undefined ? undefined : manifest!.stringValues[lang]?.slice(i * 8, i * 8 + 8);
+  };
   return {
-    previous: manifest ? { shared: manifest.shared, pages: recordedPages, stringValue: (lang, key) => manifest.stringValues[lang]?.[key] } : null,
+    previous: manifest ? { shared: manifest.shared, pages: recordedPages, stringValue: previousValue } : null,
     inputsOf,
     stringValue,
     files: {
@@ -116,27 +131,33 @@ export function pageCache(previous: PreviousBuild, shared: Record<string, string
     recorded: (file) => manifest!.pages[file]!,
     rendered(route, document, html) {
       const strings = intern(document.strings);
-      note(route.lang, strings);
+      langs.add(route.lang);
       const visible = pageContentHash(document.html);
       const changed = lastChanged(manifest?.pages[document.file], visible, now);
-      pages[document.file] = { inputs: inputsOf(route, stringSets[strings]!), strings, html: html.hash, skeleton: html.skeleton, bytes: html.bytes, content: visible, changed };
+      const inputs = inputsOf(route, stringSets[strings]!);
+      pages[document.file] = { inputs: `${inputs.card} ${inputs.markdown} ${inputs.strings}`, strings, html: html.hash, skeleton: html.skeleton, bytes: html.bytes, content: visible, changed };
       return pages[document.file]!;
     },
     kept(file, lang) {
       const record = manifest!.pages[file]!;
       const strings = intern(manifest!.stringSets[record.strings]!);
-      note(lang, strings);
+      langs.add(lang);
       pages[file] = { ...record, strings };
       return pages[file]!;
     },
     pages,
     records() {
-      const stringValues: Record<string, Record<string, string>> = {};
-      for (const [lang, sets] of setsOf) {
-        const values: Record<string, string> = (stringValues[lang] = {});
-        for (const set of sets) for (const key of stringSets[set]!) values[key] ??= stringValue(lang, key);
+      const stringKeys = [...new Set(stringSets.flat())].sort();
+      const sameKeys = manifest?.stringKeys.join('\n') === stringKeys.join('\n');
+      const stringValues: Record<string, string> = {};
+      const stringSources: Record<string, string> = {};
+      for (const lang of langs) {
+        // A language whose file and the English one are as last time says what it said: its values are kept, not hashed again.
+        stringSources[lang] = sourcesOf(lang);
+        const kept = sameKeys && stringSources[lang] !== '' && manifest?.stringSources[lang] === stringSources[lang] ? manifest.stringValues[lang] : undefined;
+        stringValues[lang] = kept ?? stringKeys.map((key) => stringValue(lang, key)).join('');
       }
-      return { pages, stringSets, stringValues, shared };
+      return { pages, stringSets, stringKeys, stringValues, stringSources, shared };
     },
   };
 }

@@ -9,10 +9,11 @@
  */
 import type { Lang } from '../../site/languages.ts';
 
-/** What a page reads besides what every page reads, each as a hash: a page whose four are unchanged renders the same HTML. */
+/**
+ * What a page reads besides what every page reads (its route is part of the routes table, which
+ * every page reads), each as a hash: a page whose three are unchanged renders the same HTML.
+ */
 export interface PageInputs {
-  /** Its page id, language, path and canonical path. */
-  route: string;
   /** Its social card's URL. */
   card: string;
   /** Its Markdown file (a legal text or a page added as Markdown); empty for a template alone. */
@@ -113,7 +114,6 @@ function named(names: readonly string[]): string {
 /** Why a page with a record must be rendered again; null when it may be kept. */
 function renderReason<P extends PlannedPage>(page: P, recorded: RecordedPage, input: PagePlanInput<P>, previous: PreviousRecords): string | null {
   const now = input.inputsOf(page, recorded.keys);
-  if (now.route !== recorded.inputs.route) return 'its route changed (page, path or canonical)';
   if (now.card !== recorded.inputs.card) return 'its social card changed';
   if (now.markdown !== recorded.inputs.markdown) return 'its Markdown file changed';
   if (now.strings !== recorded.inputs.strings) {

@@ -18,7 +18,6 @@ const strings: Strings = { en: { 'about.title': 'About', 'nav.home': 'Home' }, d
 /** A page's inputs as a build with `strings` and `markdown` sees them. */
 function inputsWith(strings: Strings, markdown: Record<string, string>) {
   return (page: PlannedPage, keys: readonly string[]): PageInputs => ({
-    route: `${page.lang} ${page.path}`,
     card: `/assets/social/${page.file}.png`,
     markdown: markdown[page.file] ?? '',
     strings: keys.map((key) => `${key}=${strings[page.lang]![key]}`).join('|'),
