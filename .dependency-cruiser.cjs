@@ -117,6 +117,27 @@ module.exports = {
       to: { dependencyTypes: ['local'], pathNot: ['^cli/site/', '^ingest/contract/'] },
     },
     {
+      name: 'render-without-cache',
+      severity: 'error',
+      comment:
+        'The render stage (cli/pipeline/render-page.tsx, render-pages.ts) imports the build cache ' +
+        '(cli/pipeline/cache/). Rendering takes the routes to render and returns documents with ' +
+        'the keys they read; what the cache needs of it (PageRoute, RenderedDocument) lives in ' +
+        'cli/pipeline/page-document.ts, and the plan of what to render is passed in.',
+      from: { path: '^cli/pipeline/render-pages?[.]tsx?$' },
+      to: { path: '^cli/pipeline/cache/' },
+    },
+    {
+      name: 'cache-without-render',
+      severity: 'error',
+      comment:
+        'The build cache (cli/pipeline/cache/) imports the render stage. The cache records what ' +
+        'rendering returned and decides nothing about how a page is drawn: import the shared ' +
+        'types from cli/pipeline/page-document.ts instead, so either can change alone.',
+      from: { path: '^cli/pipeline/cache/' },
+      to: { path: '^cli/pipeline/render-pages?[.]tsx?$' },
+    },
+    {
       name: 'one-front-matter-reader',
       severity: 'error',
       comment:

@@ -4,7 +4,7 @@ import { islandBundle } from '../assets/cached-assets.ts';
 import { buildAssets, type SiteAssets } from '../pipeline/build-assets.ts';
 import { parseCss, plainCustomProperties } from '../pipeline/critical-css.ts';
 import { type LoadedContent, loadContent, translationGaps, unknownKeyProblems } from '../pipeline/load-content.ts';
-import type { RenderedDocument } from '../pipeline/render-pages.ts';
+import type { RenderedDocument } from '../pipeline/page-document.ts';
 import { writeOutFile } from '../pipeline/output-dir.ts';
 import type { Problem } from '../site/errors.ts';
 import { LANGUAGES } from '../site/languages.ts';

@@ -1,33 +1,20 @@
 import { caseRedirectScript } from '../host/case-redirect.ts';
 import { type ContentPage, type RenderedContentPage, renderContentPage } from '../site/markdown/content-pages.ts';
 import { ContentError, type Problem } from '../site/errors.ts';
+import { recordingTranslator } from '../site/i18n.ts';
 import type { Lang } from '../site/languages.ts';
 import { isMarkdownPage, loadMarkdownPage, type RenderedMarkdown } from '../site/markdown/markdown.ts';
 import { contentPageId, fileForPath, isIndexed, notFoundPath, type RenderedRoute, type RoutePageId } from '../site/routes.ts';
-import type { OutputDocument } from '../verify/built-output.ts';
+import type { PageRoute, RenderedDocument } from './page-document.ts';
 import type { SiteAssets } from './build-assets.ts';
 import type { LoadedContent } from './load-content.ts';
-import { recordingTranslator } from './cache/page-inputs.ts';
 import { renderPage } from './render-page.tsx';
-
-/** One rendered HTML document, with the page and language it is. */
-export interface RenderedDocument extends OutputDocument {
-  lang: Lang;
-  page: RoutePageId | 'notFound';
-  /** The string keys the page read (its translator was asked for), which the build cache keys it by. */
-  strings: readonly string[];
-}
 
 /** A page the build cache found unchanged: not rendered, its previous HTML stays. */
 export type UnchangedDocument = Omit<RenderedDocument, 'html' | 'strings'> & { html?: undefined };
 
 /** Whether a page may be left as the previous build wrote it (all it reads is unchanged); absent, every page is rendered. */
 export type ReusePage = (route: PageRoute, file: string) => boolean;
-
-/** A route of the table, or a language's 404 page. */
-export interface PageRoute extends Omit<RenderedRoute, 'page'> {
-  page: RoutePageId | 'notFound';
-}
 
 /** What the render stage needs besides content and assets. */
 export interface RenderInput {

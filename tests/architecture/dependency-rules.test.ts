@@ -52,6 +52,7 @@ describe('dependency rules (.dependency-cruiser.cjs) on a fixture that breaks ea
 
   it('reports every broken rule by name with the offending import, and nothing else', () => {
     expect(result.summary.violations.map(describeViolation).sort()).toEqual([
+      'cache-without-render: cli/pipeline/cache/records.ts → cli/pipeline/render-page.tsx',
       'contract-no-node-builtins: ingest/contract/schema.ts → fs',
       'contract-only-zod-mini: ingest/contract/schema.ts → zod',
       'ingest-not-to-site: ingest/http/app.ts → cli/site/model.ts',
@@ -62,6 +63,7 @@ describe('dependency rules (.dependency-cruiser.cjs) on a fixture that breaks ea
       'no-orphans: ingest/ops/leftover.ts',
       'not-to-unresolvable: cli/verify/html-scan.ts → ./missing.ts',
       'one-front-matter-reader: cli/check/pages.ts → gray-matter',
+      'render-without-cache: cli/pipeline/render-pages.ts → cli/pipeline/cache/page-key.ts',
       'site-model-stands-alone: cli/site/model.ts → cli/pipeline/stage.ts',
       'source-not-to-tests: cli/serve/start.ts → tests/helper.ts',
       'templates-only-cli-site: templates/pages/Bad.tsx → cli/pipeline/stage.ts',
@@ -90,6 +92,6 @@ describe('dependency rules (.dependency-cruiser.cjs) on a fixture that breaks ea
     expect(run.code).not.toBe(0);
     expect(run.stdout).toContain('error templates-only-cli-site: templates/pages/Bad.tsx → cli/pipeline/stage.ts');
     expect(run.stdout).toContain('A template imports from cli/ outside cli/site/.');
-    expect(run.stdout).toContain('12 dependency violations (12 errors, 0 warnings)');
+    expect(run.stdout).toContain('14 dependency violations (14 errors, 0 warnings)');
   });
 });

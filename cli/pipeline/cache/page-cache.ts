@@ -4,7 +4,7 @@ import { localeFile } from '../../site/locales.ts';
 import { contentPageId } from '../../site/routes.ts';
 import type { LoadedContent } from '../load-content.ts';
 import type { PageInputs, PlanFiles, PreviousRecords, RecordedPage } from '../plan/build-plan.ts';
-import type { PageRoute, RenderedDocument } from '../render-pages.ts';
+import type { PageRoute, RenderedDocument } from '../page-document.ts';
 import type { Manifest, PageRecord, PreviousBuild } from './output-store.ts';
 import { lastChanged, pageContentHash } from './page-changes.ts';
 import { digest, type FileHash, markdownHash, stringEntry, stringsHash } from './page-inputs.ts';

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { inputsHash } from '../../assets/asset-cache.ts';
 import { moduleGraph } from '../../assets/module-graph.ts';
-import type { Translate } from '../../site/i18n.ts';
 import { DEFAULT_LANG, type Lang } from '../../site/languages.ts';
 import type { Messages } from '../../site/locales.ts';
 import type { ContentPage } from '../../site/markdown/content-pages.ts';
@@ -99,22 +98,4 @@ export function markdownHash(route: { page: RoutePageId | 'notFound'; lang: Lang
     return existsSync(file) ? fileHash(file) : 'missing';
   }
   return contentPage ? fileHash(contentPage.file) : '';
-}
-
-/**
- * Wraps a translator so that it notes every key asked for: the strings a page reads, which
- * the cache keys the page by.
- *
- * @example const { t, keys } = recordingTranslator(translate); t('nav.about'); [...keys] // ['nav.about']
- */
-export function recordingTranslator(translate: Translate): { t: Translate; keys: Set<string> } {
-  const keys = new Set<string>();
-  const base = translate as unknown as (...args: unknown[]) => unknown;
-  const t = (...args: unknown[]) => {
-    const [key] = args;
-    if (typeof key === 'string') keys.add(key);
-    else if (Array.isArray(key)) for (const k of key) if (typeof k === 'string') keys.add(k);
-    return base(...args);
-  };
-  return { t: t as unknown as Translate, keys };
 }
