@@ -60,7 +60,7 @@ export interface BuildResult {
   filesWritten: number;
   /** How many pages' social cards were rendered (the others came from the card cache); absent when the build did not get that far. */
   cardsRendered?: number;
-  /** What the build decided for each page and for the output checks, with the reasons (`sitegen build --explain`); absent when it failed before deciding. */
+  /** What the build decided for each page and for the output checks, with the reasons (`sitegen build --explain`); absent when the build failed. */
   plan?: BuildPlan;
   /** Milliseconds spent in each stage that ran (a build that fails early has fewer). */
   stageMs: Partial<Record<BuildStage, number>>;
