@@ -30,13 +30,13 @@ module.exports = {
       to: { circular: true },
     },
     {
-      // Cycles between folders. A file-level cycle check misses these: cli/build/a.ts may
-      // import cli/assets/b.ts while cli/assets/c.ts imports cli/build/d.ts, with no file in
+      // Cycles between folders. A file-level cycle check misses these: cli/pipeline/a.ts may
+      // import cli/assets/b.ts while cli/assets/c.ts imports cli/pipeline/d.ts, with no file in
       // a cycle. dependency-cruiser 17 can run `circular` on the folder graph instead
       // (`scope: 'folder'`), where a folder's dependencies are those of every file beneath
       // it, leaving out the ones that stay inside it. So a sub-folder and its parent
       // (cli/site/ → cli/paths.ts) never count as a cycle by themselves, but siblings at any
-      // depth (cli/build ↔ cli/assets, templates ↔ cli/site) do. This needs no list of
+      // depth (cli/pipeline ↔ cli/assets, templates ↔ cli/site) do. This needs no list of
       // allowed directions to keep up to date as folders are added.
       name: 'no-folder-cycle',
       scope: 'folder',
@@ -115,6 +115,27 @@ module.exports = {
         'node: built-ins are fine; move anything else it needs into cli/site/.',
       from: { path: '^cli/site/' },
       to: { dependencyTypes: ['local'], pathNot: ['^cli/site/', '^ingest/contract/'] },
+    },
+    {
+      name: 'render-without-cache',
+      severity: 'error',
+      comment:
+        'The render stage (cli/pipeline/render-page.tsx, render-pages.ts) imports the build cache ' +
+        '(cli/pipeline/cache/). Rendering takes the routes to render and returns documents with ' +
+        'the keys they read; what the cache needs of it (PageRoute, RenderedDocument) lives in ' +
+        'cli/pipeline/page-document.ts, and the plan of what to render is passed in.',
+      from: { path: '^cli/pipeline/render-pages?[.]tsx?$' },
+      to: { path: '^cli/pipeline/cache/' },
+    },
+    {
+      name: 'cache-without-render',
+      severity: 'error',
+      comment:
+        'The build cache (cli/pipeline/cache/) imports the render stage. The cache records what ' +
+        'rendering returned and decides nothing about how a page is drawn: import the shared ' +
+        'types from cli/pipeline/page-document.ts instead, so either can change alone.',
+      from: { path: '^cli/pipeline/cache/' },
+      to: { path: '^cli/pipeline/render-pages?[.]tsx?$' },
     },
     {
       name: 'one-front-matter-reader',

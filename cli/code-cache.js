@@ -55,7 +55,7 @@ function writeCache(script, file, cacheFile) {
   }
 }
 
-/** Formats stack traces with the script's frames at their place in the sources (`cli/build/build-site.ts:88:11`). */
+/** Formats stack traces with the script's frames at their place in the sources (`cli/pipeline/build-site.ts:88:11`). */
 function mapStackTraces(file) {
   let map;
   const sourceMap = () => (map ??= new SourceMap(JSON.parse(readFileSync(`${file}.map`, 'utf8'))));

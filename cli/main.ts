@@ -1,6 +1,6 @@
 import { join, relative, resolve } from 'node:path';
 import { Command, CommanderError } from 'commander';
-import type { BuildResult, BuildStage } from './build/build-result.ts';
+import type { BuildResult, BuildStage } from './pipeline/build-result.ts';
 import { formatProblem, problemHints, type Problem } from './site/errors.ts';
 import { DEFAULT_LANG, LANGUAGES, parseLangList } from './site/languages.ts';
 import { DEFAULT_PATHS, PROJECT_ROOT } from './paths.ts';
@@ -57,7 +57,8 @@ program
   .option('--no-cache', 'build from scratch: render and write every page, rebuild the island scripts and CSS even when their inputs are unchanged')
   .option('--allow-missing', 'publish even when a language lacks keys: English shows in their place, one warning per key')
   .option('--timings', 'also print how long each stage took, the render time per page and the peak memory')
-  .action(async (opts: { lang: string; out: string; content: string; siteUrl?: string; cache: boolean; allowMissing?: boolean; timings?: boolean }) => {
+  .option('--explain', "also print the build's plan: each page rendered, kept or deleted, and whether the output checks ran, each with its reason")
+  .action(async (opts: { lang: string; out: string; content: string; siteUrl?: string; cache: boolean; allowMissing?: boolean; timings?: boolean; explain?: boolean }) => {
     const parsed = parseLangList(opts.lang);
     if (!parsed.ok) {
       usageError(`unknown language ${parsed.unknown.map((c) => `"${c}"`).join(', ')} in --lang; valid values: all, ${LANGUAGES.join(', ')}`);
@@ -76,7 +77,7 @@ program
       cache: opts.cache,
       allowMissing: opts.allowMissing ?? false,
     };
-    const { buildSite } = await import('./build/build-site.ts');
+    const { buildSite } = await import('./pipeline/build-site.ts');
     const result = await buildSite(options);
     for (const warning of result.warnings) process.stderr.write(`warning: ${formatProblem(warning)}\n`);
     if (result.errors.length > 0) {
@@ -91,6 +92,10 @@ program
       `sitegen: built ${result.pages.length} pages in ${parsed.langs.length} language(s) into ${resolve(opts.out)} in ${Math.round(result.durationMs)} ms${cached}\n`,
     );
     if (opts.timings) process.stdout.write(stageTimings(result));
+    if (opts.explain && result.plan) {
+      const { explainLines } = await import('./pipeline/plan/build-plan.ts');
+      process.stdout.write(`sitegen: plan (decision, page, reason):\n${explainLines(result.plan).map((line) => `  ${line}\n`).join('')}`);
+    }
   });
 
 program

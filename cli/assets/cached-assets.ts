@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { islandEntryFiles } from '../../templates/islands/registry.ts';
-import { cachedFolder, copyCached, inputsHash } from './build-cache.ts';
+import { cachedFolder, copyCached, inputsHash } from './asset-cache.ts';
 import type { IslandBundle } from './islands-build.ts';
 import { moduleGraph } from './module-graph.ts';
 import { MAX_LEVELS, precompress } from './precompress.ts';
@@ -20,7 +20,7 @@ const islandInputs = () => [
 const cssInputs = (cssEntry: string) => [cssEntry, dirname(cssEntry), ...moduleGraph([new URL('./css.ts', import.meta.url)]), 'package-lock.json'];
 
 /**
- * The island bundle for the current sources, from the build cache or freshly built with Vite
+ * The island bundle for the current sources, from the assets' cache or freshly built with Vite
  * (imported only then: it is the slowest part of a cold start), copied into `outDir` (or, from
  * the cache, handed to `place`: a cached build links its files into the output).
  */
@@ -40,7 +40,7 @@ export async function islandBundle(outDir: string, useCache: boolean, place = (d
   return JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as IslandBundle;
 }
 
-/** The compiled stylesheet for the current templates, from the build cache or compiled with Tailwind. */
+/** The compiled stylesheet for the current templates, from the assets' cache or compiled with Tailwind. */
 export async function stylesheet(cssEntry: string, useCache: boolean): Promise<string> {
   const compile = async () => (await import('./css.ts')).compileCss(cssEntry);
   if (!useCache) return compile();

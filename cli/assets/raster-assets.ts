@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { cachedFolder, copyCached, inputsHash } from './build-cache.ts';
+import { cachedFolder, copyCached, inputsHash } from './asset-cache.ts';
 import { appIconSvg, faviconSvg, icoFromPngs } from './favicon.ts';
 import { ICONS } from '../site/asset-paths.ts';
 import type { Lang } from '../site/languages.ts';
@@ -42,7 +42,7 @@ async function renderAll(dir: string, texts: Readonly<Partial<Record<Lang, Socia
  * Writes the raster images into `outDir`: each language's 1200×630 sharing image and the icon
  * set (`favicon.ico` with 16, 32 and 48 px, apple-touch-icon, 192/512 px app icons, a maskable
  * one). They are rendered from SVG with resvg only when their texts or sources changed, and
- * otherwise copied from the build cache (or handed to `place`, as `islandBundle` does). Returns
+ * otherwise copied from the assets' cache (or handed to `place`, as `islandBundle` does). Returns
  * the sharing images' URL paths.
  */
 export async function rasterAssets(outDir: string, texts: Readonly<Partial<Record<Lang, SocialImageText>>>, useCache: boolean, place = (dir: string) => copyCached(dir, outDir)): Promise<SocialImages> {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import { loadContent } from '../build/load-content.ts';
+import { loadContent } from '../pipeline/load-content.ts';
 import { ContentError, type Problem } from '../site/errors.ts';
 import type { ContentPage } from '../site/markdown/content-pages.ts';
 import { jsonKeyLines } from '../site/json-lines.ts';

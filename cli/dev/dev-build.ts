@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { islandBundle } from '../assets/cached-assets.ts';
-import { buildAssets, type SiteAssets } from '../build/build-assets.ts';
-import { parseCss, plainCustomProperties } from '../build/critical-css.ts';
-import { type LoadedContent, loadContent, translationGaps, unknownKeyProblems } from '../build/load-content.ts';
-import type { RenderedDocument } from '../build/render-pages.ts';
-import { writeOutFile } from '../build/output-dir.ts';
+import { buildAssets, type SiteAssets } from '../pipeline/build-assets.ts';
+import { parseCss, plainCustomProperties } from '../pipeline/critical-css.ts';
+import { type LoadedContent, loadContent, translationGaps, unknownKeyProblems } from '../pipeline/load-content.ts';
+import type { RenderedDocument } from '../pipeline/page-document.ts';
+import { writeOutFile } from '../pipeline/output-dir.ts';
 import type { Problem } from '../site/errors.ts';
 import { LANGUAGES } from '../site/languages.ts';
 import { allRoutes, type RenderedRoute } from '../site/routes.ts';
@@ -107,7 +107,7 @@ export class DevBuild {
   }
 
   /**
-   * The assets: built whole (from the build cache where possible) the first time; afterwards the
+   * The assets: built whole (from the assets' cache where possible) the first time; afterwards the
    * island bundle again when an island's module changed, and the stylesheet, under a new URL,
    * when an edited template uses a class it lacked.
    */

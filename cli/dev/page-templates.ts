@@ -4,7 +4,7 @@ import { moduleGraph } from '../assets/module-graph.ts';
 
 /**
  * The template component each page type renders inside the layout (`PageBody` in
- * cli/build/render-page.tsx; a test keeps the two in step), relative to the templates folder.
+ * cli/pipeline/render-page.tsx; a test keeps the two in step), relative to the templates folder.
  * A page not listed here (a page added as Markdown) counts as using every template.
  */
 const PAGE_TEMPLATES: Readonly<Record<string, string>> = {

@@ -1,6 +1,6 @@
 import { relative } from 'node:path';
 import { createServer, type ViteDevServer } from 'vite';
-import type { renderPages } from '../build/render-pages.ts';
+import type { renderPages } from '../pipeline/render-pages.ts';
 import type { Problem } from '../site/errors.ts';
 
 /** The render stage, as loaded from the current template sources. */
@@ -22,7 +22,7 @@ export interface TemplateLoader {
 }
 
 /** Where the render stage is, as a URL path under the project root for Vite. */
-const RENDER_STAGE = '/cli/build/render-pages.ts';
+const RENDER_STAGE = '/cli/pipeline/render-pages.ts';
 
 /** Starts a Vite server without HTTP, file watcher or browser dependency scan, to load `root`'s render stage. */
 export async function createTemplateLoader(root: string, cacheDir: string): Promise<TemplateLoader> {

@@ -1,4 +1,4 @@
-import { buildSite } from '../build/build-site.ts';
+import { buildSite } from '../pipeline/build-site.ts';
 import { formatProblem, type Problem } from '../site/errors.ts';
 import { DEFAULT_PATHS } from '../paths.ts';
 import { startIngestService, STOP_SIGNALS } from './ingest-service.ts';

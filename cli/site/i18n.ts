@@ -57,3 +57,21 @@ function cacheKey([key, options, ...rest]: unknown[]): string | undefined {
   const plain = typeof options === 'object' && options !== null && Object.values(options).every((v) => ['string', 'number', 'boolean'].includes(typeof v));
   return plain ? `${key} ${JSON.stringify(options)}` : undefined;
 }
+
+/**
+ * Wraps a translator so that it notes every key asked for: the strings a page reads, which
+ * the build cache keys the page by.
+ *
+ * @example const { t, keys } = recordingTranslator(translate); t('nav.about'); [...keys] // ['nav.about']
+ */
+export function recordingTranslator(translate: Translate): { t: Translate; keys: Set<string> } {
+  const keys = new Set<string>();
+  const base = translate as unknown as (...args: unknown[]) => unknown;
+  const t = (...args: unknown[]) => {
+    const [key] = args;
+    if (typeof key === 'string') keys.add(key);
+    else if (Array.isArray(key)) for (const k of key) if (typeof k === 'string') keys.add(k);
+    return base(...args);
+  };
+  return { t: t as unknown as Translate, keys };
+}

@@ -52,19 +52,21 @@ describe('dependency rules (.dependency-cruiser.cjs) on a fixture that breaks ea
 
   it('reports every broken rule by name with the offending import, and nothing else', () => {
     expect(result.summary.violations.map(describeViolation).sort()).toEqual([
+      'cache-without-render: cli/pipeline/cache/records.ts → cli/pipeline/render-page.tsx',
       'contract-no-node-builtins: ingest/contract/schema.ts → fs',
       'contract-only-zod-mini: ingest/contract/schema.ts → zod',
       'ingest-not-to-site: ingest/http/app.ts → cli/site/model.ts',
       'no-circular: cli/check/links.ts → cli/check/pages.ts',
       // One folder cycle, reported from each of its two folders.
-      'no-folder-cycle: cli/assets → cli/build',
-      'no-folder-cycle: cli/build → cli/assets',
+      'no-folder-cycle: cli/assets → cli/pipeline',
+      'no-folder-cycle: cli/pipeline → cli/assets',
       'no-orphans: ingest/ops/leftover.ts',
       'not-to-unresolvable: cli/verify/html-scan.ts → ./missing.ts',
       'one-front-matter-reader: cli/check/pages.ts → gray-matter',
-      'site-model-stands-alone: cli/site/model.ts → cli/build/stage.ts',
+      'render-without-cache: cli/pipeline/render-pages.ts → cli/pipeline/cache/page-key.ts',
+      'site-model-stands-alone: cli/site/model.ts → cli/pipeline/stage.ts',
       'source-not-to-tests: cli/serve/start.ts → tests/helper.ts',
-      'templates-only-cli-site: templates/pages/Bad.tsx → cli/build/stage.ts',
+      'templates-only-cli-site: templates/pages/Bad.tsx → cli/pipeline/stage.ts',
     ]);
     expect(new Set(result.summary.violations.map((v) => v.rule.severity))).toEqual(new Set(['error']));
   });
@@ -88,8 +90,8 @@ describe('dependency rules (.dependency-cruiser.cjs) on a fixture that breaks ea
   it('prints the rule, the import and the rule’s explanation, and exits non-zero (what `npm run lint:deps` shows)', () => {
     const run = depcruise('err-long');
     expect(run.code).not.toBe(0);
-    expect(run.stdout).toContain('error templates-only-cli-site: templates/pages/Bad.tsx → cli/build/stage.ts');
+    expect(run.stdout).toContain('error templates-only-cli-site: templates/pages/Bad.tsx → cli/pipeline/stage.ts');
     expect(run.stdout).toContain('A template imports from cli/ outside cli/site/.');
-    expect(run.stdout).toContain('12 dependency violations (12 errors, 0 warnings)');
+    expect(run.stdout).toContain('14 dependency violations (14 errors, 0 warnings)');
   });
 });

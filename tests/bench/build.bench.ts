@@ -8,7 +8,7 @@
  * with peak memory and the load average at the time (the machine may be shared).
  *
  * A "whole build" renders and writes every page: the page cache's manifest and the record of the
- * last build (cli/build/cache/build-record.ts) are deleted before it, and a whole build that did
+ * last build (cli/pipeline/cache/build-record.ts) are deleted before it, and a whole build that did
  * not render every page stops the benchmark (the island, CSS and image caches stay warm, as Hugo's resources do, and the output folder
  * before last is written over, as Hugo writes over public/).
  *

@@ -19,7 +19,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildSite } from '../../cli/build/build-site.ts';
+import { buildSite } from '../../cli/pipeline/build-site.ts';
 import { DEFAULT_PATHS, INGEST_BIN, PROJECT_ROOT } from '../../cli/paths.ts';
 import { precompress } from '../../cli/assets/precompress.ts';
 import { fileForPath, pathFor, type PageId } from '../../cli/site/routes.ts';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PATHS, PROJECT_ROOT } from '../../cli/paths.ts';
 import { loadContentPages } from '../../cli/site/markdown/content-pages.ts';
-import { siteRoutes } from '../../cli/site/routes.ts';
+import { fileForPath, siteRoutes } from '../../cli/site/routes.ts';
 import { testFolder, testOutDir } from '../helpers/test-folders.ts';
 
 /** The pages a build of one language writes: its routes (fixed pages, service pages, aliases, its Markdown pages) and its 404 page. */
@@ -60,6 +60,27 @@ describe('sitegen CLI', () => {
     expect(run.stdout).toContain(`built ${pagesOf('en') + 1} pages in 1 language(s)`); // the project's content in English, and release-notes.md
     expect(readFileSync(join(out, 'release-notes.html'), 'utf8')).toContain('Version 2 masks <strong>views</strong> too.');
     expect(run.stdout).toMatch(/^sitegen: timings \(ms\): load \d+, assets \d+, render \d+ \(\d+\.\d\d per page\), write \d+, verify \d+, host \d+, flush \d+; peak memory \d+ MB$/m);
+  });
+
+  it('explains a rebuild after one German string changed: exactly the pages that show it are rendered, the reason naming the key', () => {
+    const content = join(testFolder('sg-content-'), 'content');
+    cpSync(DEFAULT_PATHS.contentDir, content, { recursive: true });
+    const out = testOutDir('sg-');
+    expect(sitegen('build', '--lang', 'en,de', '--content', content, '--out', out).code).toBe(0);
+    const german = join(content, 'locales', 'de.json');
+    const messages = JSON.parse(readFileSync(german, 'utf8')) as { about: { mission: { title: string } } };
+    const changed = `${messages.about.mission.title} (neu)`;
+    messages.about.mission.title = changed;
+    writeFileSync(german, JSON.stringify(messages, null, 2));
+    const run = sitegen('build', '--lang', 'en,de', '--content', content, '--out', out, '--explain');
+    expect(run.code).toBe(0);
+    const plan = run.stdout.split('\n').filter((line) => /^ {2}(render|keep|delete|checks) /.test(line)).map((line) => line.trim().split(/\s{2,}/));
+    const rendered = plan.filter(([decision]) => decision === 'render');
+    const showing = (readdirSync(out, { recursive: true }) as string[]).filter((file) => file.endsWith('.html') && readFileSync(join(out, file), 'utf8').includes(changed));
+    expect(showing.length).toBeGreaterThan(0);
+    expect(rendered.map(([, path]) => fileForPath(path!)).sort()).toEqual(showing.sort());
+    for (const [, , reason] of rendered) expect(reason).toBe('strings it reads changed: about.mission.title');
+    expect(plan.filter(([decision]) => decision === 'keep').length).toBe(pagesOf('en') + siteRoutes(loadContentPages(DEFAULT_PATHS.contentDir).pages).allRoutes(['de']).length + 1 - rendered.length);
   });
 
   it('refuses to empty a folder it did not create', () => {

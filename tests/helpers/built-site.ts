@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, expect, inject } from 'vitest';
-import { buildSite, type BuildResult } from '../../cli/build/build-site.ts';
+import { buildSite, type BuildResult } from '../../cli/pipeline/build-site.ts';
 import { DEFAULT_PATHS } from '../../cli/paths.ts';
 import { textOf } from './html-text.ts';
 

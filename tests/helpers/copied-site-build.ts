@@ -6,7 +6,7 @@
 import { cpSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildSite, type BuildOptions, type BuildResult } from '../../cli/build/build-site.ts';
+import { buildSite, type BuildOptions, type BuildResult } from '../../cli/pipeline/build-site.ts';
 import { DEFAULT_PATHS } from '../../cli/paths.ts';
 
 const NOW = new Date('2026-03-01T00:00:00Z');

@@ -143,7 +143,7 @@ async function main(argv: string[]): Promise<number> {
     const root = chosen.dist ?? join(work, 'dist');
     if (chosen.dist === undefined) {
       console.log(`building the site (${chosen.langs.join(', ')}) …`);
-      const { buildSite } = await import('../../cli/build/build-site.ts');
+      const { buildSite } = await import('../../cli/pipeline/build-site.ts');
       const build = await buildSite({ ...DEFAULT_PATHS, outDir: root, langs: chosen.langs });
       if (build.errors.length > 0) return failed(build.errors);
     }

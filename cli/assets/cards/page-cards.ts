@@ -12,7 +12,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Lang } from '../../site/languages.ts';
-import { cacheFolderOf, inputsHash } from '../build-cache.ts';
+import { cacheFolderOf, inputsHash } from '../asset-cache.ts';
 import { moduleGraph } from '../module-graph.ts';
 import { socialImageSvg, type SocialImageText } from './social-image.ts';
 

@@ -41,7 +41,7 @@ export interface ContentPage extends ContentPageRoute {
   /** The file it was read from, `<contentDir>/pages/<lang>/<name>.md`. */
   file: string;
   title: string;
-  /** The Markdown below the front matter, read when asked: a build with the cache reads only the bodies of the pages it renders (`cli/build/cache/front-matter-cache.ts`). */
+  /** The Markdown below the front matter, read when asked: a build with the cache reads only the bodies of the pages it renders (`cli/pipeline/cache/front-matter-cache.ts`). */
   body(): string;
   /** The file line of the body's first line, so a problem in the body can name its line. */
   bodyLine: number;

@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadContent } from '../../../cli/build/load-content.ts';
+import { loadContent } from '../../../cli/pipeline/load-content.ts';
 import { overlayProblem } from '../../../cli/dev/overlay-problem.ts';
 import { templateProblem } from '../../../cli/dev/template-loader.ts';
 import { withDevClient } from '../../../cli/dev/dev-server.ts';

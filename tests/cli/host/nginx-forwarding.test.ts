@@ -23,7 +23,7 @@ import { fixturePage, METRICS_PATHS, NOT_TOKEN_FORM_POSTS, TOKEN_FORM_CASES, tok
 const CONFIRMED = 'https://www.maskwise.io/de/newsletter/confirmed';
 /** The site's security headers in the fixture's server block. */
 const SITE_HEADERS = { 'x-content-type-options': 'nosniff', 'content-security-policy': "default-src 'self'; frame-ancestors 'none'" };
-/** A security.txt as the build writes it (tests/cli/build/security-txt.test.ts tests its fields). */
+/** A security.txt as the build writes it (tests/cli/pipeline/security-txt.test.ts tests its fields). */
 const SECURITY_TXT = 'Contact: mailto:info@maskwise.io\nExpires: 2027-11-28T00:00:00Z\n';
 const haveNginx = nginxAvailable() || Boolean(process.env.CI);
 if (!haveNginx) process.stderr.write('nginx tests: nginx is not installed (Debian: apt-get install -y nginx); left out.\n');

@@ -2,7 +2,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildSite } from '../../../cli/build/build-site.ts';
+import { buildSite } from '../../../cli/pipeline/build-site.ts';
 import { fillPlaceholders, renderMarkdown } from '../../../cli/site/markdown/markdown.ts';
 import { DEFAULT_PATHS } from '../../../cli/paths.ts';
 import { formatProblem } from '../../../cli/site/errors.ts';

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildSite } from '../../../cli/build/build-site.ts';
+import { buildSite } from '../../../cli/pipeline/build-site.ts';
 import { DEFAULT_PATHS, INGEST_BIN, PROJECT_ROOT } from '../../../cli/paths.ts';
 import { createStaticServer } from '../../../cli/serve/static-server.ts';
 import { freePort } from '../../helpers/ports.ts';

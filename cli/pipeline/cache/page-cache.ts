@@ -1,0 +1,163 @@
+import { FAST_LEVELS, isCompressible } from '../../assets/precompress.ts';
+import { DEFAULT_LANG, type Lang } from '../../site/languages.ts';
+import { localeFile } from '../../site/locales.ts';
+import { contentPageId } from '../../site/routes.ts';
+import type { LoadedContent } from '../load-content.ts';
+import type { PageInputs, PlanFiles, PreviousRecords, RecordedPage } from '../plan/build-plan.ts';
+import type { PageRoute, RenderedDocument } from '../page-document.ts';
+import type { Manifest, PageRecord, PreviousBuild } from './output-store.ts';
+import { lastChanged, pageContentHash } from './page-changes.ts';
+import { digest, type FileHash, markdownHash, stringEntry, stringsHash } from './page-inputs.ts';
+
+/** What a page's precompressed copies depend on besides its HTML: the levels and the compressors' versions. */
+const COMPRESSION = JSON.stringify([FAST_LEVELS, process.versions.zlib ?? '', process.versions.brotli ?? '']);
+/** The hashes `compressedHash` gave, by HTML hash: a kept page's files are asked for twice in a build. */
+const compressedHashes = new Map<string, [gz: string, br: string]>();
+
+/** The content hashes recorded for a page's precompressed copies (`.gz`, `.br`): of its HTML's hash, the levels and the compressors. */
+function compressedHash(hash: string): [gz: string, br: string] {
+  if (!compressedHashes.has(hash)) compressedHashes.set(hash, [digest(hash, 'gz', COMPRESSION), digest(hash, 'br', COMPRESSION)]);
+  return compressedHashes.get(hash)!;
+}
+
+/** A page's files in the output (the HTML, and its `.gz` and `.br` when it is worth compressing) with their content hashes. */
+export function pageFiles(file: string, htmlHash: string, bytes: number): [string, string][] {
+  const files: [string, string][] = [[file, htmlHash]];
+  if (isCompressible(file, bytes)) {
+    const [gz, br] = compressedHash(htmlHash);
+    files.push([`${file}.gz`, gz], [`${file}.br`, br]);
+  }
+  return files;
+}
+
+/**
+ * A string's value as 8 hex digits (FNV-1a): recorded for every string pages read, only to name
+ * the strings that changed in the plan's reasons (whether a page is rendered again rests on the
+ * SHA-256 of its strings), so it is cheap rather than collision-proof: a build records 3,000 of them.
+ */
+function shortHash(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return (hash >>> 0).toString(16).padStart(8, '0');
+}
+
+/**
+ * What the build cache knows about pages: the previous build's records and this build's inputs,
+ * as the build plan reads them (plan/build-plan.ts decides which pages are kept), and the records
+ * of this build's pages for the next one.
+ */
+export interface PageCache {
+  /** The previous build's records; null when there are none. */
+  previous: PreviousRecords | null;
+  /** This build's inputs of a page, its strings over `keys`. */
+  inputsOf(route: PageRoute, keys: readonly string[]): PageInputs;
+  /** A string's value in this build (a short hash). */
+  stringValue(lang: Lang, key: string): string;
+  /** The output folders as the plan asks them: the output or the spare holds a page's files as recorded. */
+  files: PlanFiles;
+  /** The previous record of a page the plan kept. */
+  recorded(file: string): PageRecord;
+  /** Records a page rendered by this build; it keeps its previous time of change when what a reader sees is the same. */
+  rendered(route: PageRoute, document: RenderedDocument, html: { hash: string; skeleton: string; bytes: number }): PageRecord;
+  /** Records a page kept from the previous build. */
+  kept(file: string, lang: Lang): PageRecord;
+  /** This build's page records so far, by output file. */
+  readonly pages: Readonly<Record<string, PageRecord>>;
+  /** This build's page records, the string lists they refer to, what those strings say and the shared inputs, for the manifest. */
+  records(): Pick<Manifest, 'pages' | 'stringSets' | 'stringKeys' | 'stringValues' | 'stringSources' | 'shared'>;
+}
+
+/**
+ * The page cache of a build: `shared` is what every page reads, by part (page-inputs.ts
+ * `sharedInputs`); a page's own inputs are its social card's URL (`cardOf`), its
+ * Markdown (each file hashed by `fileHash`) and the values of the strings it read. With no
+ * previous build, there are no records. A page whose visible content changed is recorded as
+ * changed at `now` (page-changes.ts).
+ */
+export function pageCache(previous: PreviousBuild, shared: Record<string, string>, content: LoadedContent, contentDir: string, fileHash?: FileHash, now = new Date(), cardOf: (path: string) => string = () => ''): PageCache {
+  const manifest = previous.manifest;
+  const contentPages = new Map(content.contentPages.map((p) => [`${p.lang} ${contentPageId(p.name)}`, p]));
+  // The strings hash of each (language, string list) pair, computed once: most pages share a list.
+  const stringEntries = new Map<string, string>();
+  const stringHashes = new Map<readonly string[], Map<Lang, string>>();
+  const stringsOf = (lang: Lang, keys: readonly string[]) => {
+    if (!stringHashes.has(keys)) stringHashes.set(keys, new Map());
+    const byLang = stringHashes.get(keys)!;
+    if (!byLang.has(lang)) byLang.set(lang, stringsHash(keys, lang, content.messages, stringEntries));
+    return byLang.get(lang)!;
+  };
+  const inputsOf = (route: PageRoute, keys: readonly string[]): PageInputs => ({
+    card: cardOf(route.canonical),
+    markdown: markdownHash(route, contentPages.get(`${route.lang} ${route.page}`), contentDir, fileHash).slice(0, 16),
+    strings: stringsOf(route.lang, keys).slice(0, 16),
+  });
+  const stringValue = (lang: Lang, key: string) => shortHash(stringEntry(key, lang, content.messages, stringEntries));
+
+  const stringSets: string[][] = [];
+  const setIndex = new Map<string, number>();
+  const intern = (keys: readonly string[]) => {
+    const sorted = [...keys].sort();
+    const id = sorted.join('\n');
+    if (!setIndex.has(id)) setIndex.set(id, stringSets.push(sorted) - 1);
+    return setIndex.get(id)!;
+  };
+  const pages: Record<string, PageRecord> = {};
+  const langs = new Set<Lang>();
+  // What a language's string values are made from: its file and the English one (the fallback).
+  const sourcesOf = (lang: Lang) => (fileHash ? `${fileHash(localeFile(contentDir, lang))} ${fileHash(localeFile(contentDir, DEFAULT_LANG))}` : '');
+
+  const recordedPages = new Map<string, RecordedPage>();
+  for (const [file, record] of Object.entries(manifest?.pages ?? {})) {
+    const keys = manifest!.stringSets[record.strings];
+    const [card = '', markdown = '', strings = ''] = record.inputs.split(' ');
+    if (keys) recordedPages.set(file, { inputs: { card, markdown, strings }, keys });
+  }
+  const keyIndex = new Map(manifest?.stringKeys.map((key, i) => [key, i]));
+  const previousValue = (lang: Lang, key: string) => {
+    const i = keyIndex.get(key);
+    return i === undefined ? undefined : manifest!.stringValues[lang]?.slice(i * 8, i * 8 + 8);
+  };
+  return {
+    previous: manifest ? { shared: manifest.shared, pages: recordedPages, stringValue: previousValue } : null,
+    inputsOf,
+    stringValue,
+    files: {
+      holdsPage(file) {
+        const record = manifest!.pages[file]!;
+        // The spare is asked first: the build writes into it, so it is looked at anyway.
+        return pageFiles(file, record.html, record.bytes).every(([f, hash]) => previous.spareFiles.hash(f) === hash || previous.outFiles.hash(f) === hash);
+      },
+    },
+    recorded: (file) => manifest!.pages[file]!,
+    rendered(route, document, html) {
+      const strings = intern(document.strings);
+      langs.add(route.lang);
+      const visible = pageContentHash(document.html);
+      const changed = lastChanged(manifest?.pages[document.file], visible, now);
+      const inputs = inputsOf(route, stringSets[strings]!);
+      pages[document.file] = { inputs: `${inputs.card} ${inputs.markdown} ${inputs.strings}`, strings, html: html.hash, skeleton: html.skeleton, bytes: html.bytes, content: visible, changed };
+      return pages[document.file]!;
+    },
+    kept(file, lang) {
+      const record = manifest!.pages[file]!;
+      const strings = intern(manifest!.stringSets[record.strings]!);
+      langs.add(lang);
+      pages[file] = { ...record, strings };
+      return pages[file]!;
+    },
+    pages,
+    records() {
+      const stringKeys = [...new Set(stringSets.flat())].sort();
+      const sameKeys = manifest?.stringKeys.join('\n') === stringKeys.join('\n');
+      const stringValues: Record<string, string> = {};
+      const stringSources: Record<string, string> = {};
+      for (const lang of langs) {
+        // A language whose file and the English one are as last time says what it said: its values are kept, not hashed again.
+        stringSources[lang] = sourcesOf(lang);
+        const kept = sameKeys && stringSources[lang] !== '' && manifest?.stringSources[lang] === stringSources[lang] ? manifest.stringValues[lang] : undefined;
+        stringValues[lang] = kept ?? stringKeys.map((key) => stringValue(lang, key)).join('');
+      }
+      return { pages, stringSets, stringKeys, stringValues, stringSources, shared };
+    },
+  };
+}
