@@ -41,11 +41,11 @@ import { raw } from './pg-connection.ts';
 import type { PostgresHealth } from './pg-health.ts';
 
 /**
- * How long a claim or a sent mark waits for others to share its statement, and how many share one
+ * How long a claim waits for others to share its statement, and how many share one
  * at most (the worker runs 32 sends per SMTP connection). While a statement runs, the next batch
  * gathers by itself; the wait only adds to a mail's time in the outbox, never to a request's.
  */
-const OUTBOX_BATCH: GroupCommitOptions = { maxBatch: 64, maxDelayMs: 5 };
+const CLAIM_BATCH: GroupCommitOptions = { maxBatch: 64, maxDelayMs: 5 };
 
 /**
  * The sent marks wait longer for each other: each statement is a WAL flush of its own, and a mail
@@ -62,7 +62,6 @@ FROM unnest($1::bigint[], $2::int[], $3::text[]) AS done(id, attempts, at)
 WHERE outbox.id = done.id AND outbox.attempts = done.attempts AND outbox.status = 'sending'
 RETURNING outbox.id, outbox.attempts`;
 
-
 /** One lane's ask for a row. */
 interface ClaimAsk {
   now: number;
@@ -70,7 +69,7 @@ interface ClaimAsk {
 }
 
 /** The PostgreSQL outbox on `kysely`'s pool; every call goes through `health.guard`. */
-export function postgresOutbox(kysely: Kysely<Tables>, health: PostgresHealth, batch: GroupCommitOptions = OUTBOX_BATCH): OutboxStore {
+export function postgresOutbox(kysely: Kysely<Tables>, health: PostgresHealth): OutboxStore {
   const changed = async (query: { executeTakeFirst(): Promise<{ numUpdatedRows: bigint }> }) =>
     Number((await query.executeTakeFirst()).numUpdatedRows);
 
@@ -92,7 +91,7 @@ export function postgresOutbox(kysely: Kysely<Tables>, health: PostgresHealth, b
     }));
     return asks.map((_, index) => ({ ok: true, value: jobs[index] ?? null }));
   };
-  const claims = new GroupCommit(claimMany, batch);
+  const claims = new GroupCommit(claimMany, CLAIM_BATCH);
 
   const markManySent = async (marks: Array<OutboxClaim & { now: number }>): Promise<Array<JobResult<boolean>>> => {
     const ordered = [...marks].sort((a, b) => a.id - b.id);
@@ -105,7 +104,7 @@ export function postgresOutbox(kysely: Kysely<Tables>, health: PostgresHealth, b
     const recorded = new Set(rows.map((row) => `${row.id}/${row.attempts}`));
     return marks.map((mark) => ({ ok: true, value: recorded.has(`${mark.id}/${mark.attempts}`) }));
   };
-  const sentMarks = new GroupCommit(markManySent, batch === OUTBOX_BATCH ? SENT_MARK_BATCH : batch);
+  const sentMarks = new GroupCommit(markManySent, SENT_MARK_BATCH);
 
   return {
     claimNext: (now, dueBy = now) => claims.submit({ now, dueBy }),
