@@ -4,6 +4,7 @@ import { contentPageFiles, loadContentPages } from '../site/markdown/content-pag
 import type { Problem } from '../site/errors.ts';
 import { DEFAULT_LANG, LANGUAGES } from '../site/languages.ts';
 import { MARKDOWN_PAGES, markdownFile, type MarkdownPageId } from '../site/markdown/markdown.ts';
+import { outlineProblems } from './markdown-outline.ts';
 
 /** The line numbers of a Markdown document's `#` and `##` headings (outside fenced code). */
 function headingLines(source: string): { h1: number[]; h2: number[]; deeper: number[] } {
@@ -48,7 +49,8 @@ function placeholderProblems(file: string, source: string, placeholders: Readonl
  * Checks the Markdown pages of every language. The legal texts: each file exists and has one
  * title. The pages added as Markdown: valid front matter and URLs, no `# ` title (it comes from
  * the front matter), and a warning for each language that lacks the page. Both: the same number
- * of `## ` sections as English, and only placeholders that `content/site.json` provides.
+ * of `## ` sections as English, images with a text alternative and headings that skip no level
+ * (markdown-outline.ts), and only placeholders that `content/site.json` provides.
  */
 export function checkPages(contentDir: string, root: string, placeholders: ReadonlySet<string>): { problems: Problem[]; warnings: Problem[]; pages: number } {
   const problems: Problem[] = [];
@@ -66,7 +68,7 @@ export function checkPages(contentDir: string, root: string, placeholders: Reado
       }
       pages++;
       const source = readFileSync(path, 'utf8');
-      problems.push(...structureProblems(file, source, englishSections, 1), ...placeholderProblems(file, source, placeholders));
+      problems.push(...structureProblems(file, source, englishSections, 1), ...outlineProblems(file, source, 0), ...placeholderProblems(file, source, placeholders));
     }
   }
 
@@ -82,7 +84,10 @@ export function checkPages(contentDir: string, root: string, placeholders: Reado
       const file = relative(root, path);
       const page = loaded.pages.find((p) => p.file === path);
       // Titles and sections count in the body (a front matter that failed is reported as such).
-      if (page) problems.push(...structureProblems(file, `${'\n'.repeat(page.bodyLine - 1)}${page.body()}`, path === english?.file ? null : englishSections, 0));
+      if (page) {
+        const body = `${'\n'.repeat(page.bodyLine - 1)}${page.body()}`;
+        problems.push(...structureProblems(file, body, path === english?.file ? null : englishSections, 0), ...outlineProblems(file, body, 1));
+      }
       problems.push(...placeholderProblems(file, readFileSync(path, 'utf8'), placeholders));
     }
     for (const lang of LANGUAGES.filter((l) => !having.some((f) => f.lang === l))) {
