@@ -130,10 +130,12 @@ const country = z.string('required').check(
   z.refine(isCountryCode, 'country'),
 );
 
+// Only the service checks a captcha against the contract (the island compares the answer with the
+// question's sum itself): marked pure, its `.check` calls leave the browser bundle with it.
 const captcha = z.strictObject(
   {
-    token: z.string('captcha').check(z.minLength(1, 'captcha'), z.refine((value: string) => value.length <= LIMITS.captchaToken, 'captcha')),
-    answer: z.int('captcha').check(z.gte(0, 'captcha'), z.lte(18, 'captcha')),
+    token: /* @__PURE__ */ z.string('captcha').check(z.minLength(1, 'captcha'), z.refine((value: string) => value.length <= LIMITS.captchaToken, 'captcha')),
+    answer: /* @__PURE__ */ z.int('captcha').check(z.gte(0, 'captcha'), z.lte(18, 'captcha')),
   },
   'captcha',
 );
@@ -177,11 +179,13 @@ export const newsletterSchema = z.strictObject({
 export type NewsletterSignup = z.output<typeof newsletterSchema>;
 
 /**
- * The contact form body; `phone` and `companyName` may be absent, null or blank (all stored as null).
+ * The contact form's fields without the captcha: what the form posts as plain HTML (JavaScript off;
+ * its sender confirms by mail instead), and what the island checks before it checks the answer to
+ * its question itself. `phone` and `companyName` may be absent, null or blank (all stored as null).
  * `intent` is why the visitor writes (absent: `general`); `sourcePage` the path of the site page
  * they came from (`/de/about`; absent or null when unknown).
  */
-export const contactSchema = z.strictObject({
+export const plainContactSchema = z.strictObject({
   intent,
   sourcePage,
   firstName: requiredText(LIMITS.name),
@@ -191,16 +195,20 @@ export const contactSchema = z.strictObject({
   companyName: optionalText(LIMITS.companyName),
   country,
   message,
-  captcha,
   lang,
   [HONEYPOT_FIELD]: honeypot,
 });
 
+/**
+ * The contact form body the island posts: the fields of `plainContactSchema` and the captcha's
+ * token and answer. Built by extending the plain form's schema (not the plain one by omitting the
+ * captcha), so the browser bundle, which needs only the fields, leaves the captcha's schema and
+ * zod's number checks out.
+ */
+export const contactSchema = z.extend(plainContactSchema, { captcha });
+
 /** A validated, normalised contact message. */
 export type ContactSubmission = z.output<typeof contactSchema>;
-
-/** The contact form posted as plain HTML (JavaScript off): the same fields without the captcha; its sender confirms by mail instead. */
-export const plainContactSchema = z.omit(contactSchema, { captcha: true });
 
 /** The outcome of `validate`: the normalised data, or the per-field issues and the names of unexpected fields. */
 export type Validation<T> =

@@ -24,7 +24,7 @@ import { gzipSync } from 'node:zlib';
 import { DEFAULT_PATHS, PROJECT_ROOT } from '../../cli/paths.ts';
 import { LANGUAGES } from '../../cli/site/languages.ts';
 import { fileForPath } from '../../cli/site/routes.ts';
-import { pageWeight } from './page-weight.ts';
+import { pageWeight } from '../helpers/page-weight.ts';
 import { GENERATED_PER_LANGUAGE, hugoSite, scaledContent } from './scaling-site.ts';
 import { figure, installed, option, SMOKE, targetColumns } from './smoke.ts';
 

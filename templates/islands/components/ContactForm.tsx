@@ -1,7 +1,7 @@
 import { useSignal } from '@preact/signals-react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect, useRef, type FormEvent } from 'react';
-import { CONTACT_INTENTS, contactSchema, type ContactIntent, fieldIssues, HONEYPOT_FIELD, LIMITS, type FieldIssues, type Lang } from '../../../ingest/contract/schemas.ts';
+import { CONTACT_INTENTS, type ContactIntent, fieldIssues, HONEYPOT_FIELD, LIMITS, type FieldIssues, type Lang, plainContactSchema } from '../../../ingest/contract/schemas.ts';
 import { Field, INPUT_CLASS, Optional } from '../../forms/Field.tsx';
 import { PRIMARY_BUTTON } from '../../ui/button-classes.ts';
 import { RichText } from '../../ui/RichText.tsx';
@@ -130,15 +130,15 @@ export function ContactForm({ lang, intent, endpoint, captchaEndpoint, privacyHr
     const optional = (name: string) => (text(name).trim() === '' ? null : text(name));
     const current = challenge.value;
     const answer = text('answer').trim() === '' ? NaN : Number(text('answer'));
-    const body = {
+    const fields = {
       intent: text('intent'), sourcePage: sourcePage.current,
       firstName: text('firstName'), lastName: text('lastName'), email: text('email'),
       phone: optional('phone'), companyName: optional('companyName'),
       country: text('country'), message: text('message'), lang,
-      captcha: { token: current?.token ?? '', answer: Number.isInteger(answer) ? answer : -1 },
       [HONEYPOT_FIELD]: text(HONEYPOT_FIELD) || undefined,
     };
-    const { captcha: _captcha, ...found } = fieldIssues(contactSchema, body);
+    // The fields are checked against the contract; the answer against the question's sum, below.
+    const found = fieldIssues(plainContactSchema, fields);
     if (Number.isNaN(answer)) found.answer = 'captcha';
     issues.value = found;
     if (Object.keys(found).length > 0) return focusFirstInvalid(form, found);
@@ -152,7 +152,7 @@ export function ContactForm({ lang, intent, endpoint, captchaEndpoint, privacyHr
     }
     sending.value = true;
     await challengeReady(current);
-    const result = await postJson(endpoint, body);
+    const result = await postJson(endpoint, { ...fields, captcha: { token: current.token, answer } });
     sending.value = false;
     if (result.kind === 'ok') {
       form.reset();
