@@ -1,29 +1,7 @@
-import { LANGUAGES } from '../../cli/site/languages.ts';
-import { DEFAULT_PATHS } from '../../cli/paths.ts';
-import { loadContentPages } from '../../cli/site/markdown/content-pages.ts';
-import { siteRoutes } from '../../cli/site/routes.ts';
-import { axeViolations, expect, hydrateForm, preloadAxe, test } from './support/fixtures.ts';
-import { pagesByLanguage, timeoutFor } from './support/page-batches.ts';
+import { axeViolations, expect, hydrateForm, test } from './support/fixtures.ts';
 
-// Every page in every language, from the routes table (the pages added as Markdown included: the
-// sector, role and regulation pages), plus each language's 404 page.
-const PAGES = [
-  ...siteRoutes(loadContentPages(DEFAULT_PATHS.contentDir).pages).allRoutes().map((r) => r.path),
-  ...LANGUAGES.map((l) => (l === 'en' ? '/no-such-page' : `/${l}/no-such-page`)),
-];
-
-for (const [lang, paths] of pagesByLanguage(PAGES)) {
-  test(`axe finds no WCAG A/AA violations on the ${paths.length} pages in ${lang}`, async ({ page, url }) => {
-    test.setTimeout(timeoutFor(paths.length));
-    await preloadAxe(page);
-    for (const path of paths) {
-      await test.step(path, async () => {
-        await page.goto(url(path));
-        expect.soft(await axeViolations(page), `axe on ${path}`).toEqual([]);
-      });
-    }
-  });
-}
+// axe on every page in every language, with the overflow check in the same visit, is
+// tests/e2e/page-checks.spec.ts; here: the states a page reaches only through a visitor's actions.
 
 test.describe('on a phone', () => {
   test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });

@@ -50,6 +50,15 @@ describe('sitegen dev and the requests a web page can make', () => {
       expect(res.body).toContain('/__sitegen/dev-client.js');
     }
   });
+
+  // Stopped here, after the requests, rather than started anew for it: a start is a whole first
+  // build. SIGINT has its test in dev-command.test.ts, on that file's running server.
+  it('regression: SIGTERM stops the site server and the ingest service: nothing is left listening', async () => {
+    await expect.poll(() => listening(dev.ingestPort), { timeout: 30_000 }).toBe(true);
+    expect(await listening(dev.port)).toBe(true);
+    expect(await dev.stop('SIGTERM')).toBe(0);
+    expect([await listening(dev.port), await listening(dev.ingestPort)]).toEqual([false, false]);
+  }, 60_000);
 });
 
 /** The process ids of `pid`'s children (Linux). */

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
@@ -120,7 +120,18 @@ async function startNpm(name: string, env: Record<string, string> = {}, { group 
   for (const stream of [npm.stdout, npm.stderr]) stream.on('data', (chunk: Buffer) => (output += chunk));
   const remove = () => rmSync(dataDir, { recursive: true, force: true });
   try {
-    await expect.poll(() => output, { timeout }).toMatch(/site: http/);
+    // Waited for by event, not expect.poll: a beforeAll starts one too.
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`npm start printed no address within ${timeout / 1000} s:\n${output}`)), timeout);
+      const check = () => {
+        if (/site: http/.test(output)) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      for (const stream of [npm.stdout, npm.stderr]) stream.on('data', check);
+      void exited.then((code) => reject(new Error(`npm start exited (${code}) before printing its address:\n${output}`)));
+    });
   } catch (error) {
     try {
       if (group) process.kill(-npm.pid!, 'SIGKILL');
@@ -134,19 +145,28 @@ async function startNpm(name: string, env: Record<string, string> = {}, { group 
   return { npm, port, ingestPort, exited, output: () => output, remove };
 }
 
+/**
+ * Holds a running `npm start` to what stopping it with `signal` must do: both servers listen on
+ * 127.0.0.1 only while it runs, and neither port is held once npm has exited.
+ */
+async function expectStopsOn(npm: ChildProcess, signal: NodeJS.Signals, port: number, ingestPort: number, exited: Promise<number | null>): Promise<void> {
+  expect(await listening(port)).toBe(true);
+  expect(await listening(ingestPort)).toBe(true);
+  if (outsideAddress) expect(await listening(port, outsideAddress)).toBe(false);
+
+  npm.kill(signal);
+  await exited;
+  await expect.poll(async () => [await listening(port), await listening(ingestPort)], { timeout: 20_000 }).toEqual([false, false]);
+}
+
 describe('stopping npm start', () => {
-  it.each(['SIGTERM', 'SIGINT'] as const)(
-    'regression: %s to npm stops the site server and the ingest service, on 127.0.0.1 only while they ran',
-    async (signal) => {
+  // SIGTERM has its test on the running server of 'npm start at either loopback spelling' below.
+  it(
+    'regression: SIGINT to npm stops the site server and the ingest service, on 127.0.0.1 only while they ran',
+    async () => {
       const { npm, port, ingestPort, exited, remove } = await startNpm('npm-start');
       try {
-        expect(await listening(port)).toBe(true);
-        expect(await listening(ingestPort)).toBe(true);
-        if (outsideAddress) expect(await listening(port, outsideAddress)).toBe(false);
-
-        npm.kill(signal);
-        await exited;
-        await expect.poll(async () => [await listening(port), await listening(ingestPort)], { timeout: 20_000 }).toEqual([false, false]);
+        await expectStopsOn(npm, 'SIGINT', port, ingestPort, exited);
       } finally {
         if (npm.exitCode === null) npm.kill('SIGKILL');
         remove();
@@ -180,33 +200,43 @@ describe('stopping npm start', () => {
 });
 
 describe('npm start at either loopback spelling', () => {
-  it(
-    'regression: a no-JS form opened at 127.0.0.1 (npm start announces localhost) is accepted, and the visitor stays on the spelling they used',
-    async () => {
-      const { npm, port, exited, output, remove } = await startNpm('npm-start-origins', { SITE_URL: '', ALLOWED_ORIGINS: '' }, { timeout: 90_000 });
-      try {
-        expect(output()).toContain(`site: http://localhost:${port}`);
-        const base = `http://127.0.0.1:${port}`;
-        // Printed only once the service answers: the captcha works at once (it answered 502 for a second).
-        expect((await send(base, '/api/captcha', { method: 'GET', headers: { host: `127.0.0.1:${port}` } })).status).toBe(200);
-        for (const [i, origin] of [`http://127.0.0.1:${port}`, `http://localhost:${port}`].entries()) {
-          const host = new URL(origin).host;
-          const form = new URLSearchParams({ name: 'Ana', email: `ana.${i}@example.com`, privacyConsent: 'true', lang: 'de', website: '' }).toString();
-          const res = await send(base, '/api/newsletter', { method: 'POST', headers: { host, origin, referer: `${origin}/de`, 'content-type': 'application/x-www-form-urlencoded' }, body: form });
-          expect([res.status, res.headers.location], origin).toEqual([303, '/de/newsletter/check-inbox']);
-          const json = { name: 'Ana', email: `ana.json${i}@example.com`, privacyConsent: true, marketingConsent: false, lang: 'de' };
-          const island = await send(base, '/api/newsletter', { method: 'POST', headers: { host, origin, 'content-type': 'application/json' }, body: JSON.stringify(json) });
-          expect(island.status, origin).toBe(201);
-        }
-        const foreign = await send(base, '/api/newsletter', { method: 'POST', headers: { origin: 'http://127.0.0.2:1', 'content-type': 'application/x-www-form-urlencoded' }, body: 'lang=de' });
-        expect(foreign.status).toBe(403);
-      } finally {
-        npm.kill('SIGTERM');
-        await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 20_000))]);
-        if (npm.exitCode === null) npm.kill('SIGKILL');
-        remove();
-      }
-    },
-    150_000,
-  );
+  // One npm start for both tests (a start is a build and a service): the forms, then SIGTERM.
+  let started: Awaited<ReturnType<typeof startNpm>>;
+
+  beforeAll(async () => {
+    started = await startNpm('npm-start-origins', { SITE_URL: '', ALLOWED_ORIGINS: '' }, { timeout: 90_000 });
+  }, 150_000);
+
+  afterAll(async () => {
+    if (!started) return;
+    const { npm, exited, remove } = started;
+    if (npm.exitCode === null) npm.kill('SIGTERM');
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 20_000))]);
+    if (npm.exitCode === null) npm.kill('SIGKILL');
+    remove();
+  });
+
+  it('regression: a no-JS form opened at 127.0.0.1 (npm start announces localhost) is accepted, and the visitor stays on the spelling they used', async () => {
+    const { port, output } = started;
+    expect(output()).toContain(`site: http://localhost:${port}`);
+    const base = `http://127.0.0.1:${port}`;
+    // Printed only once the service answers: the captcha works at once (it answered 502 for a second).
+    expect((await send(base, '/api/captcha', { method: 'GET', headers: { host: `127.0.0.1:${port}` } })).status).toBe(200);
+    for (const [i, origin] of [`http://127.0.0.1:${port}`, `http://localhost:${port}`].entries()) {
+      const host = new URL(origin).host;
+      const form = new URLSearchParams({ name: 'Ana', email: `ana.${i}@example.com`, privacyConsent: 'true', lang: 'de', website: '' }).toString();
+      const res = await send(base, '/api/newsletter', { method: 'POST', headers: { host, origin, referer: `${origin}/de`, 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+      expect([res.status, res.headers.location], origin).toEqual([303, '/de/newsletter/check-inbox']);
+      const json = { name: 'Ana', email: `ana.json${i}@example.com`, privacyConsent: true, marketingConsent: false, lang: 'de' };
+      const island = await send(base, '/api/newsletter', { method: 'POST', headers: { host, origin, 'content-type': 'application/json' }, body: JSON.stringify(json) });
+      expect(island.status, origin).toBe(201);
+    }
+    const foreign = await send(base, '/api/newsletter', { method: 'POST', headers: { origin: 'http://127.0.0.2:1', 'content-type': 'application/x-www-form-urlencoded' }, body: 'lang=de' });
+    expect(foreign.status).toBe(403);
+  }, 60_000);
+
+  it('regression: SIGTERM to npm stops the site server and the ingest service, on 127.0.0.1 only while they ran', async () => {
+    const { npm, port, ingestPort, exited } = started;
+    await expectStopsOn(npm, 'SIGTERM', port, ingestPort, exited);
+  }, 60_000);
 });

@@ -1,7 +1,8 @@
 /**
- * The per-page checks (axe, overflow) run one test per language, each page a step of its own
- * with a soft assertion named after the page: a browser context and its fixtures are set up 14
- * times instead of 400, and a failure still names every page that fails, not just the first.
+ * The per-page checks (axe, then overflow at four widths, in one visit a page) run one test per
+ * language, each page a step of its own with soft assertions named after the page: a browser
+ * context and its fixtures are set up 7 times instead of 600, and a failure still names every
+ * page that fails, not just the first.
  */
 import { LANGUAGES, type Lang } from '../../../cli/site/languages.ts';
 
