@@ -160,8 +160,6 @@ export function readPreviousBuild(outDir: string): PreviousBuild {
   return { manifest, outFiles: new RecordedFolder(outDir, manifest?.out ?? null), spareFiles: new RecordedFolder(spareDirOf(outDir), manifest?.spare ?? null) };
 }
 
-/** What a build with the cache turned off knows of the previous one: nothing. */
-export const noPreviousBuild = (outDir: string): PreviousBuild => ({ manifest: null, outFiles: new RecordedFolder(outDir, null), spareFiles: new RecordedFolder(spareDirOf(outDir), null) });
 
 /** Deletes what the cache knows (`--no-cache`): the next cached build starts from nothing. */
 export function forgetPreviousBuild(outDir: string): void {
