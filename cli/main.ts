@@ -54,7 +54,7 @@ program
   .option('--out <dir>', 'output folder', DEFAULT_PATHS.outDir)
   .option('--content <dir>', 'content folder (site.json, locales/, pages/)', DEFAULT_PATHS.contentDir)
   .option('--site-url <url>', 'absolute site URL for canonical links and the sitemap (default: content/site.json)')
-  .option('--no-cache', 'build from scratch: render and write every page, rebuild the island scripts and CSS even when their inputs are unchanged')
+  .option('--no-cache', 'build from scratch: forget the records of the last build, render every page and write every file into a fresh folder')
   .option('--allow-missing', 'publish even when a language lacks keys: English shows in their place, one warning per key')
   .option('--timings', 'also print how long each stage took, the render time per page and the peak memory')
   .option('--explain', "also print the build's plan: each page rendered, kept or deleted, and whether the output checks ran, each with its reason")

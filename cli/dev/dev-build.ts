@@ -6,6 +6,7 @@ import { parseCss, plainCustomProperties } from '../pipeline/critical-css.ts';
 import { type LoadedContent, loadContent, translationGaps, unknownKeyProblems } from '../pipeline/load-content.ts';
 import type { RenderedDocument } from '../pipeline/page-document.ts';
 import { writeOutFile } from '../pipeline/output-dir.ts';
+import { MemorySink } from '../pipeline/sink/memory-sink.ts';
 import type { Problem } from '../site/errors.ts';
 import { LANGUAGES } from '../site/languages.ts';
 import { allRoutes, type RenderedRoute } from '../site/routes.ts';
@@ -101,7 +102,9 @@ export class DevBuild {
     }
     if (problems.length > 0) return failed(problems);
 
-    const changed = this.pages.update(new Map(documents.map((d) => [d.file, d.html])), { onlyThese: isEverything(pending.pages) });
+    const sink = new MemorySink(this.pages, { whole: isEverything(pending.pages) });
+    sink.write(documents.map((d) => ({ file: d.file, text: d.html })));
+    const changed = await sink.finish();
     this.#pending = { css: [], islands: false, pages: [] };
     return done({ changed, rendered: documents.length, problems: [] });
   }
@@ -114,7 +117,7 @@ export class DevBuild {
   async #updateAssets(content: LoadedContent, pending: ChangeEffect): Promise<SiteAssets> {
     const { assetDir, cssEntry, templatesDir } = this.#options;
     if (!this.#assets || !this.#stylesheet) {
-      this.#assets = await buildAssets(assetDir, cssEntry, content, LANGUAGES, true);
+      this.#assets = await buildAssets(assetDir, cssEntry, content, LANGUAGES);
       this.#stylesheet = await DevStylesheet.create(cssEntry);
       return this.#assets;
     }

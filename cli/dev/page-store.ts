@@ -1,3 +1,5 @@
+import type { MemoryPages } from '../pipeline/sink/memory-sink.ts';
+
 /** One page as `sitegen dev` serves it. */
 interface StoredPage {
   html: string;
@@ -9,7 +11,7 @@ interface StoredPage {
  * The pages of `sitegen dev`, in memory (nothing is written to `dist/`), by their file in the
  * output layout (`de/about.html`), each with a version that changes when its HTML does.
  */
-export class PageStore {
+export class PageStore implements MemoryPages {
   readonly #pages = new Map<string, StoredPage>();
   /** Differs between runs, so that a tab left open across a restart reloads. */
   readonly #run = Date.now().toString(36);
@@ -23,12 +25,12 @@ export class PageStore {
     return this.#pages.get(file);
   }
 
-  /** Replaces the pages given and, with `onlyThese`, removes every other; returns the files whose HTML changed. */
-  update(pages: ReadonlyMap<string, string>, { onlyThese = false } = {}): string[] {
+  /** Replaces the pages given and, when `keep` is given, removes every page not in it; returns the files whose HTML changed. */
+  update(pages: ReadonlyMap<string, string>, keep?: ReadonlySet<string>): string[] {
     const changed: string[] = [];
-    if (onlyThese) {
+    if (keep) {
       for (const file of this.#pages.keys()) {
-        if (!pages.has(file)) {
+        if (!keep.has(file)) {
           this.#pages.delete(file);
           changed.push(file);
         }

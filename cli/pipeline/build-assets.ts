@@ -25,10 +25,10 @@ export interface SiteAssets {
 }
 
 /**
- * Where the assets stage puts what it does not build into `outDir` itself: the files of the build
- * cache's folders and the files it makes. `folderOutput` copies and writes them into a folder; a
- * cached build passes its output plan's, which links the cached files into the output and writes
- * a made file only when the folder it writes into lacks it (output-plan.ts `PlannedAssets`).
+ * Where the assets stage puts its files: the files of the assets' cache folders and the files it
+ * makes. `folderOutput` copies and writes them into a folder (the dev server's assets); a build
+ * hands them to its output sink (sink/sink-assets.ts), which links the cached files into the
+ * output and writes a made file only when the folder it writes into lacks it.
  */
 export interface AssetOutput {
   /** The files of an assets' cache folder (`copyCached` says which), to appear in the output as they are. */
@@ -42,10 +42,10 @@ const folderOutput = (outDir: string): AssetOutput => ({ cached: (dir) => copyCa
 
 /**
  * The assets stage: the island bundle, the stylesheet and the raster images (side by side, each
- * from the assets' cache when its sources are unchanged), the SVG favicon and the web manifest:
- * built into `outDir` when not cached, the others through `output`.
+ * from the assets' cache, made there when its sources changed), the SVG favicon and the web
+ * manifest, all handed to `output` (by default copied and written into `outDir`).
  */
-export async function buildAssets(outDir: string, cssEntry: string, content: LoadedContent, langs: readonly Lang[], useCache: boolean, output = folderOutput(outDir)): Promise<SiteAssets> {
+export async function buildAssets(outDir: string, cssEntry: string, content: LoadedContent, langs: readonly Lang[], output = folderOutput(outDir)): Promise<SiteAssets> {
   const { site, translators } = content;
   const host = new URL(site.siteUrl).host;
   const socialTexts = Object.fromEntries(
@@ -55,9 +55,9 @@ export async function buildAssets(outDir: string, cssEntry: string, content: Loa
     }),
   );
   const [islands, css, socialImages] = await Promise.all([
-    islandBundle(outDir, useCache, output.cached),
-    compiledStylesheet(cssEntry, useCache),
-    rasterAssets(outDir, socialTexts, useCache, output.cached),
+    islandBundle(outDir, true, output.cached),
+    compiledStylesheet(cssEntry, true),
+    rasterAssets(outDir, socialTexts, true, output.cached),
   ]);
   const stylesheet = `/assets/styles.${createHash('sha256').update(css).digest('hex').slice(0, 10)}.css`;
   output.text(stylesheet.slice(1), css);

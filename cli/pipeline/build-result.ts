@@ -20,9 +20,9 @@ export interface BuildOptions {
   /** The clock, for the copyright year. */
   now?: Date;
   /**
-   * Use the build cache (default true): the island bundle and CSS built from identical sources,
-   * and the pages whose inputs did not change, which are neither rendered nor written again
-   * (`cache/output-store.ts`). False builds everything from scratch.
+   * Use the records of the last build (default true): the pages whose inputs did not change are
+   * neither rendered nor written again (`cache/output-store.ts`). False (`--no-cache`) forgets them
+   * and builds every page into a fresh folder (sink/fresh-folder.ts), recording what it wrote.
    */
   cache?: boolean;
   /** Publish even when a language lacks keys (English shows in their place), with a warning per key. */

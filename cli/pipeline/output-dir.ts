@@ -32,18 +32,6 @@ export function droppedLanguages(outDir: string, langs: readonly Lang[]): Proble
 }
 
 /**
- * A new, empty folder beside `outDir` that a build writes into; `publishOutput` puts it in place
- * only when the build succeeded, so a failed build never touches what is being served.
- */
-export function createStaging(outDir: string): string {
-  const staging = `${outDir}.building-${process.pid}`;
-  rmSync(staging, { recursive: true, force: true });
-  mkdirSync(staging, { recursive: true });
-  writeFileSync(join(staging, OUTPUT_MARKER), OUTPUT_MARKER_TEXT);
-  return staging;
-}
-
-/**
  * Replaces `outDir` by the finished `staging` folder with two renames on the same file system
  * (the old output is moved aside, the new one into its place, then the old one is deleted), so a
  * server reading `outDir` sees the whole previous site or the whole new one.
@@ -54,11 +42,6 @@ export function publishOutput(staging: string, outDir: string): void {
   if (existsSync(outDir)) renameSync(outDir, previous);
   renameSync(staging, outDir);
   rmSync(previous, { recursive: true, force: true });
-}
-
-/** Deletes the folder of a build that failed. */
-export function discardStaging(staging: string): void {
-  rmSync(staging, { recursive: true, force: true });
 }
 
 /** Writes one file under the output folder (`file` relative to it); returns its size in bytes. */

@@ -5,7 +5,10 @@
  * scale (issues 17 and 28): the site with 7 × 150 more Markdown pages made from the legal texts,
  * a whole build beside Hugo building the same Markdown pages (when `hugo` is installed), a
  * rebuild after one string changed and a rebuild with nothing changed, each against its target,
- * with peak memory and the load average at the time (the machine may be shared).
+ * with peak memory and the load average at the time (the machine may be shared). And whether the
+ * two paths agree (issue 44): `--no-cache` into a new folder against the default build into a new
+ * folder, and on the scaling site a cached build right after a `--no-cache` build (one German
+ * string every German page reads changed) against that `--no-cache` build.
  *
  * A "whole build" renders and writes every page: the page cache's manifest and the record of the
  * last build (cli/pipeline/cache/build-record.ts) are deleted before it, and a whole build that did
@@ -45,19 +48,19 @@ interface Run {
   load: number;
 }
 
-/** Runs `sitegen build` on `contentDir` into `out`; `whole` deletes the page cache's manifest and the build record first, so every page is rendered and written. */
-function build(contentDir: string, out: string, whole: boolean): Run {
+/** Runs `sitegen build` on `contentDir` into `out`; `whole` deletes the page cache's manifest and the build record first, so every page is rendered and written; `args` are more options (`--no-cache`). */
+function build(contentDir: string, out: string, whole: boolean, args: readonly string[] = []): Run {
   // A whole build: the page cache and the record of the last build (which would answer a build
   // with unchanged inputs without building) are deleted; the assets' cache by their sources stays.
   if (whole) for (const file of ['manifest.json', 'build.json']) rmSync(join(dirname(out), '.sitegen-cache', basename(out), file), { force: true });
   const started = performance.now();
-  const result = spawnSync(process.execPath, [sitegen, 'build', '--content', contentDir, '--out', out, '--timings'], { encoding: 'utf8' });
+  const result = spawnSync(process.execPath, [sitegen, 'build', '--content', contentDir, '--out', out, '--timings', ...args], { encoding: 'utf8' });
   const wallMs = performance.now() - started;
   if (result.status !== 0) throw new Error(`sitegen build failed:\n${result.stdout}${result.stderr}`);
   const pages = figure(Number(result.stdout.match(/built (\d+) pages/)?.[1]), 'pages built', 1);
   const cached = result.stdout.match(/\((\d+) rendered, \d+ unchanged/);
   const rendered = cached ? Number(cached[1]) : pages;
-  if (whole && rendered !== pages) throw new Error(`a whole build rendered ${rendered} of ${pages} pages: the benchmark no longer clears every cache of the pages`);
+  if ((whole || args.includes('--no-cache')) && rendered !== pages) throw new Error(`a whole build rendered ${rendered} of ${pages} pages: the benchmark no longer clears every cache of the pages`);
   return {
     wallMs,
     pages,
@@ -87,6 +90,30 @@ console.table({
     load: range(real.map((r) => r.load), 1),
     ...targetColumns({ 'target ms': '≤ 500', 'target met': verdict(realMedian <= 500) }),
   },
+});
+
+// The two paths agree (issue 44): `--no-cache` into a new folder costs no more than the default
+// build into a new folder. Run in turns, so both see the same load.
+const newFolder = () => join(mkdtempSync(join(tmpdir(), 'bench-new-')), 'dist');
+const intoNew: { noCache: Run[]; cached: Run[] } = { noCache: [], cached: [] };
+for (let run = 0; run < RUNS; run++) {
+  for (const [kind, args] of [['noCache', ['--no-cache']], ['cached', []]] as const) {
+    const out = newFolder();
+    intoNew[kind].push(build(sourceContentDir, out, false, args));
+    rmSync(dirname(out), { recursive: true, force: true });
+  }
+}
+const pathsRow = (runs: readonly Run[]) => ({
+  'median ms': Math.round(medianOf(runs.map((r) => r.wallMs))),
+  range: range(runs.map((r) => r.wallMs)),
+  'peak MB': medianOf(runs.map((r) => r.peakMb)),
+  load: range(runs.map((r) => r.load), 1),
+});
+const noCacheMet = medianOf(intoNew.noCache.map((r) => r.wallMs)) <= medianOf(intoNew.cached.map((r) => r.wallMs)) * 1.05 && medianOf(intoNew.noCache.map((r) => r.peakMb)) <= medianOf(intoNew.cached.map((r) => r.peakMb)) * 1.05;
+console.log(`\nThe project's site into a new folder, ${RUNS} runs of each in turns: \`--no-cache\` against the default build (target: no more time or memory, within 5 %)\n`);
+console.table({
+  'sitegen build --no-cache, new folder': { ...pathsRow(intoNew.noCache), ...targetColumns({ 'target met': verdict(noCacheMet) }) },
+  'sitegen build, new folder': pathsRow(intoNew.cached),
 });
 
 const sample = ['/', '/about', '/contact', '/privacy', '/de', '/de/about', '/de/contact', '/de/datenschutz', '/404'];
@@ -155,6 +182,19 @@ writeFileSync(strings, original);
 build(contentDir, scaledOut, false);
 const unchanged = Array.from({ length: RUNS }, () => build(contentDir, scaledOut, false));
 
+// A cached build right after a `--no-cache` build, one German string changed that every German
+// page reads (the footer's "quick links" title), against the `--no-cache` build itself (issue 44:
+// no more than it). Each run: `--no-cache`, then the string changed and a default build.
+const footer = (JSON.parse(original) as { footer?: { quickLinks?: string } }).footer?.quickLinks;
+if (typeof footer !== 'string') throw new Error(`${strings}: footer.quickLinks is missing; the build after --no-cache changes it`);
+const afterNoCache: { noCache: Run[]; next: Run[] } = { noCache: [], next: [] };
+for (let run = 0; run < RUNS; run++) {
+  afterNoCache.noCache.push(build(contentDir, scaledOut, false, ['--no-cache']));
+  writeFileSync(strings, original.replace(JSON.stringify(footer), JSON.stringify(`${footer} (${run + 1})`)));
+  afterNoCache.next.push(build(contentDir, scaledOut, false));
+  writeFileSync(strings, original);
+}
+
 const generated = LANGUAGES.length * GENERATED;
 const scaledPages = figure(whole[0]!.pages, 'scaled site: pages built', pages + 1);
 console.log(
@@ -183,6 +223,16 @@ console.table({
   }),
 });
 console.log(`whole build: render ${range(whole.map((r) => r.renderMsPerPage), 2)} ms per page (--timings)`);
+const afterMet = medianOf(afterNoCache.next.map((r) => r.wallMs)) <= medianOf(afterNoCache.noCache.map((r) => r.wallMs));
+console.log(`\nScaling: a cached build right after a \`--no-cache\` build, one German string every German page reads changed, ${RUNS} runs in turns (target: no more time than the \`--no-cache\` build)\n`);
+console.table({
+  'sitegen build --no-cache': { ...pathsRow(afterNoCache.noCache), rendered: medianOf(afterNoCache.noCache.map((r) => r.rendered)) },
+  'sitegen build, right after, one string changed': {
+    ...pathsRow(afterNoCache.next),
+    rendered: medianOf(afterNoCache.next.map((r) => r.rendered)),
+    ...targetColumns({ 'target met': verdict(afterMet) }),
+  },
+});
 if (version && hugo) {
   console.log(
     `Hugo: ${version.split(' ').slice(0, 2).join(' ')}, the same ${hugo.pages} Markdown pages (the ${generated} generated, the legal texts and the pages added as Markdown) ` +

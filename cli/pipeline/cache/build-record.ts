@@ -169,7 +169,7 @@ export function writeBuildRecord(outDir: string, standing: Standing, result: Bui
   renameSync(`${file}.${process.pid}`, file);
 }
 
-/** Forgets the record (a build without the cache): the next build runs in full. */
+/** Forgets the record (`--no-cache`, which starts from empty records): this build runs in full and records itself anew. */
 export function forgetBuildRecord(outDir: string): void {
   rmSync(recordFile(outDir), { force: true });
 }

@@ -2,11 +2,12 @@
  * The output folder and its spare, as the build cache sees them.
  *
  * A build never writes into the folder being served: it writes into another folder and swaps it
- * in with renames (`publishOutput`). Without a cache that folder is new and empty, and the
- * previous output is deleted after the swap. With the cache, the previous output is kept as the
+ * in with renames (`publishOutput`). With `--no-cache` that folder is new and empty, the
+ * previous output is deleted after the swap and a spare of links to the new one made
+ * (sink/fresh-folder.ts). Otherwise the previous output is kept as the
  * *spare*, `<parent>/.sitegen-cache/<out>/spare`, and becomes the next build's folder to write
  * into: only the files whose content differs from what the spare holds are written (a page kept
- * from the served output becomes a hard link to its file: see output-plan.ts), the files the new
+ * from the served output becomes a hard link to its file: see sink/output-plan.ts), the files the new
  * build does not have are deleted, and the swap makes it the output while the old output becomes
  * the spare. So a build rewrites only what changed since the spare was the output, deletes
  * nothing it would write again, and the two folders share their unchanged files on disk.
@@ -160,10 +161,8 @@ export function readPreviousBuild(outDir: string): PreviousBuild {
   return { manifest, outFiles: new RecordedFolder(outDir, manifest?.out ?? null), spareFiles: new RecordedFolder(spareDirOf(outDir), manifest?.spare ?? null) };
 }
 
-/** What a build with the cache turned off knows of the previous one: nothing. */
-export const noPreviousBuild = (outDir: string): PreviousBuild => ({ manifest: null, outFiles: new RecordedFolder(outDir, null), spareFiles: new RecordedFolder(spareDirOf(outDir), null) });
 
-/** Deletes what the cache knows (`--no-cache`): the next cached build starts from nothing. */
+/** Deletes what the cache knows of the last build (`--no-cache`, which starts from empty records and records itself anew). */
 export function forgetPreviousBuild(outDir: string): void {
   rmSync(manifestFile(outDir), { force: true });
 }

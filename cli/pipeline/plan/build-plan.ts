@@ -4,7 +4,7 @@
  * and what the output folders hold is asked of a view passed in (`PlanFiles`), so a test gives a
  * plain fake. The build follows the plan; `sitegen build --explain` prints it.
  *
- *   const plan = planPages({ cache: true, previous, shared, pages, inputsOf, stringValue, files });
+ *   const plan = planPages({ previous, shared, pages, inputsOf, stringValue, files });
  *   plan.get('de/about.html') // { decision: 'render', reason: 'strings it reads changed: nav.about', … }
  */
 import type { Lang } from '../../site/languages.ts';
@@ -74,9 +74,7 @@ export interface BuildPlan {
 
 /** What `planPages` is given. */
 export interface PagePlanInput<P extends PlannedPage = PlannedPage> {
-  /** False for `--no-cache`: every page is rendered. */
-  cache: boolean;
-  /** Null when there are none (a first build, or records that cannot be read). */
+  /** Null when there are none (a first build, `--no-cache`, or records that cannot be read). */
   previous: PreviousRecords | null;
   /** This build's shared parts, as `PreviousRecords.shared`. */
   shared: Readonly<Record<string, string>>;
@@ -131,11 +129,8 @@ function renderReason<P extends PlannedPage>(page: P, recorded: RecordedPage, in
 export function planPages<P extends PlannedPage>(input: PagePlanInput<P>): Map<string, PageDecision> {
   const plan = new Map<string, PageDecision>();
   const { previous } = input;
-  const everyPage = !input.cache
-    ? '--no-cache: every page is rendered'
-    : previous === null
-      ? 'no records of a previous build'
-      : changedShared(previous.shared, input.shared).map((part) => `${part} changed, which every page reads`).join('; ') || null;
+  const everyPage =
+    previous === null ? 'no records of a previous build' : changedShared(previous.shared, input.shared).map((part) => `${part} changed, which every page reads`).join('; ') || null;
   for (const page of input.pages) {
     const recorded = previous?.pages.get(page.file);
     const reason = everyPage ?? (recorded ? renderReason(page, recorded, input, previous!) : 'new page: the last build did not make it');
@@ -157,8 +152,7 @@ export function skeletonsCompared(pages: number): number {
  * and styles, the sitemap without its dates, robots.txt, the list of files), empty when it was
  * not taken; `previousKey` the last build's.
  */
-export function planChecks({ cache, rendered, pages, key, previousKey }: { cache: boolean; rendered: number; pages: number; key: string; previousKey: string | undefined }): ChecksDecision {
-  if (!cache) return { run: true, reason: '--no-cache: the checks always run' };
+export function planChecks({ rendered, pages, key, previousKey }: { rendered: number; pages: number; key: string; previousKey: string | undefined }): ChecksDecision {
   if (key === '') return { run: true, reason: `${rendered} pages rendered, more than ${Math.floor(skeletonsCompared(pages))}: checked rather than compared` };
   if (previousKey === undefined || previousKey === '') return { run: true, reason: 'no record of the last build’s checks' };
   if (key !== previousKey) return { run: true, reason: "what they read changed (the pages' tags, scripts and styles, the sitemap, robots.txt or the list of files)" };

@@ -191,12 +191,26 @@ describe('the build cache', () => {
     expect((await build({ now: new Date('2026-03-03T00:00:00Z') })).errors).toEqual([]);
   }, 180_000);
 
-  it('builds from scratch with the cache turned off (--no-cache): every page rendered and written', async () => {
+  it('builds from scratch with the cache turned off (--no-cache): every page rendered and written into a fresh folder, whose records serve the next build', async () => {
+    const served = identities(outDir);
     const result = await build({ cache: false });
     expect(result.errors).toEqual([]);
     expect(renderedFiles(result)).toHaveLength(result.pages.length);
     expect(result.filesWritten).toBeGreaterThan(result.pages.length);
-    // and the next cached build starts from nothing again
-    expect(renderedFiles(await build())).toHaveLength(result.pages.length);
+    // Every page is a new file: none of the folder served before is kept (the cached assets are links to the assets' cache, in both).
+    const fresh = identities(outDir);
+    expect([...fresh].filter(([file, identity]) => file.endsWith('.html') && served.get(file) === identity)).toEqual([]);
+    // The next build with one string changed renders that page alone and writes only its files.
+    const file = join(contentDir, 'locales', 'de.json');
+    const strings = readFileSync(file, 'utf8');
+    try {
+      writeFileSync(file, strings.replace('"title": "Unsere Mission"', '"title": "Unsere Mission (nach --no-cache)"'));
+      const next = await build();
+      expect(renderedFiles(next)).toEqual(['de/about.html']);
+      expect(next.filesWritten).toBe(3);
+    } finally {
+      writeFileSync(file, strings);
+    }
+    expect(renderedFiles(await build())).toEqual(['de/about.html']);
   }, 180_000);
 });

@@ -115,11 +115,13 @@ describe('the record of the last build', () => {
     expect(securityTxt()).toContain('Expires: 2027-03-01T00:00:00Z\n');
   }, 120_000);
 
-  it('is forgotten by a build without the cache', async () => {
-    await build({ cache: false });
-    const next = await build();
-    expect(stood(next)).toBe(false);
-    expect(renderedFiles(next)).toHaveLength(next.pages.length);
+  it('is written anew by a build without the cache (--no-cache), so the build after it stands', async () => {
+    const fresh = await build({ cache: false });
+    expect(stood(fresh)).toBe(false);
+    expect(renderedFiles(fresh)).toHaveLength(fresh.pages.length);
+    const before = identities(outDir);
+    expect(stood(await build())).toBe(true);
+    expect(identities(outDir)).toEqual(before);
   }, 180_000);
 });
 

@@ -38,7 +38,6 @@ const filesHolding = (held = new Set(pages.map((page) => page.file))) => ({ hold
 function plan(changes: Partial<PagePlanInput> & { strings?: Strings; markdown?: Record<string, string> } = {}) {
   const now = changes.strings ?? strings;
   const decisions = planPages({
-    cache: true,
     previous,
     shared,
     pages,
@@ -75,18 +74,17 @@ describe('the build plan', () => {
     expect(new Set(Object.values(plan({ shared: { ...shared, year: '2027' } })))).toEqual(new Set(['render: the year changed, which every page reads']));
   });
 
-  it('renders every page without records or with --no-cache, a new page as new, and deletes a page this build does not have', () => {
+  it('renders every page without records (a first build, --no-cache), a new page as new, and deletes a page this build does not have', () => {
     expect(plan({ previous: null })['about.html']).toBe('render: no records of a previous build');
-    expect(plan({ cache: false })['about.html']).toBe('render: --no-cache: every page is rendered');
     const added = { file: 'de/contact.html', path: '/de/contact', lang: 'de' } as const;
     expect(plan({ pages: [...pages.slice(1), added] })).toMatchObject({ 'de/contact.html': 'render: new page: the last build did not make it', 'about.html': 'delete: the last build made it; this build has no such page' });
   });
 
   it('runs the output checks unless what they read is as the last build left it', () => {
-    expect(planChecks({ cache: true, rendered: 1, pages: 300, key: 'k1', previousKey: 'k1' })).toEqual({ run: false, reason: 'what they read is as the last build left it' });
-    expect(planChecks({ cache: true, rendered: 1, pages: 300, key: 'k2', previousKey: 'k1' }).run).toBe(true);
-    expect(planChecks({ cache: true, rendered: 300, pages: 300, key: '', previousKey: 'k1' }).reason).toBe('300 pages rendered, more than 50: checked rather than compared');
-    expect(planChecks({ cache: false, rendered: 300, pages: 300, key: '', previousKey: undefined }).reason).toBe('--no-cache: the checks always run');
+    expect(planChecks({ rendered: 1, pages: 300, key: 'k1', previousKey: 'k1' })).toEqual({ run: false, reason: 'what they read is as the last build left it' });
+    expect(planChecks({ rendered: 1, pages: 300, key: 'k2', previousKey: 'k1' }).run).toBe(true);
+    expect(planChecks({ rendered: 300, pages: 300, key: '', previousKey: 'k1' }).reason).toBe('300 pages rendered, more than 50: checked rather than compared');
+    expect(planChecks({ rendered: 3, pages: 3, key: 'k1', previousKey: undefined }).reason).toBe('no record of the last build’s checks');
   });
 
   it('prints a line per page and one for the checks', () => {

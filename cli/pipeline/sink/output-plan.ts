@@ -1,12 +1,11 @@
-import { copyFileSync, linkSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, linkSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { isCompressible } from '../../assets/precompress.ts';
-import type { AssetOutput } from '../build-assets.ts';
-import { listFiles, writeOutFile } from '../output-dir.ts';
-import type { PageFile, PageWriter } from '../page-writer.ts';
-import { type FolderRecord, type RecordedFolder, recordFolder, spareDirOf } from './output-store.ts';
-import { digest } from './page-inputs.ts';
-import { pageFiles } from './page-cache.ts';
+import { type FolderRecord, type RecordedFolder, recordFolder, spareDirOf } from '../cache/output-store.ts';
+import { pageFiles } from '../cache/page-cache.ts';
+import { digest } from '../cache/page-inputs.ts';
+import { listFiles } from '../output-dir.ts';
+import type { SinkFile, WrittenFile } from './output-sink.ts';
+import type { PageFile, PageWriter } from './page-writer.ts';
 
 /**
  * The files a build publishes, with their content hashes, and the writes that put them into the
@@ -40,21 +39,6 @@ export class OutputPlan {
     return this.held.hash(file) !== hash;
   }
 
-  /** A file made in this build from `text`, written into `dir` now unless it already holds it. */
-  text(file: string, text: string): void {
-    if (this.#needs(file, digest(text))) {
-      rmSync(join(this.dir, file), { force: true });
-      writeOutFile(this.dir, file, text);
-      this.written.add(file);
-    }
-  }
-
-  /** A file already written into `dir` by another stage (a build without the cache, into a new folder). */
-  present(file: string): void {
-    this.files.set(file, '');
-    this.written.add(file);
-  }
-
   /** A file of the output that is `source`'s content, whose hash is `hash`; linked (or copied) at `finish` unless `dir` holds it. */
   copy(file: string, hash: string, source: string): void {
     if (this.#needs(file, hash)) this.#copies.set(file, source);
@@ -64,7 +48,7 @@ export class OutputPlan {
    * Documents with their precompressed copies, handed to the page writer when `dir` lacks one
    * of their files; returns each one's size in bytes.
    */
-  documents(writer: PageWriter, documents: readonly ({ file: string } & ({ text: string } | { bytes: Uint8Array }))[]): { hash: string; bytes: number }[] {
+  documents(writer: PageWriter, documents: readonly SinkFile[]): WrittenFile[] {
     const toWrite: PageFile[] = [];
     const sizes = documents.map((document) => {
       // Encoded once: hashed here, then moved to the page writer.
@@ -82,9 +66,9 @@ export class OutputPlan {
     return sizes;
   }
 
-  /** A page kept from the previous output: its files are linked to `outDir`'s when `dir` lacks them. */
-  keptPage(outDir: string, file: string, htmlHash: string, bytes: number): void {
-    for (const [path, hash] of pageFiles(file, htmlHash, bytes)) this.copy(path, hash, join(outDir, path));
+  /** A file written by an earlier build (`bytes` long) with its compressed copies, kept as `source` (and the copies beside it) hold them. */
+  keptWritten(file: string, hash: string, bytes: number, source: string): void {
+    for (const [path, fileHash] of pageFiles(file, hash, bytes)) this.copy(path, fileHash, `${source}${path.slice(file.length)}`);
   }
 
   /**
@@ -141,45 +125,4 @@ export function linkedSpare(outDir: string, out: FolderRecord): FolderRecord {
   for (const [file, [hash]] of out.files) plan.copy(file, hash, join(outDir, file));
   plan.finish();
   return recordFolder(dir, plan.files, (file) => (plan.linked.has(file) ? out.files.get(file) : undefined));
-}
-
-/**
- * The assets stage's files as a cached build plans them (build-assets.ts `AssetOutput`): a build
- * cache folder's files are linked into the output at `finish` unless the folder written into holds
- * them (no copy into a folder of its own, deleted after the build); the files the stage makes go
- * to the page writer with their compressed copies (`write`), unless that folder holds them.
- */
-export class PlannedAssets implements AssetOutput {
-  /** The asset files, as the output checks list them: the cached ones with their compressed copies, the made ones without. */
-  readonly files: string[] = [];
-  /** Where each cached file is read from. */
-  readonly sources = new Map<string, string>();
-  readonly #made: ({ file: string } & ({ text: string } | { bytes: Uint8Array }))[] = [];
-
-  constructor(readonly plan: OutputPlan) {}
-
-  cached = (dir: string): void => {
-    // The files `copyCached` copies: not the folder's marker or manifest.
-    const files = [...listFiles(dir)].filter((file) => !file.endsWith('.complete') && !file.endsWith('manifest.json'));
-    const all = new Set(files);
-    for (const file of files) {
-      const source = join(dir, file);
-      const bytes = readFileSync(source);
-      this.files.push(file);
-      this.sources.set(file, source);
-      // A text file the cache holds without its compressed copies gets them, as a build without the cache gives them (`precompress`).
-      if (isCompressible(file, bytes.length) && !(all.has(`${file}.gz`) && all.has(`${file}.br`))) this.#made.push({ file, bytes });
-      else this.plan.copy(file, digest(bytes), source);
-    }
-  };
-
-  text = (file: string, text: string): void => {
-    this.files.push(file);
-    this.#made.push({ file, text });
-  };
-
-  /** Hands the made files to `writer` (those the folder written into lacks). */
-  write(writer: PageWriter): void {
-    this.plan.documents(writer, this.#made);
-  }
 }

@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { brotliCompress, constants, gzip, type BrotliOptions, type ZlibOptions } from 'node:zlib';
 import { join } from 'node:path';
-import { brotliParams, type CompressionLevels, FAST_LEVELS, isCompressible } from '../assets/precompress.ts';
+import { brotliParams, type CompressionLevels, FAST_LEVELS, isCompressible } from '../../assets/precompress.ts';
 // @ts-expect-error -- plain JavaScript (the thread's own module), typed by its JSDoc.
 import { writeBatch, writeNew } from './page-writer-thread.js';
 

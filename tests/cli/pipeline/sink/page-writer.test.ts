@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FAST_LEVELS, precompress } from '../../../cli/assets/precompress.ts';
-import { INLINE_FILES, startPageWriter } from '../../../cli/pipeline/page-writer.ts';
+import { FAST_LEVELS, precompress } from '../../../../cli/assets/precompress.ts';
+import { INLINE_FILES, startPageWriter } from '../../../../cli/pipeline/sink/page-writer.ts';
 
 const files = [
   { file: 'index.html', text: `<!DOCTYPE html><html lang="en"><p>${'Masked data — ünïcode, '.repeat(200)}</p></html>` },
