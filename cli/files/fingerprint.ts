@@ -37,7 +37,7 @@ export function isRacy(mtimeMs: number, atMs: number): boolean {
 }
 
 /** Whether a file of `stat`'s size and time is the one `known` describes, without reading it. */
-export function isUnchanged(stat: { size: number; mtimeMs: number }, known: Fingerprint<unknown> | undefined): boolean {
+function isUnchanged(stat: { size: number; mtimeMs: number }, known: Fingerprint<unknown> | undefined): boolean {
   return known !== undefined && !known.racy && known.size === stat.size && known.mtimeMs === stat.mtimeMs;
 }
 

@@ -21,10 +21,7 @@ import {
   cachedStaging,
   forgetPreviousBuild,
   keepRecord,
-  type FolderRecord,
-  type Manifest,
-  type PageRecord,
-  type PreviousBuild,
+  type FolderRecord, type Manifest, type PageRecord, type PreviousBuild,
   noPreviousBuild,
   readPreviousBuild,
   recordFolder,
@@ -34,7 +31,8 @@ import {
 } from './cache/output-store.ts';
 import { pageCache } from './cache/page-cache.ts';
 import { digest, renderCodeHash, sharedInputs } from './cache/page-inputs.ts';
-import { createStaging, discardStaging, droppedLanguages, foreignOutDir, listFiles, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, publishOutput } from './output-dir.ts';
+import { listFiles } from '../files/folder-files.ts';
+import { createStaging, discardStaging, droppedLanguages, foreignOutDir, OUTPUT_MARKER, OUTPUT_MARKER_TEXT, publishOutput } from './output-dir.ts';
 import { startPageWriter } from './page-writer.ts';
 import { planChecks, planPages, skeletonsCompared, unchangedPlan } from './plan/build-plan.ts';
 import type { PageRoute, RenderedDocument } from './page-document.ts';

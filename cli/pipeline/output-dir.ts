@@ -1,5 +1,5 @@
-import { type Dirent, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, sep } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Problem } from '../site/errors.ts';
 import { DEFAULT_LANG, LANGUAGES, type Lang } from '../site/languages.ts';
 
@@ -59,21 +59,4 @@ export function publishOutput(staging: string, outDir: string): void {
 /** Deletes the folder of a build that failed. */
 export function discardStaging(staging: string): void {
   rmSync(staging, { recursive: true, force: true });
-}
-
-/** Writes one file under the output folder (`file` relative to it); returns its size in bytes. */
-export function writeOutFile(outDir: string, file: string, content: string): number {
-  const target = join(outDir, file);
-  mkdirSync(dirname(target), { recursive: true });
-  writeFileSync(target, content);
-  return Buffer.byteLength(content);
-}
-
-/** Every file under `dir`, as paths relative to it with forward slashes. */
-export function listFiles(dir: string): Set<string> {
-  return new Set(
-    (readdirSync(dir, { recursive: true, withFileTypes: true }) as Dirent[])
-      .filter((entry) => entry.isFile())
-      .map((entry) => join(entry.parentPath, entry.name).slice(dir.length + 1).split(sep).join('/')),
-  );
 }

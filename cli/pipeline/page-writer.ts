@@ -25,7 +25,7 @@ export const INLINE_FILES = 8;
 const BACKGROUND_BYTES = 256 * 1024;
 
 /** A file to write: its path under the output folder and its text, or its bytes (UTF-8), which are moved to the writing thread (unusable here after). */
-export type PageFile = { file: string } & ({ text: string } | { bytes: Uint8Array });
+type PageFile = { file: string } & ({ text: string } | { bytes: Uint8Array });
 
 /** Writes the pages of a build in other threads, with their precompressed copies: see `startPageWriter`. */
 export interface PageWriter {

@@ -1,12 +1,18 @@
 import { copyFileSync, linkSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { isCompressible } from '../../assets/precompress.ts';
-import type { AssetOutput } from '../build-assets.ts';
-import { listFiles, writeOutFile } from '../output-dir.ts';
-import type { PageFile, PageWriter } from '../page-writer.ts';
+import { listFiles, writeOutFile } from '../../files/folder-files.ts';
 import { type FolderRecord, type RecordedFolder, recordFolder, spareDirOf } from './output-store.ts';
 import { digest } from './page-inputs.ts';
 import { pageFiles } from './page-cache.ts';
+
+/** A file to write under the output folder, its text or its bytes (the page writer's `PageFile`). */
+type OutputFile = { file: string } & ({ text: string } | { bytes: Uint8Array });
+
+/** What the plan asks of the page writer (page-writer.ts's `PageWriter` does it): write files in other threads, answering their sizes. */
+interface FileWriter {
+  write(files: readonly OutputFile[]): number[];
+}
 
 /**
  * The files a build publishes, with their content hashes, and the writes that put them into the
@@ -64,8 +70,8 @@ export class OutputPlan {
    * Documents with their precompressed copies, handed to the page writer when `dir` lacks one
    * of their files; returns each one's size in bytes.
    */
-  documents(writer: PageWriter, documents: readonly ({ file: string } & ({ text: string } | { bytes: Uint8Array }))[]): { hash: string; bytes: number }[] {
-    const toWrite: PageFile[] = [];
+  documents(writer: FileWriter, documents: readonly OutputFile[]): { hash: string; bytes: number }[] {
+    const toWrite: OutputFile[] = [];
     const sizes = documents.map((document) => {
       // Encoded once: hashed here, then moved to the page writer.
       const encoded = 'bytes' in document ? document.bytes : new TextEncoder().encode(document.text);
@@ -149,12 +155,12 @@ export function linkedSpare(outDir: string, out: FolderRecord): FolderRecord {
  * them (no copy into a folder of its own, deleted after the build); the files the stage makes go
  * to the page writer with their compressed copies (`write`), unless that folder holds them.
  */
-export class PlannedAssets implements AssetOutput {
+export class PlannedAssets {
   /** The asset files, as the output checks list them: the cached ones with their compressed copies, the made ones without. */
   readonly files: string[] = [];
   /** Where each cached file is read from. */
   readonly sources = new Map<string, string>();
-  readonly #made: ({ file: string } & ({ text: string } | { bytes: Uint8Array }))[] = [];
+  readonly #made: OutputFile[] = [];
 
   constructor(readonly plan: OutputPlan) {}
 
@@ -179,7 +185,7 @@ export class PlannedAssets implements AssetOutput {
   };
 
   /** Hands the made files to `writer` (those the folder written into lacks). */
-  write(writer: PageWriter): void {
+  write(writer: FileWriter): void {
     this.plan.documents(writer, this.#made);
   }
 }
