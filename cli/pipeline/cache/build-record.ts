@@ -33,10 +33,8 @@ import { filesUnder } from '../../assets/asset-cache.ts';
 import { deployFilesState } from '../../host/deploy-files.ts';
 import { moduleGraph } from '../../assets/module-graph.ts';
 import { PROJECT_ROOT } from '../../paths.ts';
-import { SITEGEN_ERRORS, type SitegenErrorCode } from '../../site/errors.ts';
-import { LANGUAGES } from '../../site/languages.ts';
-import type { Problem } from '../../site/errors.ts';
-import type { Lang } from '../../site/languages.ts';
+import { type Problem, SITEGEN_ERRORS, type SitegenErrorCode } from '../../site/errors.ts';
+import { type Lang, LANGUAGES } from '../../site/languages.ts';
 import type { RoutePageId } from '../../site/routes.ts';
 import { listFiles } from '../../files/folder-files.ts';
 import { FileHashes, keptHashes, type KeptHashes } from './file-hashes.ts';
@@ -73,30 +71,29 @@ const recordedResult = z.object({
 
 const recordFile = (outDir: string) => join(cacheDirOf(outDir), 'build.json');
 
-/** What of a build's options the record keys (the build's `BuildOptions` has these fields). */
-interface RecordedOptions {
+/** The options of a build that the record keys: all but whether to use the cache (`BuildOptions` adds that). */
+export interface RecordedOptions {
+  /** Folder with `site.json`, `locales/` and `pages/`. */
   contentDir: string;
+  /** The Tailwind entry stylesheet. */
   cssEntry: string;
   outDir: string;
   langs?: readonly Lang[];
+  /** Overrides `siteUrl` of `site.json` for canonical URLs and the sitemap. */
   siteUrl?: string;
+  /** The clock, for the copyright year. */
   now?: Date;
+  /** Publish even when a language lacks keys (English shows in their place), with a warning per key. */
   allowMissing?: boolean;
 }
 
 /** A page the build published, as the record keeps it. */
-interface RecordedPage {
-  path: string;
-  file: string;
-  lang: Lang;
-  page: RoutePageId | 'notFound';
-  bytes: number;
-}
+type RecordedPage = z.infer<typeof recordedResult>['pages'][number];
 
 /** What of a build's result the record keeps (a `BuildResult` has these fields). */
 interface RecordedResult {
   pages: readonly (RecordedPage & { rendered: boolean })[];
-  assets: { css: string; cssBytes: number; islands: { file: string; bytes: number }[] };
+  assets: z.infer<typeof recordedResult>['assets'];
   warnings: Problem[];
 }
 
