@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { PROJECT_ROOT } from '../paths.ts';
-import { fileMemo } from './file-memo.ts';
+import { fileMemo } from '../files/file-memo.ts';
+import { contentHash } from '../files/fingerprint.ts';
 
 /** Where build outputs that depend only on source files are kept between builds. */
 const CACHE_DIR = join(PROJECT_ROOT, 'node_modules', '.cache', 'sitegen');
@@ -26,8 +27,8 @@ function filesIn(dir: string): string[] {
   });
 }
 
-/** The hash of a file's bytes, read again only when it changed (one build asks for most modules several times). */
-const contentHash = fileMemo((bytes) => createHash('sha256').update(bytes).digest('hex'));
+/** The hash of a file's bytes, read again only when it changed by the fingerprint rule (one build asks for most modules several times). */
+const fileHash = fileMemo(contentHash);
 
 /**
  * A hash of the contents of files and folders (absolute, or relative to the project root): the key under
@@ -36,7 +37,7 @@ const contentHash = fileMemo((bytes) => createHash('sha256').update(bytes).diges
 export function inputsHash(paths: readonly string[]): string {
   const hash = createHash('sha256');
   for (const file of paths.flatMap((p) => filesUnder(isAbsolute(p) ? p : join(PROJECT_ROOT, p))).sort()) {
-    hash.update(relative(PROJECT_ROOT, file)).update('\0').update(contentHash(file) ?? '').update('\0');
+    hash.update(relative(PROJECT_ROOT, file)).update('\0').update(fileHash(file) ?? '').update('\0');
   }
   return hash.digest('hex').slice(0, 16);
 }

@@ -1,6 +1,6 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fileMemo } from './file-memo.ts';
+import { fileMemo } from '../files/file-memo.ts';
 
 // Relative module references in source text: static and side-effect imports, re-exports,
 // `import('./x')` and `new URL('./x', import.meta.url)` (workers, loaded files).

@@ -5,7 +5,7 @@ import { buildAssets, type SiteAssets } from '../pipeline/build-assets.ts';
 import { parseCss, plainCustomProperties } from '../pipeline/critical-css.ts';
 import { type LoadedContent, loadContent, translationGaps, unknownKeyProblems } from '../pipeline/load-content.ts';
 import type { RenderedDocument } from '../pipeline/page-document.ts';
-import { writeOutFile } from '../pipeline/output-dir.ts';
+import { writeOutFile } from '../files/folder-files.ts';
 import { MemorySink } from '../pipeline/sink/memory-sink.ts';
 import type { Problem } from '../site/errors.ts';
 import { LANGUAGES } from '../site/languages.ts';

@@ -10,7 +10,7 @@ import { ICONS, MANIFEST_PATH } from '../site/asset-paths.ts';
 import { DEFAULT_LANG, type Lang } from '../site/languages.ts';
 import { parseCss, plainCustomProperties, type CssNode } from './critical-css.ts';
 import type { LoadedContent } from './load-content.ts';
-import { writeOutFile } from './output-dir.ts';
+import { writeOutFile } from '../files/folder-files.ts';
 
 /** What the pages link to and inline, produced by the assets stage. */
 export interface SiteAssets {

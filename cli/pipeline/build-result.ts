@@ -1,32 +1,22 @@
 /**
  * What a build is asked to do and what it did: its options, its stages and its result, shared by
- * the build (build-site.ts), the record of the last build (cache/build-record.ts) and the
- * command that prints it (main.ts).
+ * the build (build-site.ts) and the command that prints it (main.ts). The record of the last build
+ * (cache/build-record.ts) owns the options it keys and reads the result through types of its own.
  */
 import type { Problem } from '../site/errors.ts';
 import type { Lang } from '../site/languages.ts';
 import type { RoutePageId } from '../site/routes.ts';
+import type { RecordedOptions } from './cache/build-record.ts';
 import type { BuildPlan } from './plan/build-plan.ts';
 
-export interface BuildOptions {
-  /** Folder with `site.json`, `locales/` and `pages/`. */
-  contentDir: string;
-  /** The Tailwind entry stylesheet. */
-  cssEntry: string;
-  outDir: string;
-  langs?: readonly Lang[];
-  /** Overrides `siteUrl` of `site.json` for canonical URLs and the sitemap. */
-  siteUrl?: string;
-  /** The clock, for the copyright year. */
-  now?: Date;
+/** What a build is asked to do: the options the build record keys (the folders, languages, site URL, clock, `--allow-missing`), and whether to use the cache. */
+export interface BuildOptions extends RecordedOptions {
   /**
    * Use the records of the last build (default true): the pages whose inputs did not change are
    * neither rendered nor written again (`cache/output-store.ts`). False (`--no-cache`) forgets them
    * and builds every page into a fresh folder (sink/fresh-folder.ts), recording what it wrote.
    */
   cache?: boolean;
-  /** Publish even when a language lacks keys (English shows in their place), with a warning per key. */
-  allowMissing?: boolean;
 }
 
 /** One file the build wrote. */

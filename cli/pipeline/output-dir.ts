@@ -1,5 +1,5 @@
-import { type Dirent, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, sep } from 'node:path';
+import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Problem } from '../site/errors.ts';
 import { DEFAULT_LANG, LANGUAGES, type Lang } from '../site/languages.ts';
 
@@ -44,19 +44,3 @@ export function publishOutput(staging: string, outDir: string): void {
   rmSync(previous, { recursive: true, force: true });
 }
 
-/** Writes one file under the output folder (`file` relative to it); returns its size in bytes. */
-export function writeOutFile(outDir: string, file: string, content: string): number {
-  const target = join(outDir, file);
-  mkdirSync(dirname(target), { recursive: true });
-  writeFileSync(target, content);
-  return Buffer.byteLength(content);
-}
-
-/** Every file under `dir`, as paths relative to it with forward slashes. */
-export function listFiles(dir: string): Set<string> {
-  return new Set(
-    (readdirSync(dir, { recursive: true, withFileTypes: true }) as Dirent[])
-      .filter((entry) => entry.isFile())
-      .map((entry) => join(entry.parentPath, entry.name).slice(dir.length + 1).split(sep).join('/')),
-  );
-}

@@ -1,7 +1,8 @@
 /**
  * A page as the build's parts pass it on: its route (a route of the table, or a language's 404
  * page) and the HTML document rendered from it with the string keys it read. The render stage
- * makes them and the build cache records them; neither imports the other, both import this.
+ * makes them and the build stage hands them to the build cache, which reads them through types of
+ * its own (cache/page-cache.ts): the cache imports nothing of its parent stage.
  */
 import type { Lang } from '../site/languages.ts';
 import type { RenderedRoute, RoutePageId } from '../site/routes.ts';

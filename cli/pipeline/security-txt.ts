@@ -20,14 +20,6 @@ export function securityTxtExpiry(now: Date): Date {
 }
 
 /**
- * The build's day as the build cache keys it (`2026-11-28`): a build on another day writes a new
- * `Expires` into security.txt.
- */
-export function securityTxtDay(now: Date): string {
-  return now.toISOString().slice(0, 10);
-}
-
-/**
  * `/.well-known/security.txt` (RFC 9116) from `content/site.json`: a `Contact` line per security
  * contact, `Expires` a year after the build's day, `Preferred-Languages` the site's languages and
  * `Canonical` its own URL on the site; or the problem `security_contact_missing` when site.json

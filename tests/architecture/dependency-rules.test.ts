@@ -52,7 +52,7 @@ describe('dependency rules (.dependency-cruiser.cjs) on a fixture that breaks ea
 
   it('reports every broken rule by name with the offending import, and nothing else', () => {
     expect(result.summary.violations.map(describeViolation).sort()).toEqual([
-      'cache-without-render: cli/pipeline/cache/records.ts → cli/pipeline/render-page.tsx',
+      'cache-below-its-stage: cli/pipeline/cache/records.ts → cli/pipeline/render-page.tsx',
       'contract-no-node-builtins: ingest/contract/schema.ts → fs',
       'contract-only-zod-mini: ingest/contract/schema.ts → zod',
       'ingest-not-to-site: ingest/http/app.ts → cli/site/model.ts',

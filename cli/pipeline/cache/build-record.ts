@@ -33,12 +33,10 @@ import { filesUnder } from '../../assets/asset-cache.ts';
 import { deployFilesState } from '../../host/deploy-files.ts';
 import { moduleGraph } from '../../assets/module-graph.ts';
 import { PROJECT_ROOT } from '../../paths.ts';
-import { SITEGEN_ERRORS, type SitegenErrorCode } from '../../site/errors.ts';
-import { LANGUAGES } from '../../site/languages.ts';
+import { type Problem, SITEGEN_ERRORS, type SitegenErrorCode } from '../../site/errors.ts';
+import { type Lang, LANGUAGES } from '../../site/languages.ts';
 import type { RoutePageId } from '../../site/routes.ts';
-import type { BuildOptions, BuildResult } from '../build-result.ts';
-import { listFiles } from '../output-dir.ts';
-import { securityTxtDay } from '../security-txt.ts';
+import { listFiles } from '../../files/folder-files.ts';
 import { FileHashes, keptHashes, type KeptHashes } from './file-hashes.ts';
 import { cacheDirOf, type FolderRecord } from './output-store.ts';
 
@@ -73,11 +71,46 @@ const recordedResult = z.object({
 
 const recordFile = (outDir: string) => join(cacheDirOf(outDir), 'build.json');
 
+/** The options of a build that the record keys: all but whether to use the cache (`BuildOptions` adds that). */
+export interface RecordedOptions {
+  /** Folder with `site.json`, `locales/` and `pages/`. */
+  contentDir: string;
+  /** The Tailwind entry stylesheet. */
+  cssEntry: string;
+  outDir: string;
+  langs?: readonly Lang[];
+  /** Overrides `siteUrl` of `site.json` for canonical URLs and the sitemap. */
+  siteUrl?: string;
+  /** The clock, for the copyright year. */
+  now?: Date;
+  /** Publish even when a language lacks keys (English shows in their place), with a warning per key. */
+  allowMissing?: boolean;
+}
+
+/** A page the build published, as the record keeps it. */
+type RecordedPage = z.infer<typeof recordedResult>['pages'][number];
+
+/** What of a build's result the record keeps (a `BuildResult` has these fields). */
+interface RecordedResult {
+  pages: readonly (RecordedPage & { rendered: boolean })[];
+  assets: z.infer<typeof recordedResult>['assets'];
+  warnings: Problem[];
+}
+
+/** The result of a build that had nothing to do, as the record answers it (a `BuildResult` whose pages were all kept). */
+interface StandingResult extends RecordedResult {
+  pages: (RecordedPage & { rendered: false })[];
+  errors: Problem[];
+  durationMs: number;
+  filesWritten: 0;
+  stageMs: { load: number };
+}
+
 /** The key of everything a build with `options` reads (see the top of this file), each file's hash from `hashes`. */
-export function buildInputsKey(options: BuildOptions, hashes = new FileHashes()): string {
+export function buildInputsKey(options: RecordedOptions, hashes = new FileHashes()): string {
   const hash = createHash('sha256');
-  // The day, not only the year: security.txt's Expires is a year after the build's day.
-  const day = securityTxtDay(options.now ?? new Date());
+  // The day (UTC), not only the year: security.txt's Expires is a year after the build's day.
+  const day = (options.now ?? new Date()).toISOString().slice(0, 10);
   const settings = { langs: options.langs ?? LANGUAGES, siteUrl: options.siteUrl ?? null, allowMissing: options.allowMissing ?? false, day, cwd: process.cwd() };
   hash.update(JSON.stringify(settings)).update('\0');
   for (const file of filesUnder(options.contentDir).sort()) hash.update(`${relative(options.contentDir, file)}\0${hashes.of(file)}\0`);
@@ -116,7 +149,7 @@ export interface Standing {
   inputs: KeptHashes;
   /** The hash of a file's bytes, from the hashes the check took (a content file is not read again). */
   fileHash(path: string): string;
-  result: BuildResult | null;
+  result: StandingResult | null;
   /** How long the check took; it counts as the `load` stage. */
   ms: number;
 }
@@ -137,19 +170,19 @@ function readRecord(outDir: string): { head: z.infer<typeof recordHead>; rest: u
  * output is still as it left it: the build then has nothing to do (every page unchanged, nothing
  * written).
  */
-export function standingBuild(options: BuildOptions): Standing {
+export function standingBuild(options: RecordedOptions): Standing {
   const started = performance.now();
   const record = readRecord(options.outDir);
   const hashes = new FileHashes(record?.head.inputs);
   const key = buildInputsKey(options, hashes);
   const fileHash = (path: string) => hashes.of(path);
-  const done = (result: BuildResult | null): Standing => ({ key, inputs: hashes.kept(), fileHash, result, ms: performance.now() - started });
+  const done = (result: StandingResult | null): Standing => ({ key, inputs: hashes.kept(), fileHash, result, ms: performance.now() - started });
   if (record?.head.key !== key) return done(null);
   const out = outputState(options.outDir);
   const recorded = recordedResult.safeParse(record.rest);
   if (!out || out.ino !== record.head.out.ino || out.files !== record.head.out.files || !recorded.success) return done(null);
   if (deployFilesState(options.outDir) !== record.head.deploy) return done(null);
-  const pages = recorded.data.pages.map((page) => ({ ...page, rendered: false }));
+  const pages = recorded.data.pages.map((page) => ({ ...page, rendered: false as const }));
   const ms = performance.now() - started;
   return { key, inputs: hashes.kept(), fileHash, result: { pages, assets: recorded.data.assets, errors: [], warnings: recorded.data.warnings, durationMs: ms, filesWritten: 0, stageMs: { load: ms } }, ms };
 }
@@ -159,7 +192,7 @@ export function standingBuild(options: BuildOptions): Standing {
  * place: `out` is the manifest's record of the output (every file it holds, stated when it was
  * written), so the output is not listed again.
  */
-export function writeBuildRecord(outDir: string, standing: Standing, result: BuildResult, out: FolderRecord): void {
+export function writeBuildRecord(outDir: string, standing: Standing, result: RecordedResult, out: FolderRecord): void {
   const files = [...out.files].map(([file, [, size, mtimeMs]]) => [file, size, mtimeMs] as const);
   const pages = result.pages.map(({ rendered: _rendered, ...page }) => page);
   const record = { version: 2, key: standing.key, out: { ino: out.ino, files: filesDigest(files) }, deploy: deployFilesState(outDir), inputs: standing.inputs, pages, assets: result.assets, warnings: result.warnings };

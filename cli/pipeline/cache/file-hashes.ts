@@ -1,21 +1,19 @@
 /**
  * The hashes of the files a build reads, kept from one build to the next with the size and time
- * each file had when it was hashed, as git's index keeps them: a file found with the same size
- * and time is not read again, any other is read and hashed. What decides is still the content's
- * hash; the size and time only spare reading 15 MB of unchanged content on every build.
+ * each file had when it was hashed: a file unchanged by the fingerprint rule
+ * (cli/files/fingerprint.ts: the same size and time, and not racy) is not read again, any other
+ * is read and hashed. What decides is still the content's hash; the size and time only spare
+ * reading 15 MB of unchanged content on every build.
  *
- * A file whose time is within `RACY_MS` of the moment it was hashed could be changed again
- * within the same tick of the file system's clock and keep its size: it is kept without its
- * time, so the next build reads it again (git calls these entries racy).
+ * A file racy when read, or modified within `RACY_MS` of the moment the record is written, is
+ * kept without its time (-1), so the next build reads it again (git's racily clean entries).
  *
  *   const hashes = new FileHashes(previous);   // previous: what the last build kept, or none
  *   hashes.of('/site/content/locales/de.json') // 'b1946ac9…' (read only when changed)
  *   hashes.kept()                               // to record for the next build
  */
-import { createHash } from 'node:crypto';
-import { closeSync, fstatSync, openSync, readSync, statSync } from 'node:fs';
 import { z } from 'zod';
-import { RACY_MS } from '../../assets/file-memo.ts';
+import { contentHash, type Fingerprint, fingerprint, isRacy } from '../../files/fingerprint.ts';
 
 /** The kept hashes, in columns (one entry per file at the same index): compact to store and quick to check. */
 export const keptHashes = z
@@ -23,60 +21,46 @@ export const keptHashes = z
   .refine((kept) => [kept.sizes, kept.mtimes, kept.hashes].every((column) => column.length === kept.paths.length), 'columns of different lengths');
 export type KeptHashes = z.infer<typeof keptHashes>;
 
-/** A buffer reused for every file read: a buffer of its own for each would leave the whole content (15 MB on the scaling site) as garbage outside the V8 heap. */
-let scratch = Buffer.allocUnsafe(1 << 20);
+/** The time kept for a racy file: no file has it, so the next build reads the file again. */
+const RACY_TIME = -1;
 
-/** The hash of the bytes of the open file `fd` of `size` bytes. */
-function hashOpenFile(fd: number, size: number): string {
-  if (size > scratch.length) scratch = Buffer.allocUnsafe(size);
-  let length = 0;
-  for (let read = -1; read !== 0 && length < size; length += read) read = readSync(fd, scratch, length, size - length, length);
-  return createHash('sha256').update(scratch.subarray(0, length)).digest('hex').slice(0, 32);
-}
+/** A file's hash as the record keeps it: the first 32 hex digits of its SHA-256. */
+const shortHash = (bytes: Buffer) => contentHash(bytes).slice(0, 32);
 
 export class FileHashes {
-  readonly #previous = new Map<string, { size: number; mtimeMs: number; hash: string }>();
-  readonly #now = new Map<string, { size: number; mtimeMs: number; hash: string }>();
-  readonly #startedAt = Date.now();
+  readonly #previous = new Map<string, Fingerprint<string>>();
+  readonly #now = new Map<string, Fingerprint<string>>();
 
   constructor(previous?: KeptHashes) {
-    previous?.paths.forEach((path, i) => this.#previous.set(path, { size: previous.sizes[i]!, mtimeMs: previous.mtimes[i]!, hash: previous.hashes[i]! }));
+    previous?.paths.forEach((path, i) => {
+      const mtimeMs = previous.mtimes[i]!;
+      this.#previous.set(path, { size: previous.sizes[i]!, mtimeMs, racy: mtimeMs === RACY_TIME, value: previous.hashes[i]! });
+    });
   }
 
   /**
-   * The hash of the bytes of the file at `path` (through a link), read only when its size or time
-   * changed; asked again in the same build, the hash it gave first (the one the build's key holds),
-   * without looking at the file again.
+   * The hash of the bytes of the file at `path` (through a link), read only when the fingerprint
+   * rule says it changed; asked again in the same build, the hash it gave first (the one the
+   * build's key holds), without looking at the file again.
    */
   of(path: string): string {
     const known = this.#now.get(path);
-    if (known) return known.hash;
-    const stat = statSync(path);
-    const previous = this.#previous.get(path);
-    if (previous && previous.size === stat.size && previous.mtimeMs === stat.mtimeMs) {
-      this.#now.set(path, previous);
-      return previous.hash;
-    }
-    const fd = openSync(path, 'r');
-    try {
-      // The size and time of what is read, in case the file changed since the stat above.
-      const opened = fstatSync(fd);
-      const entry = { size: opened.size, mtimeMs: opened.mtimeMs, hash: hashOpenFile(fd, opened.size) };
-      this.#now.set(path, entry);
-      return entry.hash;
-    } finally {
-      closeSync(fd);
-    }
+    if (known) return known.value;
+    const seen = fingerprint(path, this.#previous.get(path), shortHash);
+    if (!seen) throw Object.assign(new Error(`ENOENT: no such file or directory, open '${path}'`), { code: 'ENOENT', path });
+    this.#now.set(path, seen);
+    return seen.value;
   }
 
   /** The hashes of the files asked for, to keep for the next build; a racy file's without its time. */
   kept(): KeptHashes {
+    const writtenAt = Date.now();
     const kept: KeptHashes = { paths: [], sizes: [], mtimes: [], hashes: [] };
-    for (const [path, { size, mtimeMs, hash }] of this.#now) {
+    for (const [path, { size, mtimeMs, racy, value }] of this.#now) {
       kept.paths.push(path);
       kept.sizes.push(size);
-      kept.mtimes.push(mtimeMs > this.#startedAt - RACY_MS ? -1 : mtimeMs);
-      kept.hashes.push(hash);
+      kept.mtimes.push(racy || isRacy(mtimeMs, writtenAt) ? RACY_TIME : mtimeMs);
+      kept.hashes.push(value);
     }
     return kept;
   }

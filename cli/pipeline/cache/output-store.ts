@@ -21,7 +21,7 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
-import { listFiles } from '../output-dir.ts';
+import { listFiles } from '../../files/folder-files.ts';
 
 /** A file as recorded: content hash, size in bytes, modification time in ms. */
 export type FileRecord = readonly [hash: string, size: number, mtimeMs: number];

@@ -1,13 +1,26 @@
 import { FAST_LEVELS, isCompressible } from '../../assets/precompress.ts';
 import { DEFAULT_LANG, type Lang } from '../../site/languages.ts';
 import { localeFile } from '../../site/locales.ts';
-import { contentPageId } from '../../site/routes.ts';
-import type { LoadedContent } from '../load-content.ts';
+import { contentPageId, type RoutePageId } from '../../site/routes.ts';
 import type { PageInputs, PlanFiles, PreviousRecords, RecordedPage } from '../plan/build-plan.ts';
-import type { PageRoute, RenderedDocument } from '../page-document.ts';
 import type { Manifest, PageRecord, PreviousBuild } from './output-store.ts';
 import { lastChanged, pageContentHash } from './page-changes.ts';
-import { digest, type FileHash, markdownHash, stringEntry, stringsHash } from './page-inputs.ts';
+import { type CachedContent, digest, type FileHash, markdownHash, stringEntry, stringsHash } from './page-inputs.ts';
+
+/** A page's route as the cache reads it (the pipeline's `PageRoute` has these fields). */
+interface CachedRoute {
+  page: RoutePageId | 'notFound';
+  lang: Lang;
+  canonical: string;
+}
+
+/** A rendered page as the cache records it (the render stage's `RenderedDocument` has these fields). */
+interface CachedDocument {
+  file: string;
+  html: string;
+  /** The string keys the page read. */
+  strings: readonly string[];
+}
 
 /** What a page's precompressed copies depend on besides its HTML: the levels and the compressors' versions. */
 const COMPRESSION = JSON.stringify([FAST_LEVELS, process.versions.zlib ?? '', process.versions.brotli ?? '']);
@@ -50,7 +63,7 @@ export interface PageCache {
   /** The previous build's records; null when there are none. */
   previous: PreviousRecords | null;
   /** This build's inputs of a page, its strings over `keys`. */
-  inputsOf(route: PageRoute, keys: readonly string[]): PageInputs;
+  inputsOf(route: CachedRoute, keys: readonly string[]): PageInputs;
   /** A string's value in this build (a short hash). */
   stringValue(lang: Lang, key: string): string;
   /** The output folders as the plan asks them: the output or the spare holds a page's files as recorded. */
@@ -58,7 +71,7 @@ export interface PageCache {
   /** The previous record of a page the plan kept. */
   recorded(file: string): PageRecord;
   /** Records a page rendered by this build; it keeps its previous time of change when what a reader sees is the same. */
-  rendered(route: PageRoute, document: RenderedDocument, html: { hash: string; skeleton: string; bytes: number }): PageRecord;
+  rendered(route: CachedRoute, document: CachedDocument, html: { hash: string; skeleton: string; bytes: number }): PageRecord;
   /** Records a page kept from the previous build. */
   kept(file: string, lang: Lang): PageRecord;
   /** This build's page records so far, by output file. */
@@ -74,7 +87,7 @@ export interface PageCache {
  * previous build, there are no records. A page whose visible content changed is recorded as
  * changed at `now` (page-changes.ts).
  */
-export function pageCache(previous: PreviousBuild, shared: Record<string, string>, content: LoadedContent, contentDir: string, fileHash?: FileHash, now = new Date(), cardOf: (path: string) => string = () => ''): PageCache {
+export function pageCache(previous: PreviousBuild, shared: Record<string, string>, content: CachedContent, contentDir: string, fileHash?: FileHash, now = new Date(), cardOf: (path: string) => string = () => ''): PageCache {
   const manifest = previous.manifest;
   const contentPages = new Map(content.contentPages.map((p) => [`${p.lang} ${contentPageId(p.name)}`, p]));
   // The strings hash of each (language, string list) pair, computed once: most pages share a list.
@@ -86,7 +99,7 @@ export function pageCache(previous: PreviousBuild, shared: Record<string, string
     if (!byLang.has(lang)) byLang.set(lang, stringsHash(keys, lang, content.messages, stringEntries));
     return byLang.get(lang)!;
   };
-  const inputsOf = (route: PageRoute, keys: readonly string[]): PageInputs => ({
+  const inputsOf = (route: CachedRoute, keys: readonly string[]): PageInputs => ({
     card: cardOf(route.canonical),
     markdown: markdownHash(route, contentPages.get(`${route.lang} ${route.page}`), contentDir, fileHash).slice(0, 16),
     strings: stringsOf(route.lang, keys).slice(0, 16),

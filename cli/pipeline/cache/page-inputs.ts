@@ -1,15 +1,32 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { inputsHash } from '../../assets/asset-cache.ts';
+import type { IslandBundle } from '../../assets/islands-build.ts';
 import { moduleGraph } from '../../assets/module-graph.ts';
+import type { SocialImages } from '../../assets/raster-assets.ts';
 import { DEFAULT_LANG, type Lang } from '../../site/languages.ts';
 import type { Messages } from '../../site/locales.ts';
 import type { ContentPage } from '../../site/markdown/content-pages.ts';
 import { isMarkdownPage, markdownFile } from '../../site/markdown/markdown.ts';
 import type { RenderedRoute, RoutePageId } from '../../site/routes.ts';
-import type { SiteAssets } from '../build-assets.ts';
-import type { LoadedContent } from '../load-content.ts';
+import type { SiteConfig } from '../../site/site-config.ts';
 import { frontMatterEntry } from './front-matter-cache.ts';
+
+/** What of the loaded content the page cache reads (the content stage's `LoadedContent` has these fields). */
+export interface CachedContent {
+  site: SiteConfig;
+  values: Readonly<Record<Lang, Record<string, string>>>;
+  messages: ReadonlyMap<Lang, Messages>;
+  contentPages: readonly ContentPage[];
+}
+
+/** What of the assets every page links to or inlines (the assets stage's `SiteAssets` has these fields). */
+interface LinkedAssets {
+  stylesheet: string;
+  islands: Pick<IslandBundle, 'assets'>;
+  loader: string;
+  socialImages: SocialImages;
+}
 
 /** A short hex digest of `parts`, each ended by a NUL so `['ab', 'c']` and `['a', 'bc']` differ. */
 export function digest(...parts: readonly (string | Uint8Array)[]): string {
@@ -36,7 +53,7 @@ export function renderCodeHash(): string {
  * (links, menus and the solutions page show them), the assets the pages link to or inline, the
  * languages built and the year.
  */
-export function sharedInputs(codeHash: string, content: LoadedContent, assets: SiteAssets, routes: readonly RenderedRoute[], langs: readonly Lang[], year: number): Record<string, string> {
+export function sharedInputs(codeHash: string, content: CachedContent, assets: LinkedAssets, routes: readonly RenderedRoute[], langs: readonly Lang[], year: number): Record<string, string> {
   // Fields in a fixed order: a page read from its file and one from the front matter cache hash alike.
   const frontMatter = content.contentPages.map((p) => [p.name, p.lang, p.file, frontMatterEntry(p)]);
   const linked = { stylesheet: assets.stylesheet, islands: assets.islands.assets, loader: assets.loader, socialImages: assets.socialImages };

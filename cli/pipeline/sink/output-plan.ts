@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { type FolderRecord, type RecordedFolder, recordFolder, spareDirOf } from '../cache/output-store.ts';
 import { pageFiles } from '../cache/page-cache.ts';
 import { digest } from '../cache/page-inputs.ts';
-import { listFiles } from '../output-dir.ts';
+import { listFiles } from '../../files/folder-files.ts';
 import type { SinkFile, WrittenFile } from './output-sink.ts';
 import type { PageFile, PageWriter } from './page-writer.ts';
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { isCompressible } from '../../assets/precompress.ts';
 import type { AssetOutput } from '../build-assets.ts';
 import { digest } from '../cache/page-inputs.ts';
-import { listFiles } from '../output-dir.ts';
+import { listFiles } from '../../files/folder-files.ts';
 import type { OutputSink } from './output-sink.ts';
 
 /**

@@ -1,7 +1,8 @@
 import { utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { fileMemo, RACY_MS } from '../../../cli/assets/file-memo.ts';
+import { fileMemo } from '../../../cli/files/file-memo.ts';
+import { RACY_MS } from '../../../cli/files/fingerprint.ts';
 import { testFolder } from '../../helpers/test-folders.ts';
 
 /** A memo that counts how often it reads a file. */
