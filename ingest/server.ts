@@ -20,7 +20,7 @@ import { type LogStream, loggerOptions } from './http/logger.ts';
 import { readDkimKey } from './mail/dkim-key.ts';
 import { createMailer, type Mailer, SENDS_PER_CONNECTION } from './mail/mailer.ts';
 import { type OutboxWorker, outboxWorker } from './mail/outbox-worker.ts';
-import type { RetryPolicy } from './mail/retry-policy.ts';
+import type { RetryPolicy } from './jobs/retry-schedule.ts';
 import type { StoreBackend } from './store/backend.ts';
 import { type BackendOptions, openBackend } from './store/open-backend.ts';
 import { OperatorError } from './operator-errors.ts';

@@ -10,7 +10,7 @@
  *   const gate = giveWay(() => submissionsSoFar);
  *   const began = gate.begin(); await sendBatch(); await gate.after(began);
  */
-import { wakeableSleep } from '../mail/pass-loop.ts';
+import { wakeableSleep } from '../jobs/pass-loop.ts';
 
 /** What the gate measures a batch by: when it began, and how many submissions had arrived by then. */
 interface BatchStart {
