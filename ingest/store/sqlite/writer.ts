@@ -21,7 +21,7 @@ import { CONNECTION_PRAGMAS } from './connection.ts';
 /** One step of a job: run statement `statement` with `parameters`; with `stopIfNoRow`, an empty result ends the job. */
 export type WriteStep = [statement: number, parameters: unknown[], stopIfNoRow: boolean];
 
-/** An error as the thread reports it: SQLite's message and code. */
+/** An error as the writer reports it: SQLite's message and code. */
 export interface ErrorDetail {
   message: string;
   code?: string;
@@ -31,7 +31,7 @@ export interface ErrorDetail {
 type WriteOutcome = null | number | ErrorDetail;
 
 /**
- * What the thread's periodic maintenance found: whether its WAL checkpoint failed, and, when a
+ * What the writer's periodic maintenance found: whether its WAL checkpoint failed, and, when a
  * batch had failed since the last report, whether a probe write succeeded (absent: no probe ran).
  */
 export interface WriterHealth {
@@ -42,7 +42,7 @@ export interface WriterHealth {
 /** Options of `startSqliteWriter`; production uses the defaults. */
 interface WriterOptions {
   busyTimeoutMs?: number;
-  /** How often the thread checkpoints the WAL and reports `WriterHealth` (default 1000 ms; 0: never). */
+  /** How often the writer checkpoints the WAL and reports `WriterHealth` (default 1000 ms; 0: never). */
   maintenanceMs?: number;
   /** Receives each maintenance report. */
   onHealth?: (health: WriterHealth) => void;
@@ -50,17 +50,17 @@ interface WriterOptions {
 
 /** The writer as the group commit sees it. */
 export interface SqliteWriter {
-  /** Resolves when the thread has opened the database and prepared the statements. */
+  /** Resolves when the writer has opened the database and prepared the statements. */
   ready: Promise<void>;
   /** Runs `jobs` in one transaction, one savepoint each; rejects only if the transaction itself failed. */
   execute(jobs: WriteStep[][]): Promise<WriteOutcome[]>;
-  /** False once the thread has failed or been closed. */
+  /** False once the writer has failed or been closed. */
   readonly alive: boolean;
-  /** Waits for the batch in flight, closes the connection and ends the thread. */
+  /** Waits for the batch in flight and closes the connection. */
   close(): Promise<void>;
 }
 
-/** An error from the writer thread, keeping SQLite's code (`SQLITE_BUSY`, …) for the HTTP error mapping. */
+/** An error from the writer, keeping SQLite's code (`SQLITE_BUSY`, …) for the HTTP error mapping. */
 export class WriterError extends Error {
   readonly code: string | undefined;
 
@@ -80,7 +80,7 @@ export interface WriterConfig {
   maintenanceMs: number;
 }
 
-/** `writer-thread.js`'s `openWriter`, as the main thread calls it. */
+/** `writer-thread.js`'s `openWriter`, as `startSqliteWriter` calls it. */
 type OpenWriter = (config: WriterConfig) =>
   | { error: ErrorDetail }
   | { error: null; runBatch(jobs: WriteStep[][]): WriteOutcome[]; maintain(): WriterHealth; close(): void };
