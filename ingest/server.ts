@@ -20,7 +20,7 @@ import { type LogStream, loggerOptions } from './http/logger.ts';
 import { readDkimKey } from './mail/dkim-key.ts';
 import { createMailer, type Mailer, SENDS_PER_CONNECTION } from './mail/mailer.ts';
 import { type OutboxWorker, outboxWorker } from './mail/outbox-worker.ts';
-import type { RetryPolicy } from './mail/retry-policy.ts';
+import type { RetryPolicy } from './jobs/retry-schedule.ts';
 import type { StoreBackend } from './store/backend.ts';
 import { type BackendOptions, openBackend } from './store/open-backend.ts';
 import { OperatorError } from './operator-errors.ts';
@@ -45,8 +45,6 @@ export interface ServiceOverrides {
   backend?: BackendOptions;
   /** The webhook worker's schedule (see `webhooks/webhook-worker.ts`). */
   webhooks?: Partial<Pick<WebhookWorkerDeps, 'policy' | 'pollMs' | 'leaseMs' | 'random'>>;
-  /** Queue webhook events but send none (the bench measures the submission path alone this way). */
-  holdWebhooks?: boolean;
 }
 
 /** A started service. */
@@ -168,7 +166,7 @@ export async function startService(config: IngestConfig, overrides: ServiceOverr
     throw new OperatorError('listen_failed', `${config.host}:${config.port}: ${(error as Error).message}`);
   }
   worker.start();
-  if (!overrides.holdWebhooks) webhooks.start();
+  webhooks.start();
   const retention = dailyRetention(() =>
     applyRetention(backend.consentDb, { now: clock.now(), linkDays: config.confirmLinkDays, mailDir: config.mail.kind === 'file' ? config.mail.dir : null }).then(
       (report) => app.log.info({ retention: report }, 'retention applied'),

@@ -11,7 +11,9 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { MAIL_NAMES } from './outbox-composers.ts';
-import { isPermanentRejection, nextRetry, type RetryPolicy } from './retry-policy.ts';
+import { messageOf } from '../jobs/error-reason.ts';
+import type { RetryDecision } from '../jobs/retry-schedule.ts';
+import { isPermanentRejection } from './retry-policy.ts';
 import type { OutboxJob, OutboxStore } from '../store/outbox/outbox-store.ts';
 
 /** What became of a failed send; `transient` failures suggest an outage (the next success ends it). */
@@ -24,22 +26,11 @@ interface FailedSendOutcome {
 interface FailedSendDeps {
   outbox: Pick<OutboxStore, 'reschedule' | 'markFailed'>;
   log: Pick<FastifyBaseLogger, 'warn' | 'error'>;
-  policy: RetryPolicy;
-  random: () => number;
+  /** When the job is tried again (the queue's schedule, `jobs/job-queue.ts`), or whether it is given up. */
+  retryAt: (job: OutboxJob, now: number) => RetryDecision;
   /** Logs a finish that changed nothing (the claim was lost to a newer one). */
   fenced: (recorded: boolean, job: OutboxJob, outcome: string) => void;
 }
-
-// An address as SMTP replies and error messages write it: a local part, @, a domain with a dot.
-const ADDRESS = /<?[\p{L}\p{N}._%+!#$&'*/=?^`{|}~-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+>?/gu;
-
-/**
- * The message of anything thrown, with every e-mail address in it replaced by `<address>`.
- *
- * @example messageOf(new Error('550 5.1.1 <ana@example.com>: Recipient address rejected'))
- * // → '550 5.1.1 <address>: Recipient address rejected'
- */
-export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error)).replace(ADDRESS, '<address>');
 
 // What an operator does about a failure whose own text does not say it.
 const REFUSED_STARTTLS = 'the SMTP relay offers no STARTTLS (or refused it) and TLS is required: fix the relay, use smtps://, or add ?starttls=optional to SMTP_URL to send in clear text';
@@ -70,7 +61,7 @@ export async function recordFailedSend(deps: FailedSendDeps, job: OutboxJob, err
     deps.log.error({ ...log, responseCode }, `${mail} rejected by the SMTP server, not retried; see the outbox row`);
     return { outcome: 'failed', transient: false };
   }
-  const decision = nextRetry(deps.policy, { attempts: job.attempts, queuedAt: job.queuedAt, now, random: deps.random() });
+  const decision = deps.retryAt(job, now);
   if (decision.action === 'retry') {
     deps.fenced(await deps.outbox.reschedule(job, decision.at, reason), job, 'retry');
     deps.log.warn({ ...log, retryInMs: decision.at - now }, `${mail} failed, will retry`);

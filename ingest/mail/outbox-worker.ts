@@ -17,19 +17,22 @@
  * Several workers (one per replica) may share the outbox: each claim is a lease of `leaseMs`,
  * renewed every third of it while the send runs, so a live worker keeps its row and a dead one's
  * row is claimed again once the lease has run out. Every outcome is recorded through the claim
- * (its attempt number): a worker that lost its lease records nothing and logs it.
+ * (its attempt number): a worker that lost its lease records nothing and logs it. The loop, the
+ * lanes, the leases, the retry schedule and the stop are the job queue's (`jobs/job-queue.ts`);
+ * this file says what is done with a claimed mail.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.ts';
 import type { SalesEnvelope } from './messages/contact-email.ts';
 import type { Mailer } from './mailer.ts';
 import { composeMail, MAIL_NAMES, mailComposers, type VisitorMailComposers } from './outbox-composers.ts';
-import { keepLease } from './outbox-lease.ts';
-import { messageOf, recordFailedSend } from './failed-send.ts';
+import { recordFailedSend } from './failed-send.ts';
+import { DEFAULT_RETRY_POLICY } from './retry-policy.ts';
+import { messageOf } from '../jobs/error-reason.ts';
+import { jobQueue } from '../jobs/job-queue.ts';
+import { type PassBackoff, passRetryDelay, type RetryPolicy } from '../jobs/retry-schedule.ts';
 import type { OutboxKind } from '../store/tables.ts';
 import type { OutboxJob, OutboxStore } from '../store/outbox/outbox-store.ts';
-import { MIN_IDLE_MS, passLoop } from './pass-loop.ts';
-import { DEFAULT_PASS_BACKOFF, DEFAULT_RETRY_POLICY, type PassBackoff, passRetryDelay, type RetryPolicy } from './retry-policy.ts';
 
 /** What became of one send: delivered, to be retried, failed for good, or cut off by a shutdown. */
 export type SendOutcome = 'sent' | 'retried' | 'failed' | 'abandoned';
@@ -68,15 +71,9 @@ interface PassResult {
 
 /** How `stop()` treats a send still in flight. */
 interface StopOptions {
-  /** After this long the send is abandoned and its row returned to `pending` (default 5 s). */
+  /** After this long the send is abandoned and its row returned to `pending` (default 5 s: well inside the service's 15 s shutdown grace, far longer than a healthy SMTP server takes to answer). */
   abandonAfterMs?: number;
 }
-
-/**
- * How long `stop()` waits for a send in flight by default: well inside the service's 15 s
- * shutdown grace, and far longer than a healthy SMTP server takes to answer.
- */
-const DEFAULT_ABANDON_AFTER_MS = 5_000;
 
 /**
  * How long a claim lasts without renewal: a row whose worker died is sent again after this
@@ -114,24 +111,36 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
 
 /** Creates the worker; it does nothing until `start()` or `runPass()`. */
 export function outboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
-  const policy = deps.policy ?? DEFAULT_RETRY_POLICY;
-  const passBackoff = deps.passBackoff ?? DEFAULT_PASS_BACKOFF;
-  const random = deps.random ?? Math.random;
-  const pollMs = deps.pollMs ?? 1000;
   const leaseMs = deps.leaseMs ?? DEFAULT_LEASE_MS;
-  const concurrency = Math.max(1, deps.concurrency ?? 1);
-  const inFlight = new Set<AbortController>();
   // Set by a failed send: the next successful one ends an outage, and brings the waiting rows forward.
   let outageSuspected = false;
 
   const composers = mailComposers(deps.envelope, deps);
 
-  // Logs a finish that changed nothing: the lease ran out and another worker holds the row now.
-  function fenced(recorded: boolean, job: OutboxJob, outcome: string): void {
-    if (!recorded) deps.log.warn({ outboxId: job.id, attempts: job.attempts, outcome }, 'outbox claim lost to a newer one, outcome not recorded');
-  }
+  // Each lane claims and sends one row after another; a lane ends when none is due.
+  const queue = jobQueue<OutboxJob, PassResult>({
+    table: deps.outbox,
+    names: { queue: 'outbox', rows: 'outbox rows' },
+    clock: deps.clock,
+    log: deps.log,
+    pollMs: deps.pollMs ?? 1000,
+    leaseMs,
+    policy: deps.policy ?? DEFAULT_RETRY_POLICY,
+    ...(deps.random === undefined ? {} : { random: deps.random }),
+    ...(deps.passBackoff === undefined ? {} : { passBackoff: deps.passBackoff }),
+    lanes: deps.concurrency ?? 1,
+    tally: () => ({ sent: 0, retried: 0, failed: 0, abandoned: 0 }),
+    claim: async (now, dueBy) => {
+      const job = await deps.outbox.claimNext(now, dueBy);
+      return job === null ? null : [job];
+    },
+    handle: async ([job], pass) => sendOne(job!, pass.startedAt, pass.tally),
+  });
 
-  const failureDeps = { outbox: deps.outbox, log: deps.log, policy, random, fenced };
+  // Logs a finish that changed nothing: the lease ran out and another worker holds the row now.
+  const fenced = (recorded: boolean, job: OutboxJob, outcome: string) => queue.fenced(recorded, { outboxId: job.id, attempts: job.attempts, outcome });
+
+  const failureDeps = { outbox: deps.outbox, log: deps.log, retryAt: queue.retryAt, fenced };
 
   /**
    * Records a delivered mail, trying again while the database cannot be written (PostgreSQL
@@ -145,7 +154,7 @@ export function outboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
       try {
         return await deps.outbox.markSent(job, deps.clock.now());
       } catch (error) {
-        if (loop.stopping || deps.clock.now() >= deadline) throw error;
+        if (queue.stopping || deps.clock.now() >= deadline) throw error;
         const waitMs = Math.min(passRetryDelay(RECORD_BACKOFF, failures), Math.max(0, deadline - deps.clock.now()));
         deps.log.warn({ outboxId: job.id, kind: job.kind, reason: messageOf(error), retryInMs: waitMs }, `${MAIL_NAMES[job.kind]} sent, but not recorded yet; trying again`);
         await new Promise((resolve) => setTimeout(resolve, waitMs));
@@ -155,20 +164,19 @@ export function outboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
 
   /** Sends `job` and records the outcome; true when its success brought waiting rows forward. */
   async function sendOne(job: OutboxJob, passStart: number, result: PassResult): Promise<boolean> {
-    const controller = new AbortController();
-    inFlight.add(controller);
-    const lease = keepLease(job, { outbox: deps.outbox, clock: deps.clock, log: deps.log, leaseMs });
+    const work = queue.inFlight();
+    const lease = queue.hold(job);
     try {
-      await untilAborted(deps.mailer.send(composeMail(composers, job), controller.signal), controller.signal);
+      await untilAborted(deps.mailer.send(composeMail(composers, job), work.signal), work.signal);
     } catch (error) {
       await lease.stop();
-      const failed = await recordFailedSend(failureDeps, job, error, controller.signal.aborted, deps.clock.now());
+      const failed = await recordFailedSend(failureDeps, job, error, work.signal.aborted, deps.clock.now());
       if (failed.transient) outageSuspected = true;
       result[failed.outcome] += 1;
       deps.onOutcome?.(job.kind, failed.outcome);
       return false;
     } finally {
-      inFlight.delete(controller);
+      work.release();
     }
     await lease.stop();
     fenced(await recordSent(job), job, 'sent');
@@ -184,79 +192,10 @@ export function outboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
     return false;
   }
 
-  async function passOnce(): Promise<PassResult> {
-    const result: PassResult = { sent: 0, retried: 0, failed: 0, abandoned: 0 };
-    const now = deps.clock.now();
-    const released = await deps.outbox.releaseStale(now - leaseMs);
-    if (released > 0) deps.log.warn({ released }, 'outbox rows left sending by a stopped process are due again');
-    // Each lane claims and sends one row after another and ends when none is due; rows rescheduled
-    // during this pass are due later than `now`, so the pass ends; `stop()` ends it sooner. Rows
-    // brought forward by the end of an outage open the lanes that had ended again.
-    const lanes: Array<Promise<void>> = [];
-    let open = 0;
-    const lane = async (): Promise<void> => {
-      try {
-        while (!loop.stopping) {
-          // Due when the pass began; leased from now (a pass may outlast a lease).
-          const job = await deps.outbox.claimNext(deps.clock.now(), now);
-          if (job === null) return;
-          if (await sendOne(job, now, result)) widen();
-        }
-      } finally {
-        open -= 1;
-      }
-    };
-    let failure: { error: unknown } | undefined;
-    // Caught as each lane starts: a lane failing while the pass awaits another would otherwise end the process (unhandled rejection).
-    // Counted before it starts and never started once stopping: a lane started then ends before its
-    // first await, and counting it afterwards kept `open` below `concurrency` forever (a loop that
-    // blocked the process until it ran out of memory, when `stop()` came during `releaseStale`).
-    const widen = () => {
-      while (open < concurrency && !loop.stopping) {
-        open += 1;
-        lanes.push(lane().catch((error: unknown) => void (failure ??= { error })));
-      }
-    };
-    widen();
-    // Every lane ends before the pass does (one pass at a time), the failed ones too.
-    for (let i = 0; i < lanes.length; i++) await lanes[i];
-    if (failure !== undefined) throw failure.error;
-    return result;
-  }
-
-  // A pass that claimed nothing waits a moment at least, as the webhook worker does: a due row it
-  // cannot claim (another replica holds it locked) would otherwise be looked at again every millisecond.
-  async function idleMs(result: PassResult): Promise<number> {
-    const nextDue = await deps.outbox.nextDueAt();
-    const claimed = result.sent + result.retried + result.failed + result.abandoned;
-    return nextDue === null ? pollMs : Math.max(claimed === 0 ? MIN_IDLE_MS : 0, Math.min(pollMs, nextDue - deps.clock.now()));
-  }
-
-  // One pass at a time, a growing wait after a failed one; a stored contact cuts an idle wait short.
-  const loop = passLoop({
-    pass: passOnce,
-    idleMs,
-    backoff: passBackoff,
-    onFailure: (error, failures, retryInMs) => {
-      const detail = failures === 1 ? { err: error } : { reason: messageOf(error), failures };
-      deps.log.error({ ...detail, retryInMs }, 'outbox pass failed');
-    },
-    onRecovery: (failures) => deps.log.info({ failures }, 'outbox passes work again'),
-  });
-
   return {
-    start: () => loop.start(),
-    notify: () => loop.wake(),
-    runPass: () => loop.runPass(),
-    async stop(options = {}) {
-      const abandonAfterMs = options.abandonAfterMs ?? DEFAULT_ABANDON_AFTER_MS;
-      const reason = new Error(`no answer within ${abandonAfterMs} ms of shutdown`);
-      const timer = setTimeout(() => inFlight.forEach((send) => send.abort(reason)), abandonAfterMs);
-      try {
-        await loop.stop();
-      } finally {
-        clearTimeout(timer);
-      }
-    },
+    start: () => queue.start(),
+    notify: () => queue.wake(),
+    runPass: async () => (await queue.runPass()).tally,
+    stop: (options = {}) => queue.stop(options),
   };
 }

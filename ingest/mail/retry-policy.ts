@@ -1,74 +1,19 @@
 /**
- * When a failed email is tried again: exponential backoff from 10 s doubling up to 1 h, with
- * jitter so a queue that failed together does not retry in lockstep, and a give-up 48 h after
- * the message was queued. A message the SMTP server rejects outright (a 5xx answer about its
- * recipient or its content) is not tried again at all; a 5xx about the session or the sender
- * (AUTH, STARTTLS, MAIL FROM) is an outage of every row, and backs off. A pass over the outbox that
- * fails (the database cannot be written) is followed by its own, shorter backoff. Pure: the worker
- * passes the attempt count, the times, a random number and the error.
+ * When a failed email is tried again: on the job queue's schedule (`jobs/retry-schedule.ts`) from
+ * 10 s doubling up to 1 h, given up 48 h after the message was queued. A message the SMTP server
+ * rejects outright (a 5xx answer about its recipient or its content) is not tried again at all; a
+ * 5xx about the session or the sender (AUTH, STARTTLS, MAIL FROM) is an outage of every row, and
+ * backs off. Pure: the worker passes the error.
  */
+import type { RetryPolicy } from '../jobs/retry-schedule.ts';
 
-/** The schedule's parameters; tests shrink them. */
-export interface RetryPolicy {
-  firstDelayMs: number;
-  maxDelayMs: number;
-  giveUpAfterMs: number;
-  /** Each delay is scaled by a factor in [1 - jitter, 1 + jitter]. */
-  jitter: number;
-}
-
-/** The production schedule. */
+/** The mails' schedule: 10 s doubling to 1 h, given up 48 h after the message was queued. */
 export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   firstDelayMs: 10_000,
   maxDelayMs: 60 * 60_000,
   giveUpAfterMs: 48 * 60 * 60_000,
   jitter: 0.2,
 };
-
-/** What to do after failed attempt number `attempts` (1 for the first): retry at a time, or give up. */
-export type RetryDecision = { action: 'retry'; at: number } | { action: 'give_up' };
-
-/** The delay before try `n + 1` after `n` failures in a row: `firstDelayMs` doubling, capped at `maxDelayMs`. */
-function doubling(backoff: { firstDelayMs: number; maxDelayMs: number }, failures: number): number {
-  const exponent = Math.min(Math.max(failures - 1, 0), 30);
-  return Math.min(backoff.firstDelayMs * 2 ** exponent, backoff.maxDelayMs);
-}
-
-/**
- * Decides the next step after a failed send.
- *
- * @example nextRetry(DEFAULT_RETRY_POLICY, { attempts: 1, queuedAt: t, now: t, random: 0.5 }) // → { action: 'retry', at: t + 10_000 }
- * @example nextRetry(DEFAULT_RETRY_POLICY, { attempts: 9, queuedAt: t, now: t + 5 * 3600_000, random: 0.5 }) // delay capped at 1 h
- */
-export function nextRetry(
-  policy: RetryPolicy,
-  failure: { attempts: number; queuedAt: number; now: number; random: number },
-): RetryDecision {
-  const deadline = failure.queuedAt + policy.giveUpAfterMs;
-  if (failure.now >= deadline) return { action: 'give_up' };
-  const delay = doubling(policy, failure.attempts) * (1 - policy.jitter + 2 * policy.jitter * failure.random);
-  // One last try at the deadline rather than giving up early.
-  return { action: 'retry', at: Math.min(Math.round(failure.now + delay), deadline) };
-}
-
-/** How long the worker waits after failed passes over the outbox (a full disk, a read-only database). */
-export interface PassBackoff {
-  firstDelayMs: number;
-  maxDelayMs: number;
-}
-
-/** The production pass backoff: 1 s doubling to 30 s, so a broken database costs a log line every 30 s, not a hot loop. */
-export const DEFAULT_PASS_BACKOFF: PassBackoff = { firstDelayMs: 1_000, maxDelayMs: 30_000 };
-
-/**
- * The wait after `failures` failed passes in a row.
- *
- * @example passRetryDelay(DEFAULT_PASS_BACKOFF, 1) // → 1_000
- * @example passRetryDelay(DEFAULT_PASS_BACKOFF, 9) // → 30_000
- */
-export function passRetryDelay(backoff: PassBackoff, failures: number): number {
-  return doubling(backoff, failures);
-}
 
 // The commands whose answer is about this one message: its recipient (RCPT TO) or its content
 // (DATA). Every other answer (the greeting, EHLO, STARTTLS, AUTH, MAIL FROM) is about the relay,

@@ -1,16 +1,16 @@
 /**
  * How webhook deliveries give way to form submissions. Both run on the service's one event loop;
  * a burst of leads is what sales wants the service to take at full speed, and the deliveries it
- * queues can wait a little. So after each batch the worker asks `giveWay`: when no submission
- * arrived while the batch ran it goes on at once; when one did, it pauses for `factor` times the
- * batch's duration (between 50 ms and 2 s), so that under load the deliveries take at most
- * 1 / (factor + 1) of the loop's time (5 % by default) and never stop. Once the burst is over they
- * run at full speed again.
+ * queues can wait a little. So after each batch the worker's queue asks `giveWay` (its pacing,
+ * `jobs/job-queue.ts`): when no submission arrived while the batch ran it goes on at once; when
+ * one did, it pauses for `factor` times the batch's duration (between 50 ms and 2 s), so that
+ * under load the deliveries take at most 1 / (factor + 1) of the loop's time (5 % by default) and
+ * never stop. Once the burst is over they run at full speed again.
  *
  *   const gate = giveWay(() => submissionsSoFar);
  *   const began = gate.begin(); await sendBatch(); await gate.after(began);
  */
-import { wakeableSleep } from '../mail/pass-loop.ts';
+import { wakeableSleep } from '../jobs/pass-loop.ts';
 
 /** What the gate measures a batch by: when it began, and how many submissions had arrived by then. */
 interface BatchStart {

@@ -1,8 +1,9 @@
 /**
  * The webhook worker: runs in every replica beside the mail worker, queues the events of leads that
  * wait on their contact rows (`store/webhooks/waiting-contacts.ts`), claims each due delivery
- * (`store/webhooks/webhook-store.ts`: the same lease and fencing as the outbox), POSTs it signed
- * (`deliver.ts`), and records the outcome:
+ * (`store/webhooks/webhook-store.ts`) on the job queue the outbox runs on too (`jobs/job-queue.ts`:
+ * its loop, leases, fenced finishes, retry schedule and stop), POSTs it signed (`deliver.ts`), and
+ * records the outcome:
  *
  * | answer | what happens |
  * |---|---|
@@ -28,13 +29,12 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../clock.ts';
 import { DATA_FACTS } from '../contract/data-facts.ts';
 import type { WebhookEndpoint } from '../config/webhook-endpoints.ts';
-import { keepLease } from '../mail/outbox-lease.ts';
-import { MIN_IDLE_MS, passLoop } from '../mail/pass-loop.ts';
-import { DEFAULT_PASS_BACKOFF, nextRetry, type RetryPolicy } from '../mail/retry-policy.ts';
+import { jobQueue } from '../jobs/job-queue.ts';
+import type { RetryPolicy } from '../jobs/retry-schedule.ts';
 import { routingOf } from '../store/webhooks/webhook-row.ts';
 import type { WebhookJob, WebhookOutcome, WebhookStore } from '../store/webhooks/webhook-store.ts';
 import { deliver, type DeliveryResult } from './deliver.ts';
-import { giveWay } from './give-way.ts';
+import { type GiveWay, giveWay } from './give-way.ts';
 
 /** What became of one delivery. */
 export type DeliveryOutcome = 'delivered' | 'retried' | 'failed' | 'abandoned';
@@ -89,12 +89,8 @@ export interface WebhookWorker {
 
 /** Makes the worker; nothing runs until `start()`. */
 export function webhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
-  const policy = deps.policy ?? WEBHOOK_RETRY_POLICY;
-  const random = deps.random ?? Math.random;
-  const pollMs = deps.pollMs ?? (deps.endpoints.length > 0 ? 1_000 : 60_000);
   const leaseMs = deps.leaseMs ?? 60_000;
   const concurrency = deps.concurrency ?? 8;
-  let lastRelease = Number.NEGATIVE_INFINITY;
   let notifyTimer: NodeJS.Timeout | undefined;
   const byName = new Map(deps.endpoints.map((endpoint) => [endpoint.name, endpoint]));
   const routing = routingOf(deps.endpoints);
@@ -109,15 +105,38 @@ export function webhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
     }
     return agent;
   };
-  const inFlight = new Set<AbortController>();
-  const gate = giveWay(deps.submissions ?? (() => 0));
+
+  // One lane: batches of up to `BATCH_SIZE` due rows, each claimed in one statement and recorded in one transaction.
+  const queue = jobQueue<WebhookJob, undefined, ReturnType<GiveWay['begin']>>({
+    table: deps.store,
+    names: { queue: 'webhook', rows: 'webhook deliveries' },
+    clock: deps.clock,
+    log: deps.log,
+    pollMs: deps.pollMs ?? (deps.endpoints.length > 0 ? 1_000 : 60_000),
+    leaseMs,
+    policy: deps.policy ?? WEBHOOK_RETRY_POLICY,
+    ...(deps.random === undefined ? {} : { random: deps.random }),
+    // A dead process's claims run out after a lease; looking for them every third of it is enough.
+    releaseEveryMs: leaseMs / 3,
+    tally: () => undefined,
+    async claim(now, dueBy) {
+      // Leads whose event waits on their contact row become delivery rows first, as a batch.
+      const queued = await deps.store.queueWaiting(routing, BATCH_SIZE);
+      const jobs = await deps.store.claimBatch(now, dueBy, BATCH_SIZE);
+      return jobs.length === 0 && queued === 0 ? null : jobs;
+    },
+    handle: async (jobs) => {
+      await deliverBatch(jobs);
+      return false;
+    },
+    pacing: giveWay(deps.submissions ?? (() => 0)),
+  });
 
   /** Sends `job` and decides what becomes of it (the caller records it); logs the outcome. */
   async function attempt(job: WebhookJob): Promise<{ outcome: DeliveryOutcome; record: WebhookOutcome }> {
     const endpoint = byName.get(job.endpoint);
-    const controller = new AbortController();
-    inFlight.add(controller);
-    const lease = keepLease(job, { outbox: deps.store, clock: deps.clock, log: deps.log, leaseMs });
+    const work = queue.inFlight();
+    const lease = queue.hold(job);
     let result: DeliveryResult;
     try {
       result =
@@ -127,11 +146,11 @@ export function webhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
               timeoutMs: deps.timeoutMs,
               allowPrivate: deps.allowPrivate,
               now: deps.clock.now(),
-              signal: controller.signal,
+              signal: work.signal,
               agent: agentFor(endpoint),
             });
     } finally {
-      inFlight.delete(controller);
+      work.release();
       await lease.stop();
     }
     const now = deps.clock.now();
@@ -141,11 +160,11 @@ export function webhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
       deps.log.info({ ...about, status: result.status }, 'webhook delivered');
       return { outcome: 'delivered', record: { claim, kind: 'delivered', status: result.status } };
     }
-    if (controller.signal.aborted) {
+    if (work.signal.aborted) {
       deps.log.warn({ ...about, reason: result.error }, 'webhook delivery abandoned at shutdown; due again');
       return { outcome: 'abandoned', record: { claim, kind: 'retry', at: now, status: result.status, error: result.error } };
     }
-    const decision = result.retry ? nextRetry(policy, { attempts: job.attempts, queuedAt: job.queuedAt, now, random: random() }) : ({ action: 'give_up' } as const);
+    const decision = result.retry ? queue.retryAt(job, now) : ({ action: 'give_up' } as const);
     if (decision.action === 'retry') {
       deps.log.warn({ ...about, status: result.status, reason: result.error, retryInMs: decision.at - now }, 'webhook delivery failed; will retry');
       return { outcome: 'retried', record: { claim, kind: 'retry', at: decision.at, status: result.status, error: result.error } };
@@ -161,72 +180,28 @@ export function webhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
       done.map(({ record }) => record),
       deps.clock.now(),
     );
-    held.forEach((kept, i) => {
-      if (!kept) deps.log.warn({ webhookId: jobs[i]!.eventId, endpoint: jobs[i]!.endpoint }, 'webhook outcome not recorded: the claim was lost (its lease ran out, or an erasure cancelled the delivery)');
-    });
+    held.forEach((kept, i) => queue.fenced(kept, { webhookId: jobs[i]!.eventId, endpoint: jobs[i]!.endpoint }, '(its lease ran out, or an erasure cancelled the delivery)'));
     for (const [i, { outcome }] of done.entries()) deps.onOutcome?.(jobs[i]!.eventType, outcome);
     return done.map(({ outcome }) => outcome);
   }
 
-  /** Runs one pass: batches of up to `BATCH_SIZE` due rows, each claimed in one statement and recorded in one transaction; resolves with how many it claimed. */
-  async function passOnce(): Promise<number> {
-    const startedAt = deps.clock.now();
-    // A dead process's claims run out after a lease; looking for them every third of it is enough.
-    if (startedAt - lastRelease >= leaseMs / 3) {
-      lastRelease = startedAt;
-      const released = await deps.store.releaseStale(startedAt - leaseMs);
-      if (released > 0) deps.log.warn({ released }, 'webhook deliveries left sending by a stopped process are due again');
-    }
-    let claimed = 0;
-    while (!loop.stopping) {
-      const began = gate.begin();
-      // Leads whose event waits on their contact row become delivery rows first, as a batch.
-      const queued = await deps.store.queueWaiting(routing, BATCH_SIZE);
-      // Due when the pass began; leased from now (a pass may outlast a lease).
-      const jobs = await deps.store.claimBatch(deps.clock.now(), startedAt, BATCH_SIZE);
-      if (jobs.length === 0 && queued === 0) break;
-      claimed += jobs.length;
-      if (jobs.length > 0) await deliverBatch(jobs);
-      await gate.after(began);
-    }
-    return claimed;
-  }
-
-  /** After a good pass: until the next row is due, at most `pollMs`; a moment at least when the pass claimed nothing, so a due row another replica holds locked is never looked at in a hot loop. */
-  async function idleMs(claimed: number): Promise<number> {
-    const due = await deps.store.nextDueAt();
-    const floor = claimed === 0 ? MIN_IDLE_MS : 0;
-    return due === null ? pollMs : Math.max(floor, Math.min(pollMs, due - deps.clock.now()));
-  }
-
-  const loop = passLoop({
-    pass: passOnce,
-    idleMs,
-    backoff: DEFAULT_PASS_BACKOFF,
-    onFailure: (error, failures, retryInMs) => deps.log.error({ err: error, failures, retryInMs }, 'webhook pass failed'),
-  });
-
   return {
-    start: () => loop.start(),
+    start: () => queue.start(),
     // Events queued within a moment of each other go out in one batch (two commits for all of
     // them), not one pass each: under load a pass per event would cost two commits per event.
     notify() {
       notifyTimer ??= setTimeout(() => {
         notifyTimer = undefined;
-        loop.wake();
+        queue.wake();
       }, NOTIFY_DELAY_MS);
     },
-    runPass: () => loop.runPass(),
+    runPass: async () => (await queue.runPass()).claimed,
     deliver: async (job) => (await deliverBatch([job]))[0]!,
     async stop(options = {}) {
       clearTimeout(notifyTimer);
-      const timer = setTimeout(() => inFlight.forEach((request) => request.abort()), options.abandonAfterMs ?? 5_000);
       try {
-        const stopped = loop.stop();
-        gate.release();
-        await stopped;
+        await queue.stop(options);
       } finally {
-        clearTimeout(timer);
         for (const agent of agents.values()) agent.destroy();
         agents.clear();
       }

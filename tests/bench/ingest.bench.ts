@@ -37,10 +37,11 @@
  * in a transaction, HTTP, validation, the shared rate-limit counter) and can beat the loop only
  * by sharing flushes between concurrent commits.
  *
- * Three more rows explain SQLite's gap: the same ingest app with a store that does nothing (what
- * the service's plugins cost before any storage), `synchronous=NORMAL` (not durable on power
- * loss, so never used in production: the cost of FULL) and one commit per request (what group
- * commit buys). `--quick` leaves those three out. Without PostgreSQL installed its rows say so,
+ * Two more rows explain SQLite's gap: the same ingest app with a store that does nothing (what
+ * the service's plugins cost before any storage) and one commit per request (what group commit
+ * buys). `--quick` leaves those two out. (A third row, `synchronous=NORMAL`, measured the cost of
+ * FULL until the service lost that option: NORMAL is not durable on power loss, so no operator
+ * should run it; its last figure is in docs/developers.md.) Without PostgreSQL installed its rows say so,
  * with the install hint. A scenario whose load got no 2xx answer at all stops the benchmark.
  *
  * `--writer` measures only where the SQLite writer lives (a worker thread, a smaller worker, the

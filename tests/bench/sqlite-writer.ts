@@ -16,7 +16,7 @@
  *   each commit's fsync stops the loop).
  *
  * Variants: the main thread, as production runs it; the worker thread it ran in before
- * (`thread: 'worker'` in writer.ts); the worker with small V8 limits (`resourceLimits`).
+ * (`ingest/worker-writer.ts`); the worker with small V8 limits (`resourceLimits`).
  */
 import { fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -26,15 +26,16 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { DEFAULT_GROUP_COMMIT, GroupCommit } from '../../ingest/store/group-commit.ts';
-import { type WriteStep, type WriterOptions, startSqliteWriter } from '../../ingest/store/sqlite/writer.ts';
+import { type SqliteWriter, startSqliteWriter, type WriteStep } from '../../ingest/store/sqlite/writer.ts';
+import { workerWriter } from './ingest/worker-writer.ts';
 
 /** The variants in table order; `none` opens the database and starts no writer. */
 const VARIANTS = {
   none: null,
-  'main thread (production)': {},
-  'worker thread': { thread: 'worker' },
-  'worker, resourceLimits 16 MB old / 1 MB young': { thread: 'worker', resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 1 } },
-} satisfies Record<string, WriterOptions | null>;
+  'main thread (production)': (path: string) => startSqliteWriter(path, STATEMENTS),
+  'worker thread': (path: string) => workerWriter(path, STATEMENTS),
+  'worker, resourceLimits 16 MB old / 1 MB young': (path: string) => workerWriter(path, STATEMENTS, { resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 1 } }),
+} satisfies Record<string, ((path: string) => SqliteWriter) | null>;
 type Variant = keyof typeof VARIANTS;
 
 const SCHEMA = [
@@ -74,14 +75,14 @@ async function child(variant: Variant, seconds: number, connections: number, req
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
   for (const statement of SCHEMA) db.exec(statement);
-  const options = VARIANTS[variant];
-  if (options === null) {
+  const start = VARIANTS[variant];
+  if (start === null) {
     await settle();
     db.close();
     rmSync(dir, { recursive: true, force: true });
     return { idleRssBytes: rss(), rows: 0, seconds, cpuMicros: 0, batches: 0, peakRssBytes: rss(), loopDelayP99Ms: 0 };
   }
-  const writer = startSqliteWriter(path, STATEMENTS, options);
+  const writer = start(path);
   await writer.ready;
   const commits = new GroupCommit<WriteStep[], unknown>(async (jobs) => (await writer.execute(jobs)).map((value) => ({ ok: true, value })), DEFAULT_GROUP_COMMIT);
   await settle();

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { CAPTCHA_TTL_MS, createChallenge, verifyAnswer } from '../../ingest/http/forms/captcha.ts';
 import { errorCodeFor } from '../../ingest/http/errors.ts';
 import { GroupCommit, type JobResult } from '../../ingest/store/group-commit.ts';
-import { DEFAULT_PASS_BACKOFF, DEFAULT_RETRY_POLICY, isPermanentRejection, nextRetry, passRetryDelay } from '../../ingest/mail/retry-policy.ts';
+import { DEFAULT_PASS_BACKOFF, nextRetry, passRetryDelay } from '../../ingest/jobs/retry-schedule.ts';
+import { DEFAULT_RETRY_POLICY, isPermanentRejection } from '../../ingest/mail/retry-policy.ts';
 
 const SECRET = 'unit-secret-unit-secret-unit-secret';
 const T0 = Date.parse('2025-01-12T00:00:00Z');

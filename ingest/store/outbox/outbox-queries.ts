@@ -1,12 +1,13 @@
 /**
  * The outbox's SQL, built once with kysely for both backends (see `outbox-store.ts` for the
  * lifecycle): SQLite runs these through its synchronous runner, PostgreSQL through the pool.
- * The only difference is how a claim picks its row: PostgreSQL locks it with `FOR UPDATE SKIP
- * LOCKED`, so workers in other replicas skip it instead of waiting; SQLite has one writer at a
- * time and needs no lock.
+ * The only difference is how a claim picks its rows (`claimable-ids.ts`): PostgreSQL locks them
+ * with `FOR UPDATE SKIP LOCKED`, so workers in other replicas skip them instead of waiting; SQLite
+ * has one writer at a time and needs no lock.
  */
-import { type Compilable, type Kysely, sql, type Updateable } from 'kysely';
+import type { Compilable, Kysely, Updateable } from 'kysely';
 import { isoAt } from '../../clock.ts';
+import { claimableIds } from '../claimable-ids.ts';
 import type { OutboxClaim, OutboxJob } from './outbox-store.ts';
 import type { OutboxKind, Tables } from '../tables.ts';
 
@@ -14,9 +15,9 @@ import type { OutboxKind, Tables } from '../tables.ts';
  * Claims the oldest row due at `dueBy` (the `limit` oldest, when given): one UPDATE that marks them
  * `sending`, starts their lease at `now` and adds one to their `attempts`.
  */
-export function claimQuery(kysely: Kysely<Tables>, claim: { now: number; dueBy: number; limit?: number }, skipLocked: boolean) {
+export function claimQuery(kysely: Kysely<Tables>, claim: { now: number; dueBy: number; limit?: number }, locksRows: boolean) {
   const at = isoAt(claim.now);
-  let due = kysely
+  const due = kysely
     .selectFrom('outbox')
     .select('id')
     .where('status', '=', 'pending')
@@ -24,14 +25,10 @@ export function claimQuery(kysely: Kysely<Tables>, claim: { now: number; dueBy: 
     .orderBy('next_attempt_at')
     .orderBy('id')
     .limit(claim.limit ?? 1);
-  if (skipLocked) due = due.forUpdate().skipLocked();
   return kysely
     .updateTable('outbox')
     .set((eb) => ({ status: 'sending', claimed_at: at, attempts: eb('attempts', '+', 1) }))
-    // On PostgreSQL the ids are picked once, before the UPDATE (`= any(array(…))` is an InitPlan):
-    // under `id IN (…)`, two replicas' claims racing took more rows than the limit in one statement
-    // and none in the other (replicas.test.ts), PostgreSQL being free to run such a subquery again.
-    .where('id', skipLocked ? '=' : 'in', skipLocked ? sql<number>`any(array${due})` : due)
+    .where(claimableIds(due, locksRows))
     .where('status', '=', 'pending')
     .returning(['id', 'attempts', 'created_at', 'kind', 'contact_id', 'newsletter_id', 'message_key']);
 }

@@ -13,18 +13,8 @@ import { type Compilable, type CompiledQuery, Kysely, SqliteDialect } from 'kyse
 import type { Tables } from '../tables.ts';
 import { OWNER_ONLY_FOLDER, ownerOnlyFiles } from './owner-only.ts';
 
-/**
- * `synchronous` decides when a commit is durable. In WAL mode, NORMAL syncs the WAL only at
- * checkpoints, so the last commits before a power cut or kernel crash can vanish even though
- * they were answered 201. FULL syncs the WAL on every commit, so a 201 (sent after the commit)
- * means the row is on disk. Group commit (`group-commit.ts`) pays that fsync once per batch;
- * the bench measures FULL against NORMAL. NORMAL exists here only for that measurement.
- */
-export type Synchronous = 'FULL' | 'NORMAL';
-
 /** Options for `openSqlite`; production always uses the defaults. */
 export interface SqliteOptions {
-  synchronous?: Synchronous;
   /** How long a write waits for another process's lock (an `ingest purge` run, say) before failing. */
   busyTimeoutMs?: number;
 }
@@ -73,7 +63,10 @@ export function openSqlite(path: string, options: SqliteOptions = {}): SqliteDat
   const raw = new Database(path);
   ownerOnlyFiles(databaseFiles(path));
   raw.pragma('journal_mode = WAL');
-  raw.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
+  // FULL syncs the WAL on every commit, so a 201 (sent after the commit) means the row is on disk;
+  // NORMAL would sync only at checkpoints, and a power cut could take rows already answered 201.
+  // Group commit (`group-commit.ts`) pays that fsync once per batch.
+  raw.pragma('synchronous = FULL');
   raw.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 5000}`);
   for (const pragma of CONNECTION_PRAGMAS) raw.pragma(pragma);
   const kysely = new Kysely<Tables>({ dialect: new SqliteDialect({ database: raw }) });

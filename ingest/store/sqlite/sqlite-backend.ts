@@ -3,7 +3,6 @@ import { dirname, join } from 'node:path';
 import type { IngestConfig } from '../../config.ts';
 import type { SqliteBackend } from '../backend.ts';
 import type { GroupCommitOptions } from '../group-commit.ts';
-import type { Synchronous } from './connection.ts';
 import { openMigrated } from './open-migrated.ts';
 import { sqliteOps } from './sqlite-ops-database.ts';
 import { sqliteOutbox } from './sqlite-outbox-store.ts';
@@ -17,7 +16,6 @@ export const RATE_LIMIT_FILE = 'rate-limits.sqlite';
 /** Knobs the tests and the bench turn; production passes none. */
 export interface SqliteBackendOptions {
   groupCommit?: GroupCommitOptions;
-  synchronous?: Synchronous;
   /** How often expired captcha nonces are swept when no request deletes them (ms, default 60 s). */
   expirySweepMs?: number;
 }
@@ -27,10 +25,9 @@ export async function openSqliteBackend(
   config: IngestConfig & { database: { kind: 'sqlite' } },
   options: SqliteBackendOptions = {},
 ): Promise<SqliteBackend> {
-  const db = await openMigrated(config, options.synchronous);
+  const db = await openMigrated(config);
   const store = await openSubmissionStore(db, {
     ...(options.groupCommit === undefined ? {} : { groupCommit: options.groupCommit }),
-    ...(options.synchronous === undefined ? {} : { synchronous: options.synchronous }),
     ...(options.expirySweepMs === undefined ? {} : { nonceSweepMs: options.expirySweepMs }),
     webhooks: routingOf(config.webhooks.endpoints),
   });

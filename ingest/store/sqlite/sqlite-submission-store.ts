@@ -20,7 +20,7 @@ import { type Compilable, type Kysely, sql } from 'kysely';
 import { isoAt } from '../../clock.ts';
 import { GroupCommit, type GroupCommitOptions } from '../group-commit.ts';
 import { schemaIsCurrent } from '../migrations.ts';
-import type { SqliteDatabase, Synchronous } from './connection.ts';
+import type { SqliteDatabase } from './connection.ts';
 import { databaseFilesProblem, recordDatabaseFiles } from './file-identity.ts';
 import { StorageHealth } from '../storage-health.ts';
 import { isStorageFailure } from '../storage-errors.ts';
@@ -132,7 +132,6 @@ function statements(kysely: Kysely<Tables>) {
 /** Options of `openSubmissionStore`; production passes none. */
 interface SubmissionStoreOptions {
   groupCommit?: GroupCommitOptions;
-  synchronous?: Synchronous;
   /** How often the writer checkpoints and reports its health (ms; see `writer.ts`). */
   maintenanceMs?: number;
   /** Where storage problems are logged; standard error until `logTo` is called. */
@@ -171,7 +170,6 @@ export async function openSubmissionStore(
     names.map((name) => prepared[name].sql),
     {
       onHealth,
-      ...(options.synchronous === undefined ? {} : { synchronous: options.synchronous }),
       ...(options.maintenanceMs === undefined ? {} : { maintenanceMs: options.maintenanceMs }),
     },
   );

@@ -1,7 +1,7 @@
-// The SQLite writer (see writer.ts). Plain JavaScript on purpose: as a worker thread it must start
-// in a few milliseconds in any context (tsx CLI, vitest, a container) without a TypeScript loader.
+// The SQLite writer (see writer.ts). Plain JavaScript on purpose: the bench starts it as a worker
+// thread too, which must start in a few milliseconds in any context without a TypeScript loader.
 //
-// `openWriter` owns one write connection (WAL, synchronous as given, busy timeout, the connection
+// `openWriter` owns one write connection (WAL, synchronous = FULL, busy timeout, the connection
 // pragmas of connection.ts) and runs each batch it receives as one BEGIN IMMEDIATE … COMMIT, each
 // job in its own savepoint. A job is a list of steps [statementIndex, parameters, stopIfNoRow]; a
 // step marked stopIfNoRow that returns no row ends its job early (a duplicate signup, a reused
@@ -14,11 +14,8 @@
 // probes with a write that changes nothing, so the main thread learns when writes work again even
 // if no request comes to try (a load balancer stops sending them).
 //
-// On the main thread (writer.ts's default) writer.ts calls `openWriter` itself. Started as a
-// worker thread (writer.ts's `thread: 'worker'`), this module runs the message loop at the bottom:
-// batches arrive as JSON strings and their outcomes go back, and `maintain` runs every
-// `maintenanceMs`.
-import { isMainThread, parentPort, workerData } from 'node:worker_threads';
+// writer.ts calls `openWriter` on the main thread. The bench also runs it in a worker thread
+// (tests/bench/ingest/writer-worker.js), to compare the two.
 import Database from 'better-sqlite3';
 
 function describe(error) {
@@ -28,7 +25,7 @@ function describe(error) {
 /**
  * Opens the write connection and prepares the statements.
  *
- * @param {{ path: string, synchronous: string, busyTimeoutMs: number, pragmas: string[], statements: string[] }} config
+ * @param {{ path: string, busyTimeoutMs: number, pragmas: string[], statements: string[] }} config
  * @returns {{ error: { message: string, code?: string } } | { error: null, runBatch(jobs: unknown[][]): unknown[], maintain(): object, close(): void }}
  */
 export function openWriter(config) {
@@ -37,7 +34,7 @@ export function openWriter(config) {
   try {
     db = new Database(config.path);
     db.pragma('journal_mode = WAL');
-    db.pragma(`synchronous = ${config.synchronous}`);
+    db.pragma('synchronous = FULL');
     db.pragma(`busy_timeout = ${config.busyTimeoutMs}`);
     for (const pragma of config.pragmas) db.pragma(pragma);
     statements = config.statements.map((sql) => db.prepare(sql));
@@ -111,30 +108,4 @@ export function openWriter(config) {
     },
     close: () => db.close(),
   };
-}
-
-if (!isMainThread && workerData?.sqliteWriter) {
-  /** @type {{ path: string, synchronous: string, busyTimeoutMs: number, pragmas: string[], maintenanceMs: number, statements: string[] }} */
-  const config = workerData;
-  const writer = openWriter(config);
-  if (writer.error) parentPort.postMessage({ ready: false, error: writer.error });
-  else parentPort.postMessage({ ready: true });
-
-  const maintenance =
-    writer.error === null && config.maintenanceMs > 0 ? setInterval(() => parentPort.postMessage({ health: writer.maintain() }), config.maintenanceMs) : undefined;
-  maintenance?.unref();
-
-  parentPort.on('message', (message) => {
-    if (message.close) {
-      clearInterval(maintenance);
-      if (writer.error === null) writer.close();
-      parentPort.postMessage({ closed: true });
-      return;
-    }
-    try {
-      parentPort.postMessage({ id: message.id, outcomes: writer.runBatch(JSON.parse(message.jobs)) });
-    } catch (error) {
-      parentPort.postMessage({ id: message.id, error: { message: error.message, code: error.code } });
-    }
-  });
 }

@@ -9,19 +9,19 @@
  * V8 isolate), a quarter more CPU per signup (each batch and its outcomes cross between the
  * threads, and the main connection's writes, the outbox's, wait for the thread's lock) and lower
  * signup throughput; contact posts on an overloaded machine went the other way (the figures are
- * in docs/developers.md, Benchmarks). `thread: 'worker'` still starts the thread.
+ * in docs/developers.md, Benchmarks). The bench keeps the worker thread for that comparison
+ * (`tests/bench/ingest/worker-writer.ts`); the service has no such option.
  *
  * The writer is a dumb executor of prepared statements (`writer-thread.js`, plain JavaScript so
- * that it also runs as a worker without a TypeScript loader): the SQL is built with kysely here,
- * once, and the decisions about outcomes stay in `sqlite-submission-store.ts`.
+ * that the bench also runs it as a worker without a TypeScript loader): the SQL is built with
+ * kysely here, once, and the decisions about outcomes stay in `sqlite-submission-store.ts`.
  */
-import { type ResourceLimits, Worker } from 'node:worker_threads';
-import { CONNECTION_PRAGMAS, type Synchronous } from './connection.ts';
+import { CONNECTION_PRAGMAS } from './connection.ts';
 
 /** One step of a job: run statement `statement` with `parameters`; with `stopIfNoRow`, an empty result ends the job. */
 export type WriteStep = [statement: number, parameters: unknown[], stopIfNoRow: boolean];
 
-/** An error as the thread reports it: SQLite's message and code. */
+/** An error as the writer reports it: SQLite's message and code. */
 export interface ErrorDetail {
   message: string;
   code?: string;
@@ -31,7 +31,7 @@ export interface ErrorDetail {
 type WriteOutcome = null | number | ErrorDetail;
 
 /**
- * What the thread's periodic maintenance found: whether its WAL checkpoint failed, and, when a
+ * What the writer's periodic maintenance found: whether its WAL checkpoint failed, and, when a
  * batch had failed since the last report, whether a probe write succeeded (absent: no probe ran).
  */
 export interface WriterHealth {
@@ -40,35 +40,27 @@ export interface WriterHealth {
 }
 
 /** Options of `startSqliteWriter`; production uses the defaults. */
-export interface WriterOptions {
-  synchronous?: Synchronous;
+interface WriterOptions {
   busyTimeoutMs?: number;
-  /** How often the thread checkpoints the WAL and reports `WriterHealth` (default 1000 ms; 0: never). */
+  /** How often the writer checkpoints the WAL and reports `WriterHealth` (default 1000 ms; 0: never). */
   maintenanceMs?: number;
   /** Receives each maintenance report. */
   onHealth?: (health: WriterHealth) => void;
-  /**
-   * Where the connection lives: this thread (the default), whose event loop stops for each
-   * commit's fsync, or a worker thread of its own. `npm run bench:ingest -- --writer` compares them.
-   */
-  thread?: 'worker' | 'main';
-  /** The worker's V8 limits (a smaller heap); ignored on the main thread. */
-  resourceLimits?: ResourceLimits;
 }
 
 /** The writer as the group commit sees it. */
 export interface SqliteWriter {
-  /** Resolves when the thread has opened the database and prepared the statements. */
+  /** Resolves when the writer has opened the database and prepared the statements. */
   ready: Promise<void>;
   /** Runs `jobs` in one transaction, one savepoint each; rejects only if the transaction itself failed. */
   execute(jobs: WriteStep[][]): Promise<WriteOutcome[]>;
-  /** False once the thread has failed or been closed. */
+  /** False once the writer has failed or been closed. */
   readonly alive: boolean;
-  /** Waits for the batch in flight, closes the connection and ends the thread. */
+  /** Waits for the batch in flight and closes the connection. */
   close(): Promise<void>;
 }
 
-/** An error from the writer thread, keeping SQLite's code (`SQLITE_BUSY`, …) for the HTTP error mapping. */
+/** An error from the writer, keeping SQLite's code (`SQLITE_BUSY`, …) for the HTTP error mapping. */
 export class WriterError extends Error {
   readonly code: string | undefined;
 
@@ -79,41 +71,30 @@ export class WriterError extends Error {
   }
 }
 
-interface Pending {
-  resolve: (outcomes: WriteOutcome[]) => void;
-  reject: (error: Error) => void;
-}
-
 /** What `writer-thread.js` receives: the file, the statements and the connection's settings. */
-interface WriterConfig {
-  sqliteWriter: true;
+export interface WriterConfig {
   path: string;
   statements: string[];
-  synchronous: Synchronous;
   busyTimeoutMs: number;
   pragmas: readonly string[];
   maintenanceMs: number;
 }
 
-/** `writer-thread.js`'s `openWriter`, as the main thread calls it. */
+/** `writer-thread.js`'s `openWriter`, as `startSqliteWriter` calls it. */
 type OpenWriter = (config: WriterConfig) =>
   | { error: ErrorDetail }
   | { error: null; runBatch(jobs: WriteStep[][]): WriteOutcome[]; maintain(): WriterHealth; close(): void };
 
 const WRITER_MODULE = new URL('./writer-thread.js', import.meta.url);
 
-/** Starts a writer on the SQLite file at `path`, preparing `statements` (SQL texts, addressed by index): on this thread unless `options.thread` says 'worker'. */
+/** What the writer of the file at `path` opens with: its `statements` (SQL texts, addressed by index) and the connection's settings. */
+export function writerConfig(path: string, statements: string[], options: WriterOptions = {}): WriterConfig {
+  return { path, statements, busyTimeoutMs: options.busyTimeoutMs ?? 5000, pragmas: CONNECTION_PRAGMAS, maintenanceMs: options.maintenanceMs ?? 1000 };
+}
+
+/** Starts a writer on the SQLite file at `path`, on this thread, preparing `statements` (SQL texts, addressed by index). */
 export function startSqliteWriter(path: string, statements: string[], options: WriterOptions = {}): SqliteWriter {
-  const config: WriterConfig = {
-    sqliteWriter: true,
-    path,
-    statements,
-    synchronous: options.synchronous ?? 'FULL',
-    busyTimeoutMs: options.busyTimeoutMs ?? 5000,
-    pragmas: CONNECTION_PRAGMAS,
-    maintenanceMs: options.maintenanceMs ?? 1000,
-  };
-  return options.thread === 'worker' ? workerWriter(config, options) : mainThreadWriter(config, options);
+  return mainThreadWriter(writerConfig(path, statements, options), options);
 }
 
 /** The writer on this thread: each batch commits synchronously, in the turn after `execute` was called. */
@@ -153,82 +134,6 @@ function mainThreadWriter(config: WriterConfig, options: WriterOptions): SqliteW
       alive = false;
       clearInterval(maintenance);
       writer?.close();
-    },
-  };
-}
-
-/** The writer in a worker thread of its own: the batches and their outcomes cross as messages. */
-function workerWriter(config: WriterConfig, options: WriterOptions): SqliteWriter {
-  const worker = new Worker(WRITER_MODULE, {
-    // Plain JavaScript: no loader flags (a `--import tsx` inherited from the parent would route
-    // the thread's module loading and messages through the loader's hooks for nothing).
-    execArgv: [],
-    workerData: config,
-    ...(options.resourceLimits === undefined ? {} : { resourceLimits: options.resourceLimits }),
-  });
-  const pending = new Map<number, Pending>();
-  let nextId = 0;
-  let alive = true;
-  let onClosed: (() => void) | undefined;
-
-  const fail = (error: Error) => {
-    alive = false;
-    for (const entry of pending.values()) entry.reject(error);
-    pending.clear();
-  };
-
-  const ready = new Promise<void>((resolve, reject) => {
-    worker.on('message', (message: Record<string, unknown>) => {
-      if ('ready' in message) {
-        if (message.ready) resolve();
-        else {
-          const error = new WriterError(message.error as ErrorDetail);
-          fail(error);
-          reject(error);
-        }
-      } else if ('closed' in message) {
-        onClosed?.();
-      } else if ('health' in message) {
-        options.onHealth?.(message.health as WriterHealth);
-      } else {
-        const entry = pending.get(message.id as number);
-        pending.delete(message.id as number);
-        if (message.error) entry?.reject(new WriterError(message.error as ErrorDetail));
-        else entry?.resolve(message.outcomes as WriteOutcome[]);
-      }
-    });
-    worker.on('error', (error) => {
-      fail(error);
-      reject(error);
-    });
-    worker.on('exit', () => fail(new WriterError({ message: 'the SQLite writer thread has stopped', code: 'SQLITE_CANTOPEN' })));
-  });
-  // Start-up failures are reported through `ready` and every pending `execute`.
-  ready.catch(() => {});
-
-  return {
-    ready,
-    get alive() {
-      return alive;
-    },
-    execute(jobs) {
-      if (!alive) return Promise.reject(new WriterError({ message: 'the SQLite writer is closed', code: 'SQLITE_CANTOPEN' }));
-      const id = nextId++;
-      return new Promise((resolve, reject) => {
-        pending.set(id, { resolve, reject });
-        // One JSON string per batch: cloning a string is a copy, while the structured clone of
-        // nested arrays walks every value and measured ~6 % of the main thread under load.
-        worker.postMessage({ id, jobs: JSON.stringify(jobs) });
-      });
-    },
-    async close() {
-      if (!alive) return;
-      // Messages are handled in order, so the close runs after every batch already sent.
-      const closed = new Promise<void>((resolve) => (onClosed = resolve));
-      worker.postMessage({ close: true });
-      await closed;
-      alive = false;
-      await worker.terminate();
     },
   };
 }

@@ -24,6 +24,7 @@
  */
 import { type Kysely, sql, type Updateable } from 'kysely';
 import { isoAt } from '../../clock.ts';
+import { claimableIds } from '../claimable-ids.ts';
 import type { OpsDatabase } from '../ops-database.ts';
 import type { Tables, WebhookStatus } from '../tables.ts';
 import { isStateEvent, STATE_TYPES_SQL } from './queue-events.ts';
@@ -71,8 +72,7 @@ export interface WebhookRowView {
 
 /** The webhook table's operations on `db`; where rows can be locked, a claim skips those another replica holds. */
 export function webhookStore(db: OpsDatabase) {
-  const skipLocked = db.locksRows;
-  const { kysely } = db;
+  const { kysely, locksRows } = db;
   const fenced = (claim: WebhookClaim, values: Updateable<Tables['webhook_deliveries']>) =>
     kysely
       .updateTable('webhook_deliveries')
@@ -85,11 +85,11 @@ export function webhookStore(db: OpsDatabase) {
   return {
     /** Claims up to `limit` of the oldest rows due at `dueBy` in one statement (one commit for all), each leased from `now`. */
     async claimBatch(now: number, dueBy: number, limit: number): Promise<WebhookJob[]> {
-      return jobsOf(await db.all(claimQuery(kysely, { now, dueBy, limit }, skipLocked)));
+      return jobsOf(await db.all(claimQuery(kysely, { now, dueBy, limit }, locksRows)));
     },
     /** Claims one event's pending row for `endpoint` now, due or not (`ingest erase` sends its notices at once); null when it is not pending. */
     async claimEvent(eventId: string, endpoint: string, now: number): Promise<WebhookJob | null> {
-      return jobsOf(await db.all(claimQuery(kysely, { now, dueBy: ANY_TIME, limit: 1, only: { eventId, endpoint } }, skipLocked)))[0] ?? null;
+      return jobsOf(await db.all(claimQuery(kysely, { now, dueBy: ANY_TIME, limit: 1, only: { eventId, endpoint } }, locksRows)))[0] ?? null;
     },
     /** Extends a held claim's lease to start at `now`; false when the claim was lost. */
     renewLease: (claim: WebhookClaim, now: number) => changed(fenced(claim, { claimed_at: isoAt(now) })),
@@ -131,7 +131,7 @@ export function webhookStore(db: OpsDatabase) {
      * Queues the events of up to `limit` leads waiting on their contact rows to the endpoints
      * `routing` gives them (`waiting-contacts.ts`), due at once; returns how many leads it took.
      */
-    queueWaiting: (routing: WebhookRouting, limit: number) => queueWaitingContacts(db, routing, { limit, skipLocked }),
+    queueWaiting: (routing: WebhookRouting, limit: number) => queueWaitingContacts(db, routing, { limit, skipLocked: locksRows }),
     /** When the next pending row falls due, or a lead's event waits to be queued (since it became ready), or null. */
     async nextDueAt(): Promise<number | null> {
       const [row] = await db.all(
@@ -244,7 +244,7 @@ function olderOnItsWay(kysely: Kysely<Tables>) {
  * one UPDATE marks them `sending`, starts their lease at `now` and adds one to their `attempts`.
  * A row behind an older one to its endpoint about its person (`olderOnItsWay`) is not claimed.
  */
-function claimQuery(kysely: Kysely<Tables>, claim: { now: number; dueBy: number; limit: number; only?: { eventId: string; endpoint: string } }, skipLocked: boolean) {
+function claimQuery(kysely: Kysely<Tables>, claim: { now: number; dueBy: number; limit: number; only?: { eventId: string; endpoint: string } }, locksRows: boolean) {
   const { now, dueBy, limit, only } = claim;
   let due = kysely
     .selectFrom('webhook_deliveries as candidate')
@@ -256,14 +256,10 @@ function claimQuery(kysely: Kysely<Tables>, claim: { now: number; dueBy: number;
     .orderBy('candidate.id')
     .limit(limit);
   if (only !== undefined) due = due.where('candidate.event_id', '=', only.eventId).where('candidate.endpoint', '=', only.endpoint);
-  if (skipLocked) due = due.forUpdate().skipLocked();
   return kysely
     .updateTable('webhook_deliveries')
     .set((eb) => ({ status: 'sending', claimed_at: isoAt(now), attempts: eb('attempts', '+', 1) }))
-    // On PostgreSQL the ids are picked once, before the UPDATE (`= any(array(…))`), as the outbox's
-    // claim does: under `id IN (…)` PostgreSQL is free to run the locking subquery again, and the
-    // outbox's racing claims took more rows than their limit in one statement and none in the other.
-    .where('id', skipLocked ? '=' : 'in', skipLocked ? sql<number>`any(array${due})` : due)
+    .where(claimableIds(due, locksRows))
     .where('status', '=', 'pending')
     .returning(['id', 'attempts', 'event_id', 'endpoint', 'event_type', 'email_lower', 'body', 'created_at']);
 }

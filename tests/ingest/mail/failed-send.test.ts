@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { manualClock } from '../../../ingest/clock.ts';
-import { messageOf } from '../../../ingest/mail/failed-send.ts';
+import { messageOf } from '../../../ingest/jobs/error-reason.ts';
 import { smtpMailer } from '../../../ingest/mail/mailer.ts';
 import { outboxWorker } from '../../../ingest/mail/outbox-worker.ts';
 import { DEFAULT_RETRY_POLICY } from '../../../ingest/mail/retry-policy.ts';

@@ -1,11 +1,13 @@
 /**
- * The SQLite writer on a real file, in its worker thread and on the main thread alike: one
+ * The SQLite writer on a real file, on the main thread (the service's) and in the bench's worker
+ * thread (`tests/bench/ingest/worker-writer.ts`) alike: one
  * transaction per batch, one savepoint per job, durable (visible to another connection) before
  * `execute` resolves.
  */
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type SqliteWriter, startSqliteWriter, type WriterOptions } from '../../../../ingest/store/sqlite/writer.ts';
+import { type SqliteWriter, startSqliteWriter } from '../../../../ingest/store/sqlite/writer.ts';
+import { workerWriter } from '../../../bench/ingest/worker-writer.ts';
 import { tempDir } from '../../fixtures.ts';
 
 const cleanups: Array<() => unknown> = [];
@@ -13,13 +15,17 @@ afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!();
 });
 
-describe.each<WriterOptions['thread']>(['worker', 'main'])('sqlite writer (%s thread)', (thread) => {
+/** The two places a writer can run, each started on `path` with `statements`. */
+const THREADS = { worker: workerWriter, main: startSqliteWriter } satisfies Record<string, (path: string, statements: string[]) => SqliteWriter>;
+
+describe.each(['worker', 'main'] as const)('sqlite writer (%s thread)', (thread) => {
+  const start = THREADS[thread];
   function setup(): { writer: SqliteWriter; reader: Database.Database } {
     const temp = tempDir();
     const path = `${temp.dir}/w.sqlite`;
     const reader = new Database(path);
     reader.exec('CREATE TABLE t (v TEXT UNIQUE NOT NULL)');
-    const writer = startSqliteWriter(path, ['INSERT INTO t (v) VALUES (?) ON CONFLICT DO NOTHING RETURNING v', 'INSERT INTO t (v) VALUES (?)'], { thread });
+    const writer = start(path, ['INSERT INTO t (v) VALUES (?) ON CONFLICT DO NOTHING RETURNING v', 'INSERT INTO t (v) VALUES (?)']);
     cleanups.push(temp.remove, () => reader.close(), () => writer.close());
     return { writer, reader };
   }
@@ -65,7 +71,7 @@ describe.each<WriterOptions['thread']>(['worker', 'main'])('sqlite writer (%s th
   });
 
   it('reports a file it cannot open through ready and execute', async () => {
-    const writer = startSqliteWriter('/nonexistent-dir/x/y.sqlite', ['SELECT 1'], { thread });
+    const writer = start('/nonexistent-dir/x/y.sqlite', ['SELECT 1']);
     await expect(writer.ready).rejects.toThrow();
     expect(writer.alive).toBe(false);
     await expect(writer.execute([])).rejects.toThrow(/closed/);

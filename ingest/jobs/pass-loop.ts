@@ -1,5 +1,5 @@
 /**
- * The loop both background workers run (the mail outbox's and the webhooks'): a pass over the
+ * The loop of the job queue (`job-queue.ts`) that both background workers run: a pass over the
  * due rows, then an idle wait until the next one is due (at most a poll period), again and again
  * until stopped. One pass runs at a time: `runPass()` called while one runs waits for it, then runs
  * its own. A pass that fails (the database cannot be written) is logged and followed by a growing
@@ -9,7 +9,7 @@
  *   const loop = passLoop({ pass: () => sendDue(), idleMs: () => untilNextDue(), backoff, onFailure });
  *   loop.start(); loop.wake(); await loop.stop();
  */
-import { type PassBackoff, passRetryDelay } from './retry-policy.ts';
+import { type PassBackoff, passRetryDelay } from './retry-schedule.ts';
 
 /** The shortest wait after a pass that claimed nothing, for both workers: a due row another replica holds locked is never looked at in a hot loop. */
 export const MIN_IDLE_MS = 25;
