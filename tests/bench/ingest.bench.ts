@@ -56,7 +56,8 @@
  * loop for 0.5 s, no target judged;
  * `--rounds 3` interleaves the scenarios three times and reports each one's median round;
  * `--max-delay-ms N` overrides SQLite's group commit batch interval, `--pg-pool-max N` the
- * PostgreSQL pool of each replica, PG_POOL_MAX's default otherwise.)
+ * PostgreSQL pool of each replica, PG_POOL_MAX's default otherwise; `--pg-setting name=value`,
+ * repeatable, sets a server setting of each PostgreSQL scenario's cluster.)
  */
 import { type ChildProcess, execFileSync, fork } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
@@ -125,6 +126,11 @@ interface Scenario {
 /** `--pg-statements`: each PostgreSQL scenario's cluster counts its statements, printed when it finishes. */
 const PG_STATEMENTS = process.argv.includes('--pg-statements');
 
+/** `--pg-setting name=value` (repeatable): a server setting of every scenario's cluster, to try what an operator could set. */
+const PG_SETTINGS = Object.fromEntries(
+  process.argv.flatMap((arg, i) => (arg === '--pg-setting' && /^\w+=\S+$/.test(process.argv[i + 1] ?? '') ? [process.argv[i + 1]!.split('=') as [string, string]] : [])),
+);
+
 /**
  * The endpoint the webhook scenario delivers to: a real receiver in the bench process that verifies
  * each signature and answers 204, as a CRM's inbound hook would; its address and secret go to the
@@ -166,7 +172,7 @@ async function startScenario(name: ScenarioName, connections: number, smtpUrl: s
   const scenario = SCENARIOS[name];
   let cluster: PostgresCluster | undefined;
   if (scenario.kind === 'postgres' || scenario.kind === 'commit-loop') {
-    cluster = await migratedCluster(PG_STATEMENTS);
+    cluster = await migratedCluster(PG_STATEMENTS, PG_SETTINGS);
     started.clusters.push(cluster);
     process.stderr.write(`${name}: ${await durabilitySettings(cluster.url)}\n`);
   }

@@ -13,12 +13,12 @@ import type { Tables } from '../../ingest/store/tables.ts';
 import { type PostgresCluster, startPostgresCluster } from '../helpers/postgres-cluster.ts';
 
 /**
- * A cluster started with the server's defaults (`synchronous_commit = on`, `fsync = on`), its schema
- * migrated; with `statements`, pg_stat_statements loaded too, so `topStatements` can say which
- * statements the scenario's commits came from.
+ * A cluster started with the server's defaults (`synchronous_commit = on`, `fsync = on`) but for
+ * `settings` (`--pg-setting`), its schema migrated; with `statements`, pg_stat_statements loaded
+ * too, so `topStatements` can say which statements the scenario's commits came from.
  */
-export async function migratedCluster(statements = false): Promise<PostgresCluster> {
-  const cluster = await startPostgresCluster(statements ? { shared_preload_libraries: 'pg_stat_statements' } : {});
+export async function migratedCluster(statements = false, settings: Record<string, string> = {}): Promise<PostgresCluster> {
+  const cluster = await startPostgresCluster({ ...settings, ...(statements ? { shared_preload_libraries: 'pg_stat_statements' } : {}) });
   await migratePostgres(cluster.url);
   if (statements) await query(cluster.url, 'CREATE EXTENSION pg_stat_statements');
   return cluster;
@@ -54,7 +54,7 @@ export async function topStatements(url: string, limit = 12): Promise<StatementC
 
 /** The settings that make a commit durable, as the server reports them: `synchronous_commit=on, fsync=on, wal_sync_method=fdatasync`. */
 export async function durabilitySettings(url: string): Promise<string> {
-  const names = ['synchronous_commit', 'fsync', 'wal_sync_method', 'server_version'];
+  const names = ['synchronous_commit', 'fsync', 'wal_sync_method', 'wal_writer_delay', 'commit_delay', 'commit_siblings', 'server_version'];
   const rows = await query<{ name: string; setting: string }>(url, 'SELECT name, setting FROM pg_settings WHERE name = ANY($1)', [names]);
   return names.map((name) => `${name}=${rows.find((row) => row.name === name)?.setting}`).join(', ');
 }
