@@ -3,7 +3,9 @@
  * emails, on a real, durable SQLite file and on PostgreSQL, and against a no-op Fastify route
  * that does the same JSON parsing and contract validation but stores nothing. Prints req/s, p50
  * and p99 latency, the ratio to the no-op route, each server's CPU per request and its peak
- * resident memory (RSS sampled every 50 ms while measured, per process), then the targets:
+ * resident memory (RSS sampled every 50 ms while measured, per process), what the same requests
+ * cost the other processes on the two cores (PostgreSQL's, and the bench's own: the load generator,
+ * the SMTP sink and the webhook receiver), then the targets:
  *
  * - SQLite durable: ≥ 80 % of the no-op throughput, p99 < 20 ms.
  * - Contacts with one webhook endpoint: ≥ 90 % of the contacts' throughput without one, the service
@@ -55,7 +57,8 @@
  * loop for 0.5 s, no target judged;
  * `--rounds 3` interleaves the scenarios three times and reports each one's median round;
  * `--max-delay-ms N` overrides SQLite's group commit batch interval, `--pg-pool-max N` the
- * PostgreSQL pool of each replica, PG_POOL_MAX's default otherwise.)
+ * PostgreSQL pool of each replica, PG_POOL_MAX's default otherwise; `--pg-setting name=value`,
+ * repeatable, sets a server setting of each PostgreSQL scenario's cluster.)
  */
 import { type ChildProcess, execFileSync, fork } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
@@ -79,7 +82,7 @@ import {
   type Usage,
 } from './ingest-servers.ts';
 import { type AutocannonResult, BENCH_CAPTCHA_SECRET, load, SMOKE_REQUESTS } from './ingest-load.ts';
-import { clusterCounts, commitLoop, durabilitySettings, migratedCluster, topStatements } from './postgres-commits.ts';
+import { clusterCounts, clusterCpuMicros, commitLoop, durabilitySettings, migratedCluster, topStatements } from './postgres-commits.ts';
 import { smtpSink } from './smtp-sink.ts';
 import { type WebhookReceiver, webhookReceiver } from '../helpers/webhook-receiver.ts';
 import { outboxDrainRows } from './outbox-drain.ts';
@@ -92,6 +95,10 @@ interface Run {
   result: AutocannonResult;
   /** All the scenario's server processes together; null for the commit loop (no server). */
   cpuMicros: number | null;
+  /** The bench process meanwhile: the load (autocannon), the SMTP sink, the webhook receiver. */
+  benchCpuMicros: number;
+  /** The scenario's PostgreSQL cluster meanwhile, all its processes; null without one (or off Linux). */
+  pgCpuMicros: number | null;
   /** One per server process (replica). */
   peakRssBytes: number[];
   /** The mails and webhook events its servers sent while the load ran. */
@@ -119,6 +126,11 @@ interface Scenario {
 
 /** `--pg-statements`: each PostgreSQL scenario's cluster counts its statements, printed when it finishes. */
 const PG_STATEMENTS = process.argv.includes('--pg-statements');
+
+/** `--pg-setting name=value` (repeatable): a server setting of every scenario's cluster, to try what an operator could set. */
+const PG_SETTINGS = Object.fromEntries(
+  process.argv.flatMap((arg, i) => (arg === '--pg-setting' && /^\w+=\S+$/.test(process.argv[i + 1] ?? '') ? [process.argv[i + 1]!.split('=') as [string, string]] : [])),
+);
 
 /**
  * The endpoint the webhook scenario delivers to: a real receiver in the bench process that verifies
@@ -161,7 +173,7 @@ async function startScenario(name: ScenarioName, connections: number, smtpUrl: s
   const scenario = SCENARIOS[name];
   let cluster: PostgresCluster | undefined;
   if (scenario.kind === 'postgres' || scenario.kind === 'commit-loop') {
-    cluster = await migratedCluster(PG_STATEMENTS);
+    cluster = await migratedCluster(PG_STATEMENTS, PG_SETTINGS);
     started.clusters.push(cluster);
     process.stderr.write(`${name}: ${await durabilitySettings(cluster.url)}\n`);
   }
@@ -184,11 +196,21 @@ async function startScenario(name: ScenarioName, connections: number, smtpUrl: s
     },
     async measure(seconds, connections, run) {
       await Promise.all(children.map(({ child }) => ask(child, 'start')));
+      const bench = process.cpuUsage();
+      const pgBefore = cluster === undefined ? null : clusterCpuMicros(cluster.dataDir);
       const result = await load(ports, seconds, connections, run, form);
+      const pgAfter = cluster === undefined ? null : clusterCpuMicros(cluster.dataDir);
+      const benchCpu = process.cpuUsage(bench);
       figure(result['2xx'], `${name}: 2xx answers in round ${run}`, 1);
       const usages = await Promise.all(children.map(({ child }) => ask<Usage>(child, 'usage')));
       created += result['2xx'];
-      return { result, cpuMicros: usages.reduce((sum, usage) => sum + usage.cpuMicros, 0), peakRssBytes: usages.map((usage) => usage.peakRssBytes) };
+      return {
+        result,
+        cpuMicros: usages.reduce((sum, usage) => sum + usage.cpuMicros, 0),
+        benchCpuMicros: benchCpu.user + benchCpu.system,
+        pgCpuMicros: pgBefore === null || pgAfter === null ? null : pgAfter - pgBefore,
+        peakRssBytes: usages.map((usage) => usage.peakRssBytes),
+      };
     },
     async finish() {
       const stats = await Promise.all(children.map(({ child }) => ask<Stats>(child, 'finish')));
@@ -216,7 +238,9 @@ async function commitLoopScenario(name: ScenarioName, cluster: PostgresCluster, 
     settle: async () => ({ ms: 0, left: 0 }),
     warm: async () => {},
     async measure(seconds, _connections, run) {
+      const bench = process.cpuUsage();
       const loop = await commitLoop(cluster.url, seconds, run);
+      const benchCpu = process.cpuUsage(bench);
       created += figure(loop.commits, `${name}: commits in round ${run}`, 1);
       const rate = loop.commits / loop.seconds;
       const result = {
@@ -228,7 +252,7 @@ async function commitLoopScenario(name: ScenarioName, cluster: PostgresCluster, 
         '2xx': loop.commits,
         duration: loop.seconds,
       };
-      return { result, cpuMicros: null, peakRssBytes: [] };
+      return { result, cpuMicros: null, benchCpuMicros: benchCpu.user + benchCpu.system, pgCpuMicros: null, peakRssBytes: [] };
     },
     async finish() {
       const counts = await clusterCounts(cluster.url);
@@ -301,7 +325,7 @@ async function main(): Promise<void> {
   }
   await sink.close();
   const noop = rows[0]!.result.requests.average;
-  const table = rows.map(({ name, result, cpuMicros, stats, created, walSyncs, peakRssBytes, settled, whileLoaded, rates }) => ({
+  const table = rows.map(({ name, result, cpuMicros, benchCpuMicros, pgCpuMicros, stats, created, walSyncs, peakRssBytes, settled, whileLoaded, rates }) => ({
     scenario: name,
     'req/s': Math.round(result.requests.average),
     'rows/WAL flush': walSyncs === null || stats.rows === null ? '-' : perFlush(stats.rows, walSyncs),
@@ -321,6 +345,10 @@ async function main(): Promise<void> {
     'rows/commit': stats.batches ? (stats.jobs! / stats.batches).toFixed(1) : '-',
     // Server CPU (all its threads and processes) per answered request.
     'CPU µs/req': cpuMicros === null ? '-' : Math.round(cpuMicros / result.requests.total),
+    // What else each request cost the two cores meanwhile: PostgreSQL's processes, and the bench's
+    // own (the load generator, the SMTP sink, the receiver), which competes with the server here.
+    'PG CPU µs/req': pgCpuMicros === null ? '-' : Math.round(pgCpuMicros / result.requests.total),
+    'bench CPU µs/req': cpuMicros === null ? '-' : Math.round(benchCpuMicros / result.requests.total),
     'peak RSS MB': peakRssBytes.length === 0 ? '-' : peakRssBytes.map(megabytes).join(' / '),
     'sent while loaded': whileLoaded === undefined || cpuMicros === null ? '-' : `${whileLoaded.mails} mails, ${whileLoaded.events} events`,
     // After the load stopped: until every mail and webhook event it queued had gone out.

@@ -3,6 +3,8 @@
  * its WAL counters belong to that scenario alone), the rate at which one connection can commit
  * rows durably, and how many rows each WAL flush carried.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { migratePostgres } from '../../ingest/store/postgres/pg-migrate.ts';
@@ -11,12 +13,12 @@ import type { Tables } from '../../ingest/store/tables.ts';
 import { type PostgresCluster, startPostgresCluster } from '../helpers/postgres-cluster.ts';
 
 /**
- * A cluster started with the server's defaults (`synchronous_commit = on`, `fsync = on`), its schema
- * migrated; with `statements`, pg_stat_statements loaded too, so `topStatements` can say which
- * statements the scenario's commits came from.
+ * A cluster started with the server's defaults (`synchronous_commit = on`, `fsync = on`) but for
+ * `settings` (`--pg-setting`), its schema migrated; with `statements`, pg_stat_statements loaded
+ * too, so `topStatements` can say which statements the scenario's commits came from.
  */
-export async function migratedCluster(statements = false): Promise<PostgresCluster> {
-  const cluster = await startPostgresCluster(statements ? { shared_preload_libraries: 'pg_stat_statements' } : {});
+export async function migratedCluster(statements = false, settings: Record<string, string> = {}): Promise<PostgresCluster> {
+  const cluster = await startPostgresCluster({ ...settings, ...(statements ? { shared_preload_libraries: 'pg_stat_statements' } : {}) });
   await migratePostgres(cluster.url);
   if (statements) await query(cluster.url, 'CREATE EXTENSION pg_stat_statements');
   return cluster;
@@ -52,7 +54,7 @@ export async function topStatements(url: string, limit = 12): Promise<StatementC
 
 /** The settings that make a commit durable, as the server reports them: `synchronous_commit=on, fsync=on, wal_sync_method=fdatasync`. */
 export async function durabilitySettings(url: string): Promise<string> {
-  const names = ['synchronous_commit', 'fsync', 'wal_sync_method', 'server_version'];
+  const names = ['synchronous_commit', 'fsync', 'wal_sync_method', 'wal_writer_delay', 'commit_delay', 'commit_siblings', 'server_version'];
   const rows = await query<{ name: string; setting: string }>(url, 'SELECT name, setting FROM pg_settings WHERE name = ANY($1)', [names]);
   return names.map((name) => `${name}=${rows.find((row) => row.name === name)?.setting}`).join(', ');
 }
@@ -109,3 +111,36 @@ async function query<T>(url: string, text: string, parameters: unknown[] = []): 
     await client.end();
   }
 }
+
+/**
+ * The CPU time (user + system, µs) the cluster in `dataDir` has used so far: the postmaster, its
+ * live processes (backends, WAL writer, checkpointer…) and those that have exited (counted in the
+ * postmaster's children's time). Read twice around a measurement, the difference is what the
+ * scenario cost PostgreSQL, on the same two cores as the service and the load. Linux only (/proc);
+ * null elsewhere.
+ */
+export function clusterCpuMicros(dataDir: string): number | null {
+  try {
+    const postmaster = Number(readFileSync(join(dataDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    const tick = 1_000_000 / CLOCK_TICKS;
+    // /proc/<pid>/stat after the command's closing parenthesis: state, ppid, … utime (14), stime, cutime, cstime.
+    const fields = (pid: string) => readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '').split(' ');
+    const own = fields(String(postmaster));
+    let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid) || Number(pid) === postmaster) continue;
+      try {
+        const stat = fields(pid);
+        if (Number(stat[1]) === postmaster) ticks += Number(stat[11]) + Number(stat[12]);
+      } catch {
+        // The process ended between the listing and the read: its time is in the postmaster's children's now.
+      }
+    }
+    return ticks * tick;
+  } catch {
+    return null;
+  }
+}
+
+/** Linux's USER_HZ (`getconf CLK_TCK`), the unit of /proc's CPU times. */
+const CLOCK_TICKS = 100;
