@@ -59,12 +59,13 @@ export type { BuildOptions, BuildResult } from './build-result.ts';
  * neither rendered nor written, the output checks run again only when what they read changed,
  * and a build that changes nothing publishes nothing (see `cache/output-store.ts`). A build whose
  * inputs are all as the last one's, finding its output untouched, stops before loading anything
- * (`cache/build-record.ts`).
+ * (`cache/build-record.ts`); `standing` is that check when the caller ran it already (`sitegen
+ * build` runs it before loading this module).
  */
-export async function buildSite(options: BuildOptions): Promise<BuildResult> {
+export async function buildSite(options: BuildOptions, standing?: Standing): Promise<BuildResult> {
   const useCache = options.cache ?? true;
   if (!useCache) forgetBuildRecord(options.outDir);
-  const known = useCache ? standingBuild(options) : null;
+  const known = useCache ? (standing ?? standingBuild(options)) : null;
   if (known?.result) return { ...known.result, plan: unchangedPlan(known.result.pages) };
   // The check's time counts as part of the build and of its load stage.
   const started = performance.now() - (known?.ms ?? 0);

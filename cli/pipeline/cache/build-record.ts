@@ -3,10 +3,11 @@
  * output folder it left, and its result. A build whose inputs have that key, finding the output
  * still as that build left it, would write the same files again: it stops there and answers the
  * recorded result, without loading the content or rendering (a no-change rebuild of the scaling
- * site: about 0.66 → 0.3 s, most of it Node's start and loading the build's modules). The check
- * runs inside `buildSite`, after those modules are loaded: run by `main.ts` before importing them
- * it saved 0.08 s more, but a whole build's peak memory rose by 45 MB (V8 sized its heap
- * differently), too near the 500 MB budget.
+ * site: about 0.66 → 0.3 s). `sitegen build` (`main.ts`) runs the check before it loads the build's
+ * stages, and hands it to `buildSite` (which runs it itself for other callers): a no-change
+ * rebuild loads neither React nor the templates (whole-process CPU ×0.87 on the scaling site).
+ * A trial of that order on 2026-11-26 measured a whole build's peak 45 MB higher; five alternating
+ * whole builds each on 2026-11-28 peaked at 423–493 MB against 436–475 MB before: no rise.
  *
  * The key is content-addressed, like the rest of the cache: the hashes of the bytes of every
  * file in the content folder (a file with the size and time it had when last hashed is not read
