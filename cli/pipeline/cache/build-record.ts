@@ -26,8 +26,8 @@
  *   … build, publish … ; writeBuildRecord(options.outDir, standing, result, outRecord);
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { type Dirent, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
 import { z } from 'zod';
 import { islandEntryFiles } from '../../../templates/islands/registry.ts';
 import { filesUnder } from '../../assets/asset-cache.ts';
@@ -38,7 +38,6 @@ import { SITEGEN_ERRORS, type SitegenErrorCode } from '../../site/errors.ts';
 import { LANGUAGES } from '../../site/languages.ts';
 import type { RoutePageId } from '../../site/routes.ts';
 import type { BuildOptions, BuildResult } from '../build-result.ts';
-import { listFiles } from '../output-dir.ts';
 import { securityTxtDay } from '../security-txt.ts';
 import { FileHashes, keptHashes, type KeptHashes } from './file-hashes.ts';
 import { cacheDirOf, type FolderRecord } from './output-store.ts';
@@ -91,24 +90,27 @@ export function buildInputsKey(options: BuildOptions, hashes = new FileHashes())
 
 /** The digest of a folder's files: their names, sizes and times, in name order. */
 function filesDigest(files: Iterable<readonly [string, number, number]>): string {
-  const hash = createHash('sha256');
-  for (const [file, size, mtimeMs] of [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) hash.update(`${file}\0${size}\0${mtimeMs}\0`);
-  return hash.digest('hex').slice(0, 32);
+  const sorted = [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  // One string hashed in one call: the same bytes as a call per file, in less time (5,330 files on the scaling site).
+  return createHash('sha256')
+    .update(sorted.map(([file, size, mtimeMs]) => `${file}\0${size}\0${mtimeMs}\0`).join(''))
+    .digest('hex')
+    .slice(0, 32);
 }
 
 /** The output folder as the record compares it: its inode and the digest of its files; null when there is none. */
 function outputState(outDir: string): { ino: number; files: string } | null {
   const folder = statSync(outDir, { throwIfNoEntry: false });
   if (!folder?.isDirectory()) return null;
-  return {
-    ino: folder.ino,
-    files: filesDigest(
-      [...listFiles(outDir)].map((file) => {
-        const stat = statSync(join(outDir, file));
-        return [file, stat.size, stat.mtimeMs] as const;
-      }),
-    ),
-  };
+  // Listed and stated in one pass, each path put together once (a no-change rebuild states every file of the output).
+  const files: [string, number, number][] = [];
+  for (const entry of readdirSync(outDir, { recursive: true, withFileTypes: true }) as Dirent[]) {
+    if (!entry.isFile()) continue;
+    const path = `${entry.parentPath}${sep}${entry.name}`;
+    const stat = statSync(path);
+    files.push([sep === '/' ? path.slice(outDir.length + 1) : path.slice(outDir.length + 1).split(sep).join('/'), stat.size, stat.mtimeMs]);
+  }
+  return { ino: folder.ino, files: filesDigest(files) };
 }
 
 /** What `standingBuild` found: the key of the build's inputs and their hashes (for the record), and the recorded result when there is nothing to do. */
