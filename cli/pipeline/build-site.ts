@@ -39,6 +39,7 @@ import { startPageWriter } from './page-writer.ts';
 import { planChecks, planPages, skeletonsCompared, unchangedPlan } from './plan/build-plan.ts';
 import type { PageRoute, RenderedDocument } from './page-document.ts';
 import { pageRoutes, renderPages, type UnchangedDocument } from './render-pages.ts';
+import { discoveryMemo } from './discovery/discovery-memo.ts';
 import { llmsTxt } from './discovery/llms-txt.ts';
 import { robotsTxt, sitemapXml } from './discovery/sitemap.ts';
 import { securityTxt } from './security-txt.ts';
@@ -195,7 +196,8 @@ async function buildInto(
   const routes = content.routes.allRoutes(langs);
   // The pages' titles and descriptions as their heads show them, for the cards and llms.txt.
   const fill = filledPages(content.values);
-  const { cards, rendered: cardsRendered } = await timedAsync(stageMs, 'assets', () => socialCards(content, routes, fill));
+  const discovery = discoveryMemo(useCache ? outDir : null, content, routes, langs);
+  const { cards, rendered: cardsRendered } = await timedAsync(stageMs, 'assets', () => socialCards(content, routes, fill, discovery));
   for (const card of cards.values()) plan.copy(card.file, card.hash, card.source);
   const year = (options.now ?? new Date()).getUTCFullYear();
   const shared = useCache ? sharedInputs(renderCodeHash(), content, assets, routes, langs, year) : {};
@@ -244,7 +246,8 @@ async function buildInto(
     const siteFiles = [{ file: 'sitemap.xml', text: sitemap }, { file: 'robots.txt', text: robots }, { file: SECURITY_TXT_PATH.slice(1), text: securityText }];
     timed(stageMs, 'write', () => plan.documents(writer, siteFiles));
     // A page whose content failed is reported at its cause; the index of the pages waits for a build without problems.
-    const llms = problems.length === 0 ? llmsTxt({ ...content, contentPages: content.contentPages.map(fill), langs }) : new Map<string, string>();
+    const llms = problems.length === 0 ? llmsTxt({ ...content, fill, langs }, discovery) : new Map<string, string>();
+    if (problems.length === 0) discovery.save();
     siteFiles.push(...[...llms].map(([file, text]) => ({ file, text })));
     timed(stageMs, 'write', () => plan.documents(writer, siteFiles.slice(3)));
 
