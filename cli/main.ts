@@ -77,8 +77,13 @@ program
       cache: opts.cache,
       allowMissing: opts.allowMissing ?? false,
     };
-    const { buildSite } = await import('./pipeline/build-site.ts');
-    const result = await buildSite(options);
+    // The build record's check first, then the build's stages only when it has something to do:
+    // a build that changes nothing loads neither React, the templates nor the Markdown parser.
+    const { standingBuild } = await import('./pipeline/cache/build-record.ts');
+    const standing = options.cache ? standingBuild(options) : undefined;
+    const result = standing?.result
+      ? { ...standing.result, plan: (await import('./pipeline/plan/build-plan.ts')).unchangedPlan(standing.result.pages) }
+      : await (await import('./pipeline/build-site.ts')).buildSite(options, standing);
     for (const warning of result.warnings) process.stderr.write(`warning: ${formatProblem(warning)}\n`);
     if (result.errors.length > 0) {
       process.stderr.write(`sitegen: build failed with ${result.errors.length} problem(s):\n`);

@@ -26,6 +26,7 @@ import { SinkAssets } from './sink/sink-assets.ts';
 import { spareFolder } from './sink/spare-folder.ts';
 import type { PageRoute, RenderedDocument } from './page-document.ts';
 import { pageRoutes, renderPages, type UnchangedDocument } from './render-pages.ts';
+import { discoveryMemo } from './discovery/discovery-memo.ts';
 import { llmsTxt } from './discovery/llms-txt.ts';
 import { robotsTxt, sitemapXml } from './discovery/sitemap.ts';
 import { securityTxt } from './security-txt.ts';
@@ -46,17 +47,18 @@ export type { BuildOptions, BuildResult } from './build-result.ts';
  * did not change is neither rendered nor written, the output checks run again only when what they
  * read changed, and a build that changes nothing publishes nothing. A build whose inputs are all
  * as the last one's, finding its output untouched, stops before loading anything
- * (`cache/build-record.ts`). `--no-cache` (`cache: false`) is the same build from empty records
- * into a fresh folder.
+ * (`cache/build-record.ts`); `standing` is that check when the caller ran it already (`sitegen
+ * build` runs it before loading this module, so such a build loads neither React nor the
+ * templates). `--no-cache` (`cache: false`) is the same build from empty records into a fresh folder.
  */
-export async function buildSite(options: BuildOptions): Promise<BuildResult> {
+export async function buildSite(options: BuildOptions, standing?: Standing): Promise<BuildResult> {
   const { outDir, contentDir } = options;
   const fresh = options.cache === false;
   if (fresh) {
     forgetBuildRecord(outDir);
     forgetPreviousBuild(outDir);
   }
-  const known = standingBuild(options);
+  const known = (!fresh && standing) || standingBuild(options);
   if (known.result) return { ...known.result, plan: unchangedPlan(known.result.pages) };
   // The check's time counts as part of the build and of its load stage.
   const started = performance.now() - known.ms;
@@ -139,7 +141,8 @@ async function buildInto(
   const routes = content.routes.allRoutes(langs);
   // The pages' titles and descriptions as their heads show them, for the cards and llms.txt.
   const fill = filledPages(content.values);
-  const { cards, rendered: cardsRendered } = await timedAsync(stageMs, 'assets', () => socialCards(content, routes, fill));
+  const discovery = discoveryMemo(outDir, content, routes, langs, options.cache === false);
+  const { cards, rendered: cardsRendered } = await timedAsync(stageMs, 'assets', () => socialCards(content, routes, fill, discovery));
   for (const card of cards.values()) sink.keep(card.file, { hash: card.hash, source: card.source });
   const year = (options.now ?? new Date()).getUTCFullYear();
   const shared = sharedInputs(renderCodeHash(), content, assets, routes, langs, year);
@@ -185,7 +188,8 @@ async function buildInto(
   const siteFiles = [{ file: 'sitemap.xml', text: sitemap }, { file: 'robots.txt', text: robots }, { file: SECURITY_TXT_PATH.slice(1), text: securityText }];
   timed(stageMs, 'write', () => sink.write(siteFiles));
   // A page whose content failed is reported at its cause; the index of the pages waits for a build without problems.
-  const llms = problems.length === 0 ? llmsTxt({ ...content, contentPages: content.contentPages.map(fill), langs }) : new Map<string, string>();
+  const llms = problems.length === 0 ? llmsTxt({ ...content, fill, langs }, discovery) : new Map<string, string>();
+  if (problems.length === 0) discovery.save();
   siteFiles.push(...[...llms].map(([file, text]) => ({ file, text })));
   timed(stageMs, 'write', () => sink.write(siteFiles.slice(3)));
 

@@ -1,7 +1,8 @@
 /**
  * The compiled `sitegen` (`node cli/bin.js`, which runs build/sitegen/, see compile.js):
  * `sitegen --help` loads none of React, the templates, Vite or Tailwind, which only the commands
- * that build need; `sitegen build` does load them (so the check can see them).
+ * that build need; `sitegen build` does load them (so the check can see them), but not React
+ * when the build record says it has nothing to do.
  */
 import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -45,6 +46,17 @@ describe('the compiled sitegen', () => {
     await run(process.execPath, ['--import', log.hooks, join(ROOT, 'cli/bin.js'), 'build', '--lang', 'en', '--out', join(dir, 'out')], { cwd: ROOT });
     const files = packageFilesIn(log.loaded());
     for (const used of [/^react-dom\//, /^marked\//]) expect(holds(files, used), String(used)).toBe(true);
+  }, 120_000);
+
+  it('answers a build with nothing to do from the build record without loading React (the script holds the other packages: always loaded)', async () => {
+    const dir = scratch();
+    const args = [join(ROOT, 'cli/bin.js'), 'build', '--lang', 'en', '--out', join(dir, 'out')];
+    await run(process.execPath, args, { cwd: ROOT });
+    const log = moduleLog(dir);
+    const { stdout } = await run(process.execPath, ['--import', log.hooks, ...args], { cwd: ROOT });
+    expect(stdout).toContain('nothing written');
+    const files = packageFilesIn(log.loaded());
+    for (const heavy of [/^react\//, /^react-dom\//]) expect(holds(files, heavy), String(heavy)).toBe(false);
   }, 120_000);
 
   it('builds from its code cache when an asset must be made anew, which loads the image renderer (import() in the script)', async () => {

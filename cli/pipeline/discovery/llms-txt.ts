@@ -23,6 +23,7 @@ import type { ContentPage } from '../../site/markdown/content-pages.ts';
 import { pageMeta, pageSection, type Section, titleWithoutBrand } from '../../site/head/page-meta.ts';
 import { contentPageId, isIndexed, type RoutePageId, type SiteRoutes } from '../../site/routes.ts';
 import type { SiteConfig } from '../../site/site-config.ts';
+import type { DiscoveryMemo } from './discovery-memo.ts';
 
 /** The heading of each section in the page's language (from the strings the pages already show); "Optional" is the proposal's keyword. */
 const HEADINGS: Readonly<Record<Section | 'languages', (t: Translate) => string>> = {
@@ -41,25 +42,37 @@ export function llmsTxtFile(lang: Lang): string {
 /** Text for a Markdown link's label or a line of the list: brackets and line breaks would break the list. */
 const inline = (text: string) => text.replace(/\s+/g, ' ').replace(/[[\]]/g, '');
 
-/** What `llmsTxt` reads: the site, the routes table, the pages added as Markdown (filled in) and a translator per language. */
-export interface LlmsTxtInput {
+/** What `llmsTxt` reads: the site, the routes table, the pages added as Markdown (`fill` fills in their title and description), and a translator per language. */
+export interface LlmsTxtInput<Page extends Pick<ContentPage, 'name' | 'lang' | 'nav' | 'title' | 'description'>> {
   site: SiteConfig;
   routes: SiteRoutes;
-  contentPages: readonly Pick<ContentPage, 'name' | 'lang' | 'nav' | 'title' | 'description'>[];
+  contentPages: readonly Page[];
+  fill: (page: Page) => Page;
   translators: ReadonlyMap<Lang, Translate>;
   langs: readonly Lang[];
 }
 
-/** Every language's `llms.txt`: output file → text. */
-export function llmsTxt({ site, routes, contentPages, translators, langs }: LlmsTxtInput): Map<string, string> {
+/** Every language's `llms.txt`: output file → text; a language whose inputs are as the last build's is taken from `memo`. */
+export function llmsTxt<Page extends Pick<ContentPage, 'name' | 'lang' | 'nav' | 'title' | 'description'>>(
+  { site, routes, contentPages, fill, translators, langs }: LlmsTxtInput<Page>,
+  memo: DiscoveryMemo,
+): Map<string, string> {
   const files = new Map<string, string>();
   const byRoute = new Map(contentPages.map((p) => [`${p.lang} ${contentPageId(p.name)}`, p]));
   for (const lang of langs) {
+    const kept = memo.kept(lang)?.llms;
+    if (kept !== undefined) {
+      memo.keep(lang, { llms: kept });
+      files.set(llmsTxtFile(lang), kept);
+      continue;
+    }
     const t = translators.get(lang)!;
     const sections = new Map<Section, string[]>([['main', []], ['solutions', []], ['regulations', []], ['optional', []]]);
     for (const route of routes.allRoutes([lang])) {
       if (route.path !== route.canonical || !isIndexed(route.page)) continue;
-      const page = byRoute.get(`${lang} ${route.page}`);
+      // Filled here: only the pages of the languages made again.
+      const found = byRoute.get(`${lang} ${route.page}`);
+      const page = found && fill(found);
       const section = pageSection(route.page, page);
       if (!section) continue;
       const { title, description } = pageMeta(route.page as RoutePageId, t, site.brand, page);
@@ -67,22 +80,21 @@ export function llmsTxt({ site, routes, contentPages, translators, langs }: Llms
     }
     const others = langs.filter((other) => other !== lang).map((other) => `- [${NATIVE_NAMES[other]}](${absoluteUrl(site.siteUrl, `/${llmsTxtFile(other)}`)})`);
     const block = (heading: string, lines: readonly string[]) => (lines.length === 0 ? [] : [`## ${heading}`, '', ...lines, '']);
-    files.set(
-      llmsTxtFile(lang),
-      [
-        `# ${site.brand}`,
-        '',
-        `> ${inline(t('meta.home.description'))}`,
-        '',
-        inline(t('footer.about')),
-        '',
-        ...block(HEADINGS.main(t), sections.get('main')!),
-        ...block(HEADINGS.solutions(t), sections.get('solutions')!),
-        ...block(HEADINGS.regulations(t), sections.get('regulations')!),
-        ...block(HEADINGS.languages(t), others),
-        ...block(HEADINGS.optional(t), sections.get('optional')!),
-      ].join('\n'),
-    );
+    const text = [
+      `# ${site.brand}`,
+      '',
+      `> ${inline(t('meta.home.description'))}`,
+      '',
+      inline(t('footer.about')),
+      '',
+      ...block(HEADINGS.main(t), sections.get('main')!),
+      ...block(HEADINGS.solutions(t), sections.get('solutions')!),
+      ...block(HEADINGS.regulations(t), sections.get('regulations')!),
+      ...block(HEADINGS.languages(t), others),
+      ...block(HEADINGS.optional(t), sections.get('optional')!),
+    ].join('\n');
+    memo.keep(lang, { llms: text });
+    files.set(llmsTxtFile(lang), text);
   }
   return files;
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { BuildResult } from '../../../cli/pipeline/build-site.ts';
+import { llmsTxtFile } from '../../../cli/pipeline/discovery/llms-txt.ts';
 import { copiedSiteBuild, identities, renderedFiles } from '../../helpers/copied-site-build.ts';
 
 /** Every file under `dir` with its bytes, by path relative to it. */
@@ -143,10 +144,14 @@ describe('the build cache', () => {
     expect((await build()).errors).toEqual([]);
   }, 120_000);
 
-  it('renders the social card of the one page whose title changed, and no other; the page points to it', async () => {
+  it('renders the social card of the one page whose title changed, and no other; the page points to it; llms.txt of its language shows the title', async () => {
     const cardOf = (file: string) => readFileSync(join(outDir, file), 'utf8').match(/<meta property="og:image" content="([^"]+)"/)![1]!;
+    const langs = [...new Set(first.pages.map((p) => p.lang))];
+    expect(langs).toContain('de');
+    const llms = () => new Map(langs.map((lang) => [lang, readFileSync(join(outDir, llmsTxtFile(lang)), 'utf8')]));
     expect((await build()).errors).toEqual([]);
     const before = new Map(first.pages.map((p) => [p.file, cardOf(p.file)]));
+    const llmsBefore = llms();
     const file = join(contentDir, 'locales', 'de.json');
     const strings = readFileSync(file, 'utf8');
     // A title no build has shown before, so that its card is not in the cache yet.
@@ -161,12 +166,17 @@ describe('the build cache', () => {
       expect(readFileSync(join(outDir, 'de', 'about.html'), 'utf8')).toContain(`<meta property="og:image:alt" content="MaskWise: ${title}"/>`);
       const card = readFileSync(join(outDir, new URL(cardOf('de/about.html')).pathname));
       expect([card.readUInt32BE(16), card.readUInt32BE(20)]).toEqual([1200, 630]);
+      // The other languages' cards and llms.txt are kept from the last build (cli/pipeline/discovery/discovery-memo.ts): as they were.
+      const llmsChanged = llms();
+      expect(llmsChanged.get('de')).toContain(`- [${title}](`);
+      for (const lang of langs.filter((l) => l !== 'de')) expect(llmsChanged.get(lang), lang).toBe(llmsBefore.get(lang));
     } finally {
       writeFileSync(file, strings);
     }
     const back = await build();
     expect(back.cardsRendered).toBe(0);
     expect(cardOf('de/about.html')).toBe(before.get('de/about.html'));
+    expect(llms()).toEqual(llmsBefore);
   }, 180_000);
 
   it('moves the sitemap date of the one page whose text changed, and of no other page', async () => {
