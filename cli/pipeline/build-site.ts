@@ -7,6 +7,7 @@ import type { Problem } from '../site/errors.ts';
 import { LANGUAGES, type Lang } from '../site/languages.ts';
 import { fileForPath, type RoutePageId } from '../site/routes.ts';
 import { pngSize } from '../assets/cards/png-size.ts';
+import { pruneCards } from '../assets/cards/stale-cards.ts';
 import { filledPages, socialCards, timedAsync } from './discovery/social-cards.ts';
 import { skeletonHash } from '../verify/html-scan.ts';
 import { validateOutput } from '../verify/verify-output.ts';
@@ -98,6 +99,8 @@ export async function buildSite(options: BuildOptions, standing?: Standing): Pro
     const deployWritten = timed(stageMs, 'flush', () => writeDeployFiles(outDir, built.records.host.deploy));
     const done = result({ pages: built.pages, assets: built.assets, errors, warnings: gaps.warnings, filesWritten: published.written + deployWritten, cardsRendered: built.cardsRendered, plan: built.plan });
     writeBuildRecord(outDir, known, done, published.out);
+    // A whole build (every language, every page rendered) knows every card the site uses: the card cache loses the stale others.
+    if (langs.length === LANGUAGES.length && built.pages.every((page) => page.rendered)) timed(stageMs, 'flush', () => pruneCards(built.cardSources));
     frontMatter.save();
     return done;
   } catch (error) {
@@ -131,7 +134,7 @@ interface BuildContext {
 async function buildInto(
   sink: FolderSink,
   { options, content, langs, stageMs, previous, known, securityText }: BuildContext,
-): Promise<Pick<BuildResult, 'pages' | 'assets' | 'errors' | 'cardsRendered' | 'plan'> & { records: BuildRecords }> {
+): Promise<Pick<BuildResult, 'pages' | 'assets' | 'errors' | 'cardsRendered' | 'plan'> & { records: BuildRecords; cardSources: ReadonlySet<string> }> {
   const { outDir, contentDir } = options;
   const assetsStarted = performance.now();
   // The assets' cached files are kept as their cache holds them (linked into the output); the others written.
@@ -231,6 +234,7 @@ async function buildInto(
     assets: { css: assets.stylesheet, cssBytes: assets.cssBytes, islands: assets.islands.files },
     errors: [...problems, ...verified],
     cardsRendered,
+    cardSources: new Set([...cards.values()].map((card) => card.source)),
     plan: { pages: [...pagePlan.values()], checks },
     records: { ...cache.records(), checksKey, host },
   };

@@ -1,23 +1,31 @@
 /**
  * The social card of each indexed page: a 1200×630 PNG of its title, its section and the brand
- * (`socialImageSvg`), rendered with resvg and kept in the asset cache under the hash of what it
- * shows and of the code and fonts that draw it. A build renders only the cards whose text is new:
- * a one-string rebuild renders none, or the one card whose title changed. The card's URL carries
+ * (`socialImageSvg`), drawn by card-drawing.js and kept in the asset cache under the hash of what it
+ * shows and of what draws it (`drawingInputs`). A build draws only the cards whose text is new:
+ * a one-string rebuild draws none, or the one card whose title changed. The card's URL carries
  * that hash, so it changes exactly when the picture does.
  *
  *   const { cards, rendered } = await pageCards([{ id: '/de/about', lang: 'de', text }]);
  *   cards.get('/de/about') // { url: '/assets/social/de/3f2a9c01b4e7d5a6.png', file: 'assets/social/de/3f2a….png', source: '…/cards/3f2a….png', hash: '3f2a…' }
  */
 import { createHash } from 'node:crypto';
-import { existsSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import type { Lang } from '../../site/languages.ts';
 import { cacheFolderOf, inputsHash } from '../asset-cache.ts';
 import { moduleGraph } from '../module-graph.ts';
+// @ts-expect-error -- plain JavaScript (a worker thread loads it too), typed by its JSDoc.
+import { CARD_FONTS } from './card-drawing.js';
+// @ts-expect-error -- plain JavaScript (the thread's own module), typed by its JSDoc.
+import { drawCards } from './card-thread.js';
 import { socialImageSvg, type SocialImageText } from './social-image.ts';
 
-/** The fonts the cards are drawn with (Debian's fonts-liberation, which `sans-serif` is there): given to resvg by file, so the PNG does not depend on what else is installed. */
-const CARD_FONTS = ['/usr/share/fonts/truetype/liberation/LiberationSans-Bold.ttf', '/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf'];
+/** How many missing cards a build draws on its own thread: a one-string rebuild draws one, and a thread's start would cost more than it. */
+export const INLINE_CARDS = 8;
+
+/** How many cards one worker thread draws before it exits and frees their native memory (3.3 MB each). */
+export const CARDS_PER_THREAD = 32;
 
 /** One page's card as the pages and the output plan use it. */
 export interface PageCard {
@@ -31,40 +39,52 @@ export interface PageCard {
   hash: string;
 }
 
-/** The hash of what draws every card: this module and what it imports, the locked packages, and the fonts (path and size). */
+/**
+ * The files whose bytes decide a card's pixels besides its text: the SVG template and what it
+ * imports, the module that turns SVG into PNG, and the locked packages (resvg's version). Not the
+ * code that caches the cards (this module, the asset cache): editing it renames no card.
+ */
+export function drawingInputs(): string[] {
+  return [...moduleGraph([new URL('./social-image.ts', import.meta.url), new URL('./card-drawing.js', import.meta.url)]), 'package-lock.json'];
+}
+
+/** The hash of what draws every card: `drawingInputs`, and the fonts (path and size). */
 function drawingHash(): string {
-  const fonts = CARD_FONTS.map((file) => `${file} ${statSync(file, { throwIfNoEntry: false })?.size ?? 'absent'}`);
-  return createHash('sha256').update(inputsHash([...moduleGraph([new URL(import.meta.url)]), 'package-lock.json'])).update(fonts.join('\n')).digest('hex');
+  const fonts = (CARD_FONTS as string[]).map((file) => `${file} ${statSync(file, { throwIfNoEntry: false })?.size ?? 'absent'}`);
+  return createHash('sha256').update(inputsHash(drawingInputs())).update(fonts.join('\n')).digest('hex');
+}
+
+/** Draws `cards` in worker threads, one at a time, each drawing `CARDS_PER_THREAD` and exiting: the native memory of a build's cards stays bounded by a chunk's. */
+async function drawInThreads(cards: readonly { svg: string; path: string }[]): Promise<void> {
+  for (let start = 0; start < cards.length; start += CARDS_PER_THREAD) {
+    const worker = new Worker(new URL('./card-thread.js', import.meta.url), { workerData: { cardThread: true, cards: cards.slice(start, start + CARDS_PER_THREAD) } });
+    await new Promise<void>((resolve, reject) => {
+      worker.once('error', reject);
+      worker.once('exit', (code) => (code === 0 ? resolve() : reject(new Error(`a card drawing thread stopped with exit code ${code}`))));
+    });
+  }
 }
 
 /**
- * The card of each requested page (by `id`, its URL path), rendering the ones the cache lacks;
- * returns them and how many were rendered.
+ * The card of each requested page (by `id`, its URL path), drawing the ones the cache folder
+ * (`folder`, the asset cache's `cards` by default) lacks; returns them and how many were drawn.
  */
-export async function pageCards(requests: readonly { id: string; lang: Lang; text: SocialImageText }[]): Promise<{ cards: Map<string, PageCard>; rendered: number }> {
-  const folder = cacheFolderOf('cards');
+export async function pageCards(
+  requests: readonly { id: string; lang: Lang; text: SocialImageText }[],
+  folder = cacheFolderOf('cards'),
+): Promise<{ cards: Map<string, PageCard>; rendered: number }> {
   const drawing = drawingHash();
   const cards = new Map<string, PageCard>();
-  let png: ((svg: string) => Buffer) | null = null;
-  let rendered = 0;
+  const missing = new Map<string, { svg: string; path: string }>();
   for (const { id, lang, text } of requests) {
     const hash = createHash('sha256').update(drawing).update(JSON.stringify(text)).digest('hex').slice(0, 16);
     const source = join(folder, `${hash}.png`);
-    if (!existsSync(source)) {
-      // Loaded only when a card is missing: the native renderer costs time to load.
-      if (png === null) {
-        const { Resvg } = await import('@resvg/resvg-js');
-        const fontFiles = CARD_FONTS.filter((file) => existsSync(file));
-        const font = { fontFiles, loadSystemFonts: fontFiles.length === 0, defaultFontFamily: 'Liberation Sans' };
-        png = (svg) => Buffer.from(new Resvg(svg, { font }).render().asPng());
-      }
-      // Written beside, then renamed: another build reading the cache never sees half a card.
-      writeFileSync(`${source}.${process.pid}`, png(socialImageSvg(text)));
-      renameSync(`${source}.${process.pid}`, source);
-      rendered++;
-    }
+    if (!missing.has(source) && !existsSync(source)) missing.set(source, { svg: socialImageSvg(text), path: source });
     const url = `/assets/social/${lang}/${hash}.png`;
     cards.set(id, { url, file: url.slice(1), source, hash });
   }
-  return { cards, rendered };
+  // A few on this thread (no thread to start); more in worker threads, whose exit frees their pixels.
+  if (missing.size > INLINE_CARDS) await drawInThreads([...missing.values()]);
+  else if (missing.size > 0) await drawCards([...missing.values()]);
+  return { cards, rendered: missing.size };
 }
