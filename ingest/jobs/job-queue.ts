@@ -15,7 +15,10 @@
  * when the pass began, leased from now (a pass may outlast a lease), handles them, and claims again
  * until `claim` says nothing is due (null) or the queue stops. Rows rescheduled during the pass are
  * due later, so the pass ends; a `handle` that made waiting rows due (an outage ended) reopens the
- * lanes that had ended. With `pacing`, a lane asks it after each round whether to pause.
+ * lanes that had ended. With `pacing`, a lane asks it after each round whether to pause. A `handle`
+ * may return while its outcome is still being recorded (`{ recording }`): the lane claims its next
+ * rows meanwhile (so a store can commit the record with that claim) and handles them only once the
+ * record is done, so a lane never has more than one round's outcome unrecorded.
  *
  * Between passes the queue waits until the next row is due, at most `pollMs`, and a moment
  * (`MIN_IDLE_MS`) at least after a pass that claimed nothing; `wake()` cuts that wait short. A
@@ -78,12 +81,20 @@ export interface JobQueueOptions<Job extends JobClaim, Tally, Start = unknown> {
   lanes?: number;
   /** Claims the next jobs due at `dueBy`, leased from `now`; null when nothing is left to do for this lane. */
   claim(now: number, dueBy: number): Promise<readonly Job[] | null>;
-  /** Runs claimed `jobs` and records their outcomes; true when it made waiting rows due (the ended lanes open again). */
-  handle(jobs: readonly Job[], pass: { startedAt: number; tally: Tally }): Promise<boolean>;
+  /**
+   * Runs claimed `jobs` and records their outcomes; true when it made waiting rows due (the ended
+   * lanes open again). Or it returns once the outcomes are being recorded (`recording`, resolving
+   * to that same boolean): the lane then claims its next jobs while they are, and handles those
+   * only once they are recorded.
+   */
+  handle(jobs: readonly Job[], pass: { startedAt: number; tally: Tally }): Promise<Handled>;
   /** A fresh count of what one pass did (the worker's `runPass()` result). */
   tally(): Tally;
   pacing?: Pacing<Start>;
 }
+
+/** What a handle did: true when it made waiting rows due; or its outcomes still being recorded. */
+export type Handled = boolean | { recording: Promise<boolean> };
 
 /** What one pass did: how many jobs it claimed, and the worker's own count. */
 interface QueuePass<Tally> {
@@ -145,19 +156,40 @@ export function jobQueue<Job extends JobClaim, Tally, Start = unknown>(options: 
     const started: Array<Promise<void>> = [];
     let open = 0;
     const lane = async (): Promise<void> => {
+      // The last round's outcome while it is being recorded: the lane claims its next jobs meanwhile
+      // (a store may commit the record in that claim's transaction), and handles them only once it is.
+      let recording: Promise<boolean> | undefined;
+      const recorded = async () => {
+        const last = recording;
+        recording = undefined;
+        return last === undefined ? false : await last;
+      };
       try {
         while (!loop.stopping) {
           const began = options.pacing?.begin();
           // Due when the pass began; leased from now (a pass may outlast a lease).
-          const jobs = await options.claim(clock.now(), startedAt);
-          if (jobs === null) return;
+          const [claim, record] = await Promise.allSettled([options.claim(clock.now(), startedAt), recorded()]);
+          if (record.status === 'rejected') throw record.reason;
+          if (claim.status === 'rejected') throw claim.reason;
+          // A record that made waiting rows due came after the claim looked: look again.
+          if (record.value) widen();
+          const jobs = claim.value;
+          if (jobs === null) {
+            if (record.value) continue;
+            return;
+          }
           claimed += jobs.length;
-          const dueNow = jobs.length > 0 && (await options.handle(jobs, pass));
+          const handled = jobs.length > 0 ? await options.handle(jobs, pass) : false;
+          if (typeof handled === 'object') recording = handled.recording;
           if (options.pacing !== undefined) await options.pacing.after(began as Start);
-          if (dueNow) widen();
+          if (handled === true) widen();
         }
       } finally {
-        open -= 1;
+        try {
+          await recorded();
+        } finally {
+          open -= 1;
+        }
       }
     };
     let failure: { error: unknown } | undefined;

@@ -29,7 +29,7 @@ import { composeMail, MAIL_NAMES, mailComposers, type VisitorMailComposers } fro
 import { recordFailedSend } from './failed-send.ts';
 import { DEFAULT_RETRY_POLICY } from './retry-policy.ts';
 import { messageOf } from '../jobs/error-reason.ts';
-import { jobQueue } from '../jobs/job-queue.ts';
+import { type Handled, jobQueue } from '../jobs/job-queue.ts';
 import { type PassBackoff, passRetryDelay, type RetryPolicy } from '../jobs/retry-schedule.ts';
 import type { OutboxKind } from '../store/tables.ts';
 import type { OutboxJob, OutboxStore } from '../store/outbox/outbox-store.ts';
@@ -162,8 +162,12 @@ export function outboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
     }
   }
 
-  /** Sends `job` and records the outcome; true when its success brought waiting rows forward. */
-  async function sendOne(job: OutboxJob, passStart: number, result: PassResult): Promise<boolean> {
+  /**
+   * Sends `job` and records the outcome; true when its success brought waiting rows forward. A sent
+   * mail's record is handed back to the lane (`recording`), which claims its next mail meanwhile: on
+   * PostgreSQL that claim's commit carries the mark, one WAL flush for both.
+   */
+  async function sendOne(job: OutboxJob, passStart: number, result: PassResult): Promise<Handled> {
     const work = queue.inFlight();
     const lease = queue.hold(job);
     try {
@@ -179,6 +183,11 @@ export function outboxWorker(deps: OutboxWorkerDeps): OutboxWorker {
       work.release();
     }
     await lease.stop();
+    return { recording: finishSent(job, passStart, result) };
+  }
+
+  /** Records a delivered `job` (its mark submitted at once); true when the end of an outage brought waiting rows forward. */
+  async function finishSent(job: OutboxJob, passStart: number, result: PassResult): Promise<boolean> {
     fenced(await recordSent(job), job, 'sent');
     result.sent += 1;
     deps.onOutcome?.(job.kind, 'sent');

@@ -25,6 +25,15 @@ export type JobResult<O> = { ok: true; value: O } | { ok: false; error: unknown 
 /** Commits a batch in one transaction and reports each job's result in order; rejects if the commit failed. */
 export type BatchExecutor<J, O> = (jobs: J[]) => Promise<Array<JobResult<O>>>;
 
+/** Jobs taken out of the queue by `takeWaiting`, to be committed in another transaction. */
+export interface WaitingJobs<J, O> {
+  jobs: J[];
+  /** Settles each job with its result, in order, once the transaction that carried them has committed. */
+  settle(results: Array<JobResult<O>>): void;
+  /** Fails every job: the transaction that carried them did not commit. */
+  fail(error: unknown): void;
+}
+
 interface Pending<J, O> {
   job: J;
   /** When it was submitted (performance.now()). */
@@ -60,6 +69,24 @@ export class GroupCommit<J, O> {
     });
   }
 
+  /**
+   * Hands the jobs waiting for the next batch to a transaction the caller commits instead (they
+   * ride in it rather than pay a commit of their own): `settle` them with their results once that
+   * transaction has committed, `fail` them if it did not. A batch already in flight keeps its jobs.
+   *
+   *   const riders = marks.takeWaiting(); … commit riders.jobs with the claims … riders.settle(results)
+   */
+  takeWaiting(): WaitingJobs<J, O> {
+    const taken = this.#queue;
+    this.#queue = [];
+    this.#cancelTimer();
+    return {
+      jobs: taken.map((pending) => pending.job),
+      settle: (results) => this.#settle(taken, results),
+      fail: (error) => taken.forEach((pending) => pending.reject(error)),
+    };
+  }
+
   /** Commits everything queued, refuses new jobs, and resolves when the last batch is done. */
   async close(): Promise<void> {
     this.#closed = true;
@@ -92,6 +119,10 @@ export class GroupCommit<J, O> {
     }
     this.stats.batches += 1;
     this.stats.jobs += batch.length;
+    this.#settle(batch, results);
+  }
+
+  #settle(batch: Array<Pending<J, O>>, results: Array<JobResult<O>>): void {
     batch.forEach((pending, index) => {
       const result = results[index];
       if (result?.ok) pending.resolve(result.value);

@@ -167,4 +167,51 @@ describe('the job queue', () => {
     await eventually(() => rows()[0]?.status === 'delivered');
     await queue.stop();
   });
+
+  it('claims the next rows while the last outcome is being recorded, and handles them only once it is recorded', async () => {
+    const { store, rows } = await tableWith(2);
+    const clock = manualClock(T0);
+    const events: string[] = [];
+    const queue = jobQueue<WebhookJob, { handled: number[] }>({
+      table: store,
+      names: { queue: 'test', rows: 'test rows' },
+      clock,
+      log: capturedLog().log,
+      pollMs: 60_000,
+      leaseMs: LEASE_MS,
+      policy: POLICY,
+      tally: () => ({ handled: [] }),
+      claim: async (now, dueBy) => {
+        const jobs = await store.claimBatch(now, dueBy, 1);
+        events.push(`claimed ${jobs.map((job) => job.id).join(',') || 'none'}`);
+        return jobs.length === 0 ? null : jobs;
+      },
+      handle: async (jobs, pass) => {
+        const ids = jobs.map((job) => job.id).join(',');
+        events.push(`handle ${ids}`);
+        pass.tally.handled.push(...jobs.map((job) => job.id));
+        // The record takes a while (a commit waiting for others to share it).
+        const recording = new Promise<boolean>((resolve) => setTimeout(resolve, 50)).then(async () => {
+          await delivered(store, jobs, clock.now());
+          events.push(`recorded ${ids}`);
+          return false;
+        });
+        return { recording };
+      },
+    });
+    expect((await queue.runPass()).tally.handled).toEqual([1, 2]);
+    expect(events).toEqual(['claimed 1', 'handle 1', 'claimed 2', 'recorded 1', 'handle 2', 'claimed none', 'recorded 2']);
+    expect(rows().map((row) => row.status)).toEqual(['delivered', 'delivered']);
+  });
+
+  it('fails the pass when the last outcome cannot be recorded, and handles nothing claimed meanwhile', async () => {
+    const { store } = await tableWith(2);
+    const handled: number[] = [];
+    const queue = queueOver(store, async (jobs) => {
+      handled.push(...jobs.map((job) => job.id));
+      return { recording: Promise.reject(new Error('database is gone')) };
+    }, { batch: 1 });
+    await expect(queue.runPass()).rejects.toThrow('database is gone');
+    expect(handled).toEqual([1]);
+  });
 });

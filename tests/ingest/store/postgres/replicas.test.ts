@@ -6,6 +6,7 @@
  * stale worker's finish is fenced off, and an outage answers 503 with Retry-After and heals by
  * itself.
  */
+import { sql } from 'kysely';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { buildApp } from '../../../../ingest/http/app.ts';
 import { loggerOptions } from '../../../../ingest/http/logger.ts';
@@ -198,6 +199,39 @@ describe.skipIf(inject('postgresUrl') === null)('replicas on one PostgreSQL', ()
     expect(marks).toEqual([false, true, true, false]);
     expect(await b.outbox.counts()).toMatchObject({ sent: 2, sending: 1 });
     expect(await b.outbox.markSent(byId(stale[2]!.id), now + 4)).toBe(true);
+  });
+
+  it("records a lane's sent mark in the commit that claims its next row, fenced as a mark alone is", async () => {
+    const url = await freshPostgresUrl();
+    const [a, b] = await Promise.all([replica(url), replica(url)]);
+    const app = await appOn(a);
+    for (let i = 0; i < 3; i++) expect((await postJson(app, '/api/contact', contact({ captcha: await solvedCaptcha(app) }))).statusCode).toBe(201);
+    const now = Date.now();
+    // The first row's lease runs out and the other replica claims it again (attempt 2), then the second row.
+    const stale = (await a.outbox.claimNext(now))!;
+    expect(await b.outbox.releaseStale(now + 1)).toBe(1);
+    const current = (await b.outbox.claimNext(now + 2))!;
+    const second = (await b.outbox.claimNext(now + 2))!;
+    expect([current.id, current.attempts]).toEqual([stale.id, 2]);
+    // Two lanes of b record their mails and claim again at once; the stale mark goes with them.
+    const [staleMark, secondMark, next] = await Promise.all([
+      b.outbox.markSent(stale, now + 3),
+      b.outbox.markSent(second, now + 3),
+      b.outbox.claimNext(now + 3),
+    ]);
+    expect([staleMark, secondMark]).toEqual([false, true]);
+    expect(next).not.toBeNull();
+    const rows = await b.kysely
+      .selectFrom('outbox')
+      .select(['id', 'status', 'attempts', sql<string>`xmin::text`.as('tx')])
+      .orderBy('id')
+      .execute();
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    expect(byId.get(stale.id)).toMatchObject({ status: 'sending', attempts: 2 });
+    expect(byId.get(second.id)).toMatchObject({ status: 'sent' });
+    expect(byId.get(next!.id)).toMatchObject({ status: 'sending' });
+    // One transaction wrote the mark and the claim: one commit, one WAL flush.
+    expect(byId.get(second.id)!.tx).toBe(byId.get(next!.id)!.tx);
   });
 });
 
