@@ -19,6 +19,9 @@ export default defineConfig({
     // (197-201 s); three keeps the timing-sensitive files further from a starved CPU.
     maxWorkers: Math.max(3, availableParallelism() + 1),
     testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // A file's set-up may wait for the run's shared site build (tests/helpers/built-site.ts waits up
+    // to 180 s for the file that makes it): on a loaded machine 60 s failed such hooks before the
+    // build they waited for was done (nginx-forwarding.test.ts, CI at load 15-30).
+    hookTimeout: 240_000,
   },
 });
