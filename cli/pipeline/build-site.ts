@@ -79,7 +79,7 @@ export async function buildSite(options: BuildOptions, standing?: Standing): Pro
   const frontMatter = frontMatterCache(outDir, known.fileHash);
   const loaded = timed(stageMs, 'load', () => loadContent(contentDir, langs, options.siteUrl, frontMatter.read));
   if (!loaded.ok) return result({ errors: [...loaded.problems] });
-  const gaps = timed(stageMs, 'load', () => translationGaps(contentDir, langs, options.allowMissing ?? false));
+  const gaps = timed(stageMs, 'load', () => translationGaps(contentDir, langs, options.allowMissing ?? false, loaded.content.messages));
   const foreign = foreignOutDir(outDir) ?? droppedLanguages(outDir, langs);
   if (gaps.errors.length > 0 || foreign) return result({ errors: [...(foreign ? [foreign] : []), ...gaps.errors], warnings: gaps.warnings });
   const { content } = loaded;

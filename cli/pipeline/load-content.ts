@@ -6,7 +6,7 @@ import { DEFAULT_LANG, LANGUAGES, type Lang } from '../site/languages.ts';
 import { loadAllMessages, localeFile, type Messages } from '../site/locales.ts';
 import { siteRoutes, type SiteRoutes } from '../site/routes.ts';
 import { loadSiteConfig, placeholderValues, type SiteConfig } from '../site/site-config.ts';
-import { type LocaleFile, missingKeys, readLocaleFile, translationProblems } from '../site/translations/translation-files.ts';
+import { loadedLocaleFile, type LocaleFile, missingKeys, readLocaleFile, translationProblems } from '../site/translations/translation-files.ts';
 
 /** The content a build renders: site configuration, placeholder values and a translator per language. */
 export interface LoadedContent {
@@ -64,8 +64,12 @@ export function unknownKeyProblems(content: LoadedContent, contentDir: string): 
  * placeholder without a value (it would be printed literally). `allowMissing` turns the missing
  * keys into warnings (the build publishes with English in their place).
  */
-export function translationGaps(contentDir: string, langs: readonly Lang[], allowMissing: boolean): { errors: Problem[]; warnings: Problem[] } {
-  const read = (lang: Lang) => readLocaleFile(contentDir, process.cwd(), lang);
+export function translationGaps(contentDir: string, langs: readonly Lang[], allowMissing: boolean, loaded?: ReadonlyMap<Lang, Messages>): { errors: Problem[]; warnings: Problem[] } {
+  // A language the content stage loaded is not read again.
+  const read = (lang: Lang) => {
+    const messages = loaded?.get(lang);
+    return messages ? loadedLocaleFile(contentDir, process.cwd(), lang, messages) : readLocaleFile(contentDir, process.cwd(), lang);
+  };
   const english = read(DEFAULT_LANG);
   if ('message' in english) return { errors: [english], warnings: [] };
   const locales = langs.filter((lang) => lang !== DEFAULT_LANG).map(read).filter((l): l is LocaleFile => !('message' in l));

@@ -220,6 +220,19 @@ export function contentPagePath(lang: Lang, slug: string): string {
   return lang === DEFAULT_LANG ? `/${slug}` : `/${lang}/${slug}`;
 }
 
+/** The fixed pages of each language by path, made once: every page added as Markdown (1,050 on the scaling site) asks. */
+const fixedPagesByLang = new Map<Lang, Map<string, PageId>>();
+function fixedPages(lang: Lang): Map<string, PageId> {
+  let pages = fixedPagesByLang.get(lang);
+  if (!pages) {
+    // The first route of a path wins, as a search of the table in order finds it.
+    pages = new Map();
+    for (const route of allRoutes([lang])) if (!pages.has(route.path)) pages.set(route.path, route.page);
+    fixedPagesByLang.set(lang, pages);
+  }
+  return pages;
+}
+
 /** First path segments that belong to something else than a page (files, the form service, a language). */
 const RESERVED_SEGMENTS = new Set(['api', 'assets', '404', 'index', ...LANGUAGES]);
 
@@ -232,8 +245,8 @@ const RESERVED_SEGMENTS = new Set(['api', 'assets', '404', 'index', ...LANGUAGES
  * @example reservedPathReason('es', '/es/sanidad') // undefined
  */
 export function reservedPathReason(lang: Lang, path: string): string | undefined {
-  const fixed = allRoutes([lang]).find((r) => r.path === path) ?? ALIASES.find((a) => a.path === path);
-  if (fixed) return `it is the URL of the ${fixed.page} page`;
+  const fixed = fixedPages(lang).get(path) ?? ALIASES.find((a) => a.path === path)?.page;
+  if (fixed) return `it is the URL of the ${fixed} page`;
   const segments = path.split('/').slice(lang === DEFAULT_LANG ? 1 : 2);
   if (RESERVED_SEGMENTS.has(segments[0]!)) return `"${segments[0]}" is reserved (languages, files and the form service use it)`;
   return undefined;
@@ -255,6 +268,7 @@ export function siteRoutes(contentPages: readonly ContentPageRoute[]): SiteRoute
   }
   const isFixed = (page: RoutePageId): page is PageId => !page.startsWith('content:');
   const placed = new Map<string, PlacedLink[]>();
+  let sortedIds: [ContentPageId, Map<Lang, ContentPageRoute>][] | undefined;
   const table: SiteRoutes = {
     pathFor(page, lang) {
       if (isFixed(page)) return ROUTES[page][lang];
@@ -275,8 +289,10 @@ export function siteRoutes(contentPages: readonly ContentPageRoute[]): SiteRoute
     },
     allRoutes(langs = LANGUAGES) {
       const routes: RenderedRoute[] = allRoutes(langs);
+      // Sorted once, not once per language: localeCompare is slow, and the table does not change.
+      sortedIds ??= [...byId].sort(([a], [b]) => a.localeCompare(b));
       for (const lang of langs) {
-        for (const [page, entries] of [...byId].sort(([a], [b]) => a.localeCompare(b))) {
+        for (const [page, entries] of sortedIds) {
           const entry = entries.get(lang);
           if (entry) routes.push({ page, lang, path: contentPagePath(lang, entry.slug), canonical: contentPagePath(lang, entry.slug) });
         }

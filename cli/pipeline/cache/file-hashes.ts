@@ -14,10 +14,11 @@
  */
 import { z } from 'zod';
 import { contentHash, type Fingerprint, fingerprint, isRacy } from '../../files/fingerprint.ts';
+import { numberColumn, stringColumn } from './record-columns.ts';
 
 /** The kept hashes, in columns (one entry per file at the same index): compact to store and quick to check. */
 export const keptHashes = z
-  .object({ paths: z.array(z.string()), sizes: z.array(z.number()), mtimes: z.array(z.number()), hashes: z.array(z.string()) })
+  .object({ paths: stringColumn, sizes: numberColumn, mtimes: numberColumn, hashes: stringColumn })
   .refine((kept) => [kept.sizes, kept.mtimes, kept.hashes].every((column) => column.length === kept.paths.length), 'columns of different lengths');
 export type KeptHashes = z.infer<typeof keptHashes>;
 

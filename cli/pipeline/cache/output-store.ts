@@ -22,6 +22,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writ
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { listFiles } from '../../files/folder-files.ts';
+import { numberColumn, rowsByKey, stringColumn } from './record-columns.ts';
 
 /** A file as recorded: content hash, size in bytes, modification time in ms. */
 export type FileRecord = readonly [hash: string, size: number, mtimeMs: number];
@@ -32,7 +33,7 @@ export type FileRecord = readonly [hash: string, size: number, mtimeMs: number];
  * the manifest of the scaling site reads in about two thirds of the time of an array per file.
  */
 const folderRecord = z
-  .object({ ino: z.number(), paths: z.array(z.string()), hashes: z.array(z.string()), sizes: z.array(z.number()), mtimes: z.array(z.number()) })
+  .object({ ino: z.number(), paths: stringColumn, hashes: stringColumn, sizes: numberColumn, mtimes: numberColumn })
   .refine((folder) => [folder.hashes, folder.sizes, folder.mtimes].every((column) => column.length === folder.paths.length), 'columns of different lengths')
   .transform(({ ino, paths, hashes, sizes, mtimes }) => ({ ino, files: new Map(paths.map((path, i): [string, FileRecord] => [path, [hashes[i]!, sizes[i]!, mtimes[i]!]])) }));
 
@@ -44,31 +45,32 @@ function folderColumns(folder: FolderRecord | null): z.input<typeof folderRecord
   return { ino: folder.ino, paths, hashes: records.map((r) => r[0]), sizes: records.map((r) => r[1]), mtimes: records.map((r) => r[2]) };
 }
 
-const pageRecord = z.object({
+/** A page's record (its fields, each checked in one pass: record-columns.ts). */
+const pageRecords = rowsByKey({
   /** What the page read besides what every page reads (plan/build-plan.ts `PageInputs`: its card's URL, the hashes of its Markdown and of its strings' values), space-separated. */
-  inputs: z.string(),
+  inputs: 'string',
   /** Which of `stringSets` the page read. */
-  strings: z.number().int().nonnegative(),
+  strings: 'index',
   /** The hash of its HTML, and of what the output checks read in it (tags, scripts, styles). */
-  html: z.string(),
-  skeleton: z.string(),
-  bytes: z.number(),
+  html: 'string',
+  skeleton: 'string',
+  bytes: 'number',
   /** The hash of what a reader sees in it, and the time that last changed (page-changes.ts): the sitemap's `<lastmod>`. */
-  content: z.string(),
-  changed: z.string(),
+  content: 'string',
+  changed: 'string',
 });
 
 const manifestSchema = z.object({
-  version: z.literal(4),
+  version: z.literal(5),
   /** What every page read, by part (page-inputs.ts `sharedInputs`). */
   shared: z.record(z.string(), z.string()),
   out: folderRecord.nullable(),
   spare: folderRecord.nullable(),
-  pages: z.record(z.string(), pageRecord),
+  pages: pageRecords,
   /** The lists of string keys pages read; many pages read the same list (header, footer). */
-  stringSets: z.array(z.array(z.string())),
+  stringSets: z.array(stringColumn),
   /** Every string key pages read, and what each said in each language: 8 hex digits a key, in the order of `stringKeys` (the plan names the strings that changed). */
-  stringKeys: z.array(z.string()),
+  stringKeys: stringColumn,
   stringValues: z.record(z.string(), z.string()),
   /** What each language's values were made from (the hashes of its file and the English one): a language whose sources are the same keeps its values. */
   stringSources: z.record(z.string(), z.string()),
@@ -81,7 +83,7 @@ const manifestSchema = z.object({
 /** What the cache holds about the previous build. */
 export type Manifest = z.infer<typeof manifestSchema>;
 /** One page's record in the manifest. */
-export type PageRecord = z.infer<typeof pageRecord>;
+export type PageRecord = Manifest['pages'][string];
 /** A folder as the manifest records it: its inode and its files (path → [hash, size, mtime]). */
 export type FolderRecord = z.output<typeof folderRecord>;
 

@@ -22,15 +22,16 @@ interface CachedDocument {
   strings: readonly string[];
 }
 
-/** What a page's precompressed copies depend on besides its HTML: the levels and the compressors' versions. */
-const COMPRESSION = JSON.stringify([FAST_LEVELS, process.versions.zlib ?? '', process.versions.brotli ?? '']);
-/** The hashes `compressedHash` gave, by HTML hash: a kept page's files are asked for twice in a build. */
-const compressedHashes = new Map<string, [gz: string, br: string]>();
+/** What a page's precompressed copies depend on besides its HTML: the levels and the compressors' versions, as one short hash. */
+const COMPRESSION = digest(JSON.stringify([FAST_LEVELS, process.versions.zlib ?? '', process.versions.brotli ?? ''])).slice(0, 16);
 
-/** The content hashes recorded for a page's precompressed copies (`.gz`, `.br`): of its HTML's hash, the levels and the compressors. */
+/**
+ * The content hashes recorded for a page's precompressed copies (`.gz`, `.br`): its HTML's hash
+ * with the kind and the compression's hash (no digest of its own: a build asks for those of every
+ * kept page, 2,700 digests on the scaling site).
+ */
 function compressedHash(hash: string): [gz: string, br: string] {
-  if (!compressedHashes.has(hash)) compressedHashes.set(hash, [digest(hash, 'gz', COMPRESSION), digest(hash, 'br', COMPRESSION)]);
-  return compressedHashes.get(hash)!;
+  return [`${hash}.gz.${COMPRESSION}`, `${hash}.br.${COMPRESSION}`];
 }
 
 /** A page's files in the output (the HTML, and its `.gz` and `.br` when it is worth compressing) with their content hashes. */

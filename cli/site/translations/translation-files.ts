@@ -45,6 +45,24 @@ export function readLocaleFile(contentDir: string, root: string, lang: Lang): Lo
   };
 }
 
+/**
+ * One language's resource file as `readLocaleFile` gives it, from `messages` already read and
+ * validated from that file (a build's loaded content): the file is read again only when a
+ * problem asks for a key's line.
+ */
+export function loadedLocaleFile(contentDir: string, root: string, lang: Lang, messages: Messages): LocaleFile {
+  const path = localeFile(contentDir, lang);
+  let lines: Map<string, number> | undefined;
+  return {
+    lang,
+    file: relative(root, path),
+    flat: flatten(messages),
+    get lines() {
+      return (lines ??= jsonKeyLines(readFileSync(path, 'utf8')));
+    },
+  };
+}
+
 const braces = (names: readonly string[]) => names.map((name) => `{{${name}}}`).join(', ');
 const tagsOf = (text: string) => (text.match(/<\/?\w+>/g) ?? []).join('');
 
