@@ -12,6 +12,13 @@ export default defineConfig({
     // real site builds it for the whole run.
     globalSetup: ['tests/ingest/postgres-setup.ts', 'tests/helpers/shared-build-setup.ts'],
     pool: 'forks',
+    // One module graph per worker instead of one per file: the files a worker runs share what they
+    // import (React, Fastify, kysely, zod, the site's content) instead of transforming and loading
+    // it again in a fresh process each. The whole run, back to back on the shared 2-core machine
+    // (load 11-18): 393 s of CPU and 339 s of summed import time isolated, 274 s and 53 s so, the
+    // same 2,456 tests. No test file mutates process.env, changes directory or mocks a module;
+    // the one with fake timers and the one with a process listener undo them after each test.
+    isolate: false,
     // One file more than there are cores: vitest's default, one worker per core but one, runs the
     // files one after another on a 2-core machine, while most of the slow files wait on a child
     // process, a server or a socket rather than on the CPU. On this 2-core machine, quiet, the whole

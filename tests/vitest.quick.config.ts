@@ -21,8 +21,7 @@ const slow = readdirSync('tests', { recursive: true, encoding: 'utf8' })
 // Read by postgres-setup.ts (a globalSetup, run in this process), which then starts no cluster.
 process.env.INGEST_TESTS_POSTGRES = 'off';
 
-// One module graph per worker instead of one per file (isolate: false): the files share what they
-// import (React, Fastify, kysely, the site's content) instead of loading it 69 times; 47 s against
-// 74 s on this machine. `npm test` keeps every file isolated, so a test that leaks state into the
-// next still fails there.
-export default mergeConfig(base, defineConfig({ test: { exclude: slow, isolate: false } }));
+// One module graph per worker (isolate: false, from vitest.config.ts, as in `npm test`): the files
+// share what they import (React, Fastify, kysely, the site's content) instead of loading it 69
+// times; 47 s against 74 s on this machine.
+export default mergeConfig(base, defineConfig({ test: { exclude: slow } }));

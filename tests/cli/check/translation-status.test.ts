@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { checkContent } from '../../../cli/check/check-content.ts';
 import { formatProblem } from '../../../cli/site/errors.ts';
 import { LANGUAGES } from '../../../cli/site/languages.ts';
@@ -10,16 +10,35 @@ import { PROJECT_ROOT } from '../../../cli/paths.ts';
 
 const TRANSLATIONS = LANGUAGES.filter((l) => l !== 'en');
 
-/** A copy of the real content and templates, every translation recorded as up to date. */
-function fixture() {
+/** `sitegen …args --content content` run in `root`: exit code and output. */
+function sitegenIn(root: string, ...args: string[]) {
+  const run = spawnSync(process.execPath, [join(PROJECT_ROOT, 'cli', 'bin.js'), ...args, '--content', 'content'], { cwd: root, encoding: 'utf8' });
+  return { code: run.status, stdout: run.stdout, stderr: run.stderr };
+}
+
+/**
+ * The real content and templates with every translation recorded as up to date by `sitegen
+ * translated all`, made once for the file: each test edits a copy of it.
+ */
+let recordedRoot: string | undefined;
+function recordedContent(): string {
+  if (recordedRoot !== undefined) return recordedRoot;
   const root = mkdtempSync(join(tmpdir(), 'status-'));
   cpSync(join(PROJECT_ROOT, 'content'), join(root, 'content'), { recursive: true });
   cpSync(join(PROJECT_ROOT, 'templates'), join(root, 'templates'), { recursive: true });
-  const sitegen = (...args: string[]) => {
-    const run = spawnSync(process.execPath, [join(PROJECT_ROOT, 'cli', 'bin.js'), ...args, '--content', 'content'], { cwd: root, encoding: 'utf8' });
-    return { code: run.status, stdout: run.stdout, stderr: run.stderr };
-  };
-  expect(sitegen('translated', 'all').code).toBe(0);
+  expect(sitegenIn(root, 'translated', 'all').code).toBe(0);
+  recordedRoot = root;
+  return root;
+}
+afterAll(() => {
+  if (recordedRoot !== undefined) rmSync(recordedRoot, { recursive: true, force: true });
+});
+
+/** A copy of the real content and templates, every translation recorded as up to date. */
+function fixture() {
+  const root = mkdtempSync(join(tmpdir(), 'status-'));
+  cpSync(recordedContent(), root, { recursive: true });
+  const sitegen = (...args: string[]) => sitegenIn(root, ...args);
   const edit = (file: string, change: (text: string) => string) => writeFileSync(join(root, file), change(readFileSync(join(root, file), 'utf8')));
   const lineOf = (file: string, needle: string) => readFileSync(join(root, file), 'utf8').split('\n').findIndex((l) => l.includes(needle)) + 1;
   const check = (strict = false) => {
@@ -51,7 +70,6 @@ describe('outdated translations', () => {
     for (const lang of TRANSLATIONS) for (const column of ['every page', 'home', 'about', 'privacy']) expect(cell(status.stdout, lang, column)).toBe('up to date');
   });
 
-  // Several CLI runs over a copy of the content: 17 s on a quiet machine, over 30 s at load 15-30.
   it('an edited English string makes check warn for every language, status show it outdated, --strict fail, and `translated` clear it', () => {
     const f = fixture();
     f.edit('content/locales/en.json', (t) => t.replace('"title": "Protect sensitive data in every database copy"', '"title": "Protect sensitive data in every copy of every database"'));
@@ -87,6 +105,8 @@ describe('outdated translations', () => {
     expect(f.sitegen('translated', 'all', 'hero').code).toBe(0);
     expect(f.check().warnings.filter((w) => w.includes('[translation_outdated]'))).toEqual([]);
     expect(f.sitegen('check', '--strict').code).toBe(0);
+    // Nine sitegen processes and four content checks, one after another: about 4 s of CPU, which
+    // took 24-50 s on the shared 2-core machine at load 11-18.
   }, 90_000);
 
   it('an edited English page makes that page outdated in every language that has it', () => {
