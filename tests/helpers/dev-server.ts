@@ -3,7 +3,8 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_PATHS, PROJECT_ROOT } from '../../cli/paths.ts';
-import { freePort } from './ports.ts';
+import { expect } from 'vitest';
+import { freePort, listening } from './ports.ts';
 
 /** A copy of the real content folder in a temporary folder, for tests that edit it. */
 export function contentCopy(): string {
@@ -80,4 +81,15 @@ export async function startDev({ root = PROJECT_ROOT, contentDir }: { root?: str
       return code;
     },
   };
+}
+
+/**
+ * Asserts that `signal` stops a running `sitegen dev` whole: both servers listened, it exits 0, and
+ * neither the site server nor the ingest service is left listening.
+ */
+export async function expectDevStopsOn(dev: DevProcess, signal: NodeJS.Signals): Promise<void> {
+  await expect.poll(() => listening(dev.ingestPort), { timeout: 30_000 }).toBe(true);
+  expect(await listening(dev.port)).toBe(true);
+  expect(await dev.stop(signal)).toBe(0);
+  expect([await listening(dev.port), await listening(dev.ingestPort)]).toEqual([false, false]);
 }

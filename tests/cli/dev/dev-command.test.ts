@@ -5,8 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PATHS } from '../../../cli/paths.ts';
 import { loadContentPages } from '../../../cli/site/markdown/content-pages.ts';
 import { siteRoutes } from '../../../cli/site/routes.ts';
-import { contentCopy, type DevProcess, startDev } from '../../helpers/dev-server.ts';
-import { listening } from '../../helpers/ports.ts';
+import { contentCopy, type DevProcess, expectDevStopsOn, startDev } from '../../helpers/dev-server.ts';
 
 // `sitegen dev` as a user runs it: a real process on real ports, its content a temporary copy.
 
@@ -128,9 +127,6 @@ describe('sitegen dev, editing content', () => {
   // Stopped here, after the edits, rather than started anew for it: a start is a whole first build.
   // SIGTERM has its test in dev-server-requests.test.ts, on that file's running server.
   it('regression: SIGINT stops the site server and the ingest service: nothing is left listening', async () => {
-    await expect.poll(() => listening(dev.ingestPort), { timeout: 30_000 }).toBe(true);
-    expect(await listening(dev.port)).toBe(true);
-    expect(await dev.stop('SIGINT')).toBe(0);
-    expect([await listening(dev.port), await listening(dev.ingestPort)]).toEqual([false, false]);
+    await expectDevStopsOn(dev, 'SIGINT');
   }, 60_000);
 });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PROJECT_ROOT } from '../../../cli/paths.ts';
-import { contentCopy, type DevProcess, startDev } from '../../helpers/dev-server.ts';
+import { contentCopy, type DevProcess, expectDevStopsOn, startDev } from '../../helpers/dev-server.ts';
 import { freePort, listening } from '../../helpers/ports.ts';
 import { send } from '../serve/stand-in-ingest.ts';
 
@@ -54,10 +54,7 @@ describe('sitegen dev and the requests a web page can make', () => {
   // Stopped here, after the requests, rather than started anew for it: a start is a whole first
   // build. SIGINT has its test in dev-command.test.ts, on that file's running server.
   it('regression: SIGTERM stops the site server and the ingest service: nothing is left listening', async () => {
-    await expect.poll(() => listening(dev.ingestPort), { timeout: 30_000 }).toBe(true);
-    expect(await listening(dev.port)).toBe(true);
-    expect(await dev.stop('SIGTERM')).toBe(0);
-    expect([await listening(dev.port), await listening(dev.ingestPort)]).toEqual([false, false]);
+    await expectDevStopsOn(dev, 'SIGTERM');
   }, 60_000);
 });
 
