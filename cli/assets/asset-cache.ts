@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { isAbsolute, join, relative } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { PROJECT_ROOT } from '../paths.ts';
 import { fileMemo } from '../files/file-memo.ts';
+import { relativeTo } from '../files/folder-files.ts';
 import { contentHash } from '../files/fingerprint.ts';
 
 /** Where build outputs that depend only on source files are kept between builds. */
@@ -36,8 +37,9 @@ const fileHash = fileMemo(contentHash);
  */
 export function inputsHash(paths: readonly string[]): string {
   const hash = createHash('sha256');
+  const fromProject = relativeTo(PROJECT_ROOT);
   for (const file of paths.flatMap((p) => filesUnder(isAbsolute(p) ? p : join(PROJECT_ROOT, p))).sort()) {
-    hash.update(relative(PROJECT_ROOT, file)).update('\0').update(fileHash(file) ?? '').update('\0');
+    hash.update(fromProject(file)).update('\0').update(fileHash(file) ?? '').update('\0');
   }
   return hash.digest('hex').slice(0, 16);
 }

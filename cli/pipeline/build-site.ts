@@ -151,7 +151,7 @@ async function buildInto(
   const shared = sharedInputs(renderCodeHash(), content, assets, routes, langs, year);
   const cache = pageCache(previous, shared, content, contentDir, known.fileHash, options.now, (path) => cards.get(path)?.url ?? '');
   const pagePlan = timed(stageMs, 'render', () =>
-    planPages({ previous: cache.previous, shared, pages: pageRoutes(routes, langs), inputsOf: (page, keys) => cache.inputsOf(page.route, keys), stringValue: cache.stringValue, files: cache.files }),
+    planPages({ previous: cache.previous, shared, pages: pageRoutes(routes, langs), inputsOf: (page, recorded) => cache.plannedInputs(page.route, recorded), stringValue: cache.stringValue, files: cache.files }),
   );
   const reuse = (_route: PageRoute, file: string) => pagePlan.get(file)?.decision === 'keep';
   const position = new Map(routes.map((route, i) => [route.path, i]));

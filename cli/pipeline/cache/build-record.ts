@@ -27,7 +27,7 @@
  */
 import { createHash } from 'node:crypto';
 import { type Dirent, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { z } from 'zod';
 import { islandEntryFiles } from '../../../templates/islands/registry.ts';
 import { filesUnder } from '../../assets/asset-cache.ts';
@@ -37,7 +37,7 @@ import { PROJECT_ROOT } from '../../paths.ts';
 import { type Problem, SITEGEN_ERRORS, type SitegenErrorCode } from '../../site/errors.ts';
 import { type Lang, LANGUAGES } from '../../site/languages.ts';
 import type { RoutePageId } from '../../site/routes.ts';
-import { listFiles } from '../../files/folder-files.ts';
+import { listFiles, relativeTo } from '../../files/folder-files.ts';
 import { FileHashes, keptHashes, type KeptHashes } from './file-hashes.ts';
 import { cacheDirOf, type FolderRecord } from './output-store.ts';
 
@@ -114,10 +114,12 @@ export function buildInputsKey(options: RecordedOptions, hashes = new FileHashes
   const day = (options.now ?? new Date()).toISOString().slice(0, 10);
   const settings = { langs: options.langs ?? LANGUAGES, siteUrl: options.siteUrl ?? null, allowMissing: options.allowMissing ?? false, day, cwd: process.cwd() };
   hash.update(JSON.stringify(settings)).update('\0');
-  for (const file of filesUnder(options.contentDir).sort()) hash.update(`${relative(options.contentDir, file)}\0${hashes.of(file)}\0`);
+  const fromContent = relativeTo(options.contentDir);
+  for (const file of filesUnder(options.contentDir).sort()) hash.update(`${fromContent(file)}\0${hashes.of(file)}\0`);
   const code = moduleGraph([new URL('../build-site.ts', import.meta.url), ...islandEntryFiles()]);
+  const fromProject = relativeTo(PROJECT_ROOT);
   for (const file of [...code, ...filesUnder(dirname(options.cssEntry)).sort(), join(PROJECT_ROOT, 'package-lock.json')]) {
-    hash.update(`${relative(PROJECT_ROOT, file)}\0${hashes.of(file)}\0`);
+    hash.update(`${fromProject(file)}\0${hashes.of(file)}\0`);
   }
   return hash.digest('hex').slice(0, 32);
 }

@@ -65,6 +65,13 @@ export interface PageCache {
   previous: PreviousRecords | null;
   /** This build's inputs of a page, its strings over `keys`. */
   inputsOf(route: CachedRoute, keys: readonly string[]): PageInputs;
+  /**
+   * This build's inputs of a page the last build recorded, as the plan asks them: a language
+   * whose file and the English one are as last time (`stringSources`) reads what it read then, so
+   * the recorded strings hash stands without hashing its strings again (six of seven languages
+   * in a one-string rebuild).
+   */
+  plannedInputs(route: CachedRoute, recorded: RecordedPage): PageInputs;
   /** A string's value in this build (a short hash). */
   stringValue(lang: Lang, key: string): string;
   /** The output folders as the plan asks them: the output or the spare holds a page's files as recorded. */
@@ -100,12 +107,19 @@ export function pageCache(previous: PreviousBuild, shared: Record<string, string
     if (!byLang.has(lang)) byLang.set(lang, stringsHash(keys, lang, content.messages, stringEntries));
     return byLang.get(lang)!;
   };
-  const inputsOf = (route: CachedRoute, keys: readonly string[]): PageInputs => ({
+  const ownInputs = (route: CachedRoute) => ({
     card: cardOf(route.canonical),
     markdown: markdownHash(route, contentPages.get(`${route.lang} ${route.page}`), contentDir, fileHash).slice(0, 16),
-    strings: stringsOf(route.lang, keys).slice(0, 16),
   });
+  const inputsOf = (route: CachedRoute, keys: readonly string[]): PageInputs => ({ ...ownInputs(route), strings: stringsOf(route.lang, keys).slice(0, 16) });
   const stringValue = (lang: Lang, key: string) => shortHash(stringEntry(key, lang, content.messages, stringEntries));
+  // What a language's string values are made from: its file and the English one (the fallback).
+  const sourcesOf = (lang: Lang) => (fileHash ? `${fileHash(localeFile(contentDir, lang))} ${fileHash(localeFile(contentDir, DEFAULT_LANG))}` : '');
+  const settled = new Map<Lang, boolean>();
+  const stringsSettled = (lang: Lang) => {
+    if (!settled.has(lang)) settled.set(lang, sourcesOf(lang) !== '' && manifest?.stringSources[lang] === sourcesOf(lang));
+    return settled.get(lang)!;
+  };
 
   const stringSets: string[][] = [];
   const setIndex = new Map<string, number>();
@@ -117,8 +131,6 @@ export function pageCache(previous: PreviousBuild, shared: Record<string, string
   };
   const pages: Record<string, PageRecord> = {};
   const langs = new Set<Lang>();
-  // What a language's string values are made from: its file and the English one (the fallback).
-  const sourcesOf = (lang: Lang) => (fileHash ? `${fileHash(localeFile(contentDir, lang))} ${fileHash(localeFile(contentDir, DEFAULT_LANG))}` : '');
 
   const recordedPages = new Map<string, RecordedPage>();
   for (const [file, record] of Object.entries(manifest?.pages ?? {})) {
@@ -134,6 +146,7 @@ export function pageCache(previous: PreviousBuild, shared: Record<string, string
   return {
     previous: manifest ? { shared: manifest.shared, pages: recordedPages, stringValue: previousValue } : null,
     inputsOf,
+    plannedInputs: (route, recorded) => (stringsSettled(route.lang) ? { ...ownInputs(route), strings: recorded.inputs.strings } : inputsOf(route, recorded.keys)),
     stringValue,
     files: {
       holdsPage(file) {

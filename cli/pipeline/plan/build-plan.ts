@@ -79,8 +79,12 @@ export interface PagePlanInput<P extends PlannedPage = PlannedPage> {
   /** This build's shared parts, as `PreviousRecords.shared`. */
   shared: Readonly<Record<string, string>>;
   pages: readonly P[];
-  /** This build's inputs of a page; its strings over `keys`, the keys it read last time. */
-  inputsOf(page: P, keys: readonly string[]): PageInputs;
+  /**
+   * This build's inputs of a page the last build recorded: its strings over the keys it read
+   * then (`recorded.keys`); a language whose strings all say what they said then may answer the
+   * recorded hash without hashing them again.
+   */
+  inputsOf(page: P, recorded: RecordedPage): PageInputs;
   /** A string's value now (its hash), as `PreviousRecords.stringValue`. */
   stringValue(lang: Lang, key: string): string;
   files: PlanFiles;
@@ -111,7 +115,7 @@ function named(names: readonly string[]): string {
 
 /** Why a page with a record must be rendered again; null when it may be kept. */
 function renderReason<P extends PlannedPage>(page: P, recorded: RecordedPage, input: PagePlanInput<P>, previous: PreviousRecords): string | null {
-  const now = input.inputsOf(page, recorded.keys);
+  const now = input.inputsOf(page, recorded);
   if (now.card !== recorded.inputs.card) return 'its social card changed';
   if (now.markdown !== recorded.inputs.markdown) return 'its Markdown file changed';
   if (now.strings !== recorded.inputs.strings) {

@@ -68,6 +68,19 @@ describe('the build cache', () => {
     expectSameOutput(outDir, original);
   }, 180_000);
 
+  it('renders again the page that reads a changed English string in every language built, since each falls back to it', async () => {
+    const file = join(contentDir, 'locales', 'en.json');
+    const strings = readFileSync(file, 'utf8');
+    writeFileSync(file, strings.replace('"title": "Our mission"', '"title": "Our mission today"'));
+    // German says the title in its own words, but a page records the English text beside its
+    // own (the fallback): the German about page is rendered again with the English one.
+    const changed = await build();
+    expect(changed.errors).toEqual([]);
+    expect(renderedFiles(changed).sort()).toEqual(['about.html', 'de/about.html']);
+    writeFileSync(file, strings);
+    expect(renderedFiles(await build()).sort()).toEqual(['about.html', 'de/about.html']);
+  }, 180_000);
+
   it('renders again only the page added as Markdown whose text changed', async () => {
     await build();
     const file = join(contentDir, 'pages', 'de', 'healthcare.md');

@@ -15,9 +15,9 @@ const keysRead: Record<string, string[]> = { 'about.html': ['about.title', 'nav.
 const markdownOf: Record<string, string> = { 'de/legal-notice.html': 'md1' };
 const strings: Strings = { en: { 'about.title': 'About', 'nav.home': 'Home' }, de: { 'about.title': 'Über uns', 'nav.home': 'Start' } };
 
-/** A page's inputs as a build with `strings` and `markdown` sees them. */
+/** A page's inputs as a build with `strings` and `markdown` sees them, its strings over the keys it read last time. */
 function inputsWith(strings: Strings, markdown: Record<string, string>) {
-  return (page: PlannedPage, keys: readonly string[]): PageInputs => ({
+  return (page: PlannedPage, { keys }: { keys: readonly string[] }): PageInputs => ({
     card: `/assets/social/${page.file}.png`,
     markdown: markdown[page.file] ?? '',
     strings: keys.map((key) => `${key}=${strings[page.lang]![key]}`).join('|'),
@@ -27,7 +27,7 @@ function inputsWith(strings: Strings, markdown: Record<string, string>) {
 /** The records a build with the fixtures above leaves. */
 const previous: PreviousRecords = {
   shared,
-  pages: new Map(pages.map((page) => [page.file, { inputs: inputsWith(strings, markdownOf)(page, keysRead[page.file]!), keys: keysRead[page.file]! }])),
+  pages: new Map(pages.map((page) => [page.file, { inputs: inputsWith(strings, markdownOf)(page, { keys: keysRead[page.file]! }), keys: keysRead[page.file]! }])),
   stringValue: (lang, key) => strings[lang]?.[key],
 };
 
