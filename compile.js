@@ -45,6 +45,11 @@ const PROGRAMS = {
     // (cli/code-cache.js): main.js's modules, compiled and run from scratch at every start, were
     // a fifth of a one-string rebuild.
     script: { main: 'cli/main.ts' },
+    // The script also holds the packages that render pages (React's server renderer and the
+    // signals the islands read), in their production builds: required from node_modules, Node
+    // compiled them from scratch at every start, 20–25 ms of a one-string rebuild. All of them or
+    // none: a package left outside that imports React would get a second React.
+    scriptInline: ['react', 'react-dom', 'scheduler', '@preact/signals-react', '@preact/signals-core', 'use-sync-external-store'],
   },
 };
 
@@ -168,7 +173,10 @@ export async function compile(name) {
         // survives its code cache, and Node 20 require()s ES modules too.
         supported: { 'dynamic-import': false },
         outExtension: { '.js': '.cjs' },
-        define: { 'import.meta.url': '__scriptUrl' },
+        plugins: [sourceLocation(outDir), zodEnglishOnly(), packagesOutside([...program.inline, ...program.scriptInline]), jsYamlWithoutEsprima()],
+        // React's production build, whatever NODE_ENV is (bin.js sets "production" when unset):
+        // its development build is left out of the script. The HTML is the same.
+        define: { 'import.meta.url': '__scriptUrl', 'process.env.NODE_ENV': '"production"' },
         banner: { js: "var __scriptUrl = require('node:url').pathToFileURL(__filename).href;" },
       })
     : { outputFiles: [] };

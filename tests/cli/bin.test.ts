@@ -1,8 +1,9 @@
 /**
  * The compiled `sitegen` (`node cli/bin.js`, which runs build/sitegen/, see compile.js):
  * `sitegen --help` loads none of React, the templates, Vite or Tailwind, which only the commands
- * that build need; `sitegen build` does load them (so the check can see them), but not React
- * when the build record says it has nothing to do.
+ * that build need; `sitegen build` does load them (so the check can see them): React and the
+ * Markdown parser inside its script (compile.js), so a build with nothing to do loads no package
+ * from node_modules at all.
  */
 import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -48,15 +49,19 @@ describe('the compiled sitegen', () => {
     for (const used of [/^react-dom\//, /^marked\//]) expect(holds(files, used), String(used)).toBe(true);
   }, 120_000);
 
-  it('answers a build with nothing to do from the build record without loading React (the script holds the other packages: always loaded)', async () => {
+  it('answers a build with nothing to do from the build record, loading no package from node_modules (React and the parsers are in the script)', async () => {
     const dir = scratch();
     const args = [join(ROOT, 'cli/bin.js'), 'build', '--lang', 'en', '--out', join(dir, 'out')];
     await run(process.execPath, args, { cwd: ROOT });
     const log = moduleLog(dir);
     const { stdout } = await run(process.execPath, ['--import', log.hooks, ...args], { cwd: ROOT });
     expect(stdout).toContain('nothing written');
+    const fromNodeModules = log.loaded().filter((url) => url.includes('/node_modules/'));
+    expect(fromNodeModules).toEqual([]);
+    // The script holds React (its production build alone) and the Markdown parser.
     const files = packageFilesIn(log.loaded());
-    for (const heavy of [/^react\//, /^react-dom\//]) expect(holds(files, heavy), String(heavy)).toBe(false);
+    for (const inside of [/^react\//, /^react-dom\//, /^marked\//]) expect(holds(files, inside), String(inside)).toBe(true);
+    expect(holds(files, /\.development\.js$/)).toBe(false);
   }, 120_000);
 
   it('builds from its code cache when an asset must be made anew, which loads the image renderer (import() in the script)', async () => {
