@@ -77,6 +77,8 @@ program
       cache: opts.cache,
       allowMissing: opts.allowMissing ?? false,
     };
+    // This process builds once: the sources it reads are looked at once (file-memo.ts).
+    (await import('./files/file-memo.ts')).lookOnce();
     // The build record's check first, then the build's stages only when it has something to do:
     // a build that changes nothing loads neither React, the templates nor the Markdown parser.
     const { standingBuild } = await import('./pipeline/cache/build-record.ts');

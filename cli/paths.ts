@@ -11,5 +11,8 @@ export const DEFAULT_PATHS = {
   outDir: join(PROJECT_ROOT, 'dist'),
 } as const;
 
+/** Where build outputs and values that depend only on source files are kept between builds. */
+export const CACHE_DIR = join(PROJECT_ROOT, 'node_modules', '.cache', 'sitegen');
+
 /** The ingest service's command line, which `npm start` runs beside the site server. */
 export const INGEST_BIN = join(PROJECT_ROOT, 'ingest', 'bin.js');

@@ -1,13 +1,11 @@
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
-import { PROJECT_ROOT } from '../paths.ts';
+import { CACHE_DIR, PROJECT_ROOT } from '../paths.ts';
 import { fileMemo } from '../files/file-memo.ts';
 import { relativeTo } from '../files/folder-files.ts';
 import { contentHash } from '../files/fingerprint.ts';
 
-/** Where build outputs that depend only on source files are kept between builds. */
-const CACHE_DIR = join(PROJECT_ROOT, 'node_modules', '.cache', 'sitegen');
 /** How many entries of a kind are kept, the new one included, and how young an older one must be to stay too. */
 const KEPT_ENTRIES = 3;
 const KEPT_RECENT_MS = 10 * 60_000;
@@ -29,7 +27,7 @@ function filesIn(dir: string): string[] {
 }
 
 /** The hash of a file's bytes, read again only when it changed by the fingerprint rule (one build asks for most modules several times). */
-const fileHash = fileMemo(contentHash);
+const fileHash = fileMemo(contentHash, { name: 'hashes', isValue: (value): value is string => typeof value === 'string' });
 
 /**
  * A hash of the contents of files and folders (absolute, or relative to the project root): the key under

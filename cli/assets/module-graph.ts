@@ -15,7 +15,13 @@ function code(source: string): string {
 }
 
 /** The relative references of a module, as written (`./x.ts`), kept while the file is unchanged. */
-const referencesOf = fileMemo((bytes) => [...code(bytes.toString('utf8')).matchAll(RELATIVE_REFERENCE)].map((match) => match[2]!));
+const referencesOf = fileMemo((bytes) => [...code(bytes.toString('utf8')).matchAll(RELATIVE_REFERENCE)].map((match) => match[2]!), {
+  name: 'references',
+  isValue: (value): value is string[] => Array.isArray(value) && value.every((reference) => typeof reference === 'string'),
+});
+
+/** A module's references resolved to paths, by its references' list (the memo's, the same while the file is unchanged): a build follows its modules seven times. */
+const resolvedOf = new WeakMap<readonly string[], string[]>();
 
 /**
  * Every project file `entries` reach through relative imports, entries included, sorted: the
@@ -35,7 +41,9 @@ export function moduleGraph(entries: ReadonlyArray<string | URL>): string[] {
     const references = referencesOf(file);
     if (!references) throw new Error(`${file}: imported but missing (a module moved without its importers?)`);
     seen.add(file);
-    for (const reference of references) pending.push(resolve(dirname(file), reference));
+    let resolved = resolvedOf.get(references);
+    if (!resolved) resolvedOf.set(references, (resolved = references.map((reference) => resolve(dirname(file), reference))));
+    pending.push(...resolved);
   }
   return [...seen].sort();
 }
