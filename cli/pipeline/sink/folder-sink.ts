@@ -18,7 +18,7 @@ export interface OutputFolder {
   /** The folder written into. */
   dir: string;
   /** The files it already holds, trusted by their records (none in a fresh folder). */
-  held: Pick<RecordedFolder, 'hash'>;
+  held: Pick<RecordedFolder, 'hash'> & Partial<Pick<RecordedFolder, 'listed'>>;
   /** Completes the folder as `plan` says (links, deletions), puts it in place of the output and writes the records. */
   publish(plan: OutputPlan, records: BuildRecords): Published;
   /** Clears up after a build that failed; the output stays as it was. */

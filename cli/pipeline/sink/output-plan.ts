@@ -30,7 +30,7 @@ export class OutputPlan {
 
   constructor(
     readonly dir: string,
-    readonly held: Pick<RecordedFolder, 'hash'>,
+    readonly held: Pick<RecordedFolder, 'hash'> & Partial<Pick<RecordedFolder, 'listed'>>,
   ) {}
 
   /** Whether `dir` lacks `file` with content `hash` (and notes the file as part of the output). */
@@ -105,7 +105,9 @@ export class OutputPlan {
       if (linked) this.linked.set(file, source);
       this.written.add(file);
     }
-    for (const file of listFiles(this.dir)) if (!this.files.has(file)) rmSync(join(this.dir, file), { force: true });
+    // The folder's files as listed before this build wrote into it, when it was asked already: a
+    // file it wrote since is one of `files`.
+    for (const file of this.held.listed?.() ?? listFiles(this.dir)) if (!this.files.has(file)) rmSync(join(this.dir, file), { force: true });
     return this.written.size;
   }
 }

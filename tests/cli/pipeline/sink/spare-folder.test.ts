@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readPreviousBuild, spareDirOf } from '../../../../cli/pipeline/cache/output-store.ts';
@@ -58,6 +58,50 @@ describe('the spare folder sink (the cached build)', () => {
     // The spare is edited by hand too: a file whose size and time differ from its record is written again.
     writeFileSync(join(spareDirOf(outDir), 'index.html'), 'changed by hand');
     await build(outDir, { 'index.html': page('Home') });
+    expect(withCopies(outDir, 'index.html')).toEqual(Array(3).fill(page('Home')));
+  });
+
+  it('trusts a kept page\'s compressed copies with their page: a failed build\'s copies go with the page it wrote', async () => {
+    const outDir = newOutDir('spare-copies-failed');
+    await build(outDir, { 'index.html': page('Home') });
+    await build(outDir, { 'about.html': page('About') }, { 'index.html': page('Home') });
+    // A build that failed after writing the page and its copies into the spare.
+    const failed = spareSink(outDir);
+    failed.write([{ file: 'index.html', text: page('Home, failed') }]);
+    await failed.discard();
+    expect(withCopies(spareDirOf(outDir), 'index.html')).toEqual(Array(3).fill(page('Home, failed')));
+    // The next build keeps the page: the spare's page is not as recorded, so neither are its copies.
+    await build(outDir, { 'about.html': page('About us') }, { 'index.html': page('Home') });
+    expect(withCopies(outDir, 'index.html')).toEqual(Array(3).fill(page('Home')));
+  });
+
+  it('links again an asset (named by its content) that is missing from the spare, and keeps one that is there', async () => {
+    const outDir = newOutDir('spare-asset-missing');
+    const source = join(outDir, '..', 'card.png');
+    writeFileSync(source, 'a card');
+    const card = 'assets/social/en/c4rd.png';
+    const buildWithCard = async (pages: Record<string, string>) => {
+      const sink = spareSink(outDir);
+      sink.write(Object.entries(pages).map(([file, text]) => ({ file, text })));
+      sink.keep(card, { hash: digest(new TextEncoder().encode('a card')), source });
+      return sink.finish(NO_RECORDS);
+    };
+    await buildWithCard({ 'index.html': page('Home') });
+    await buildWithCard({ 'index.html': page('Home, second') });
+    rmSync(join(spareDirOf(outDir), card));
+    await buildWithCard({ 'index.html': page('Home, third') });
+    expect(readFileSync(join(outDir, card), 'utf8')).toBe('a card');
+    // Now in both folders: the next build links nothing more for it.
+    const unchanged = await buildWithCard({ 'index.html': page('Home, fourth') });
+    expect(unchanged.written).toBe(3);
+  });
+
+  it('links again a kept page\'s compressed copy that is missing from the spare', async () => {
+    const outDir = newOutDir('spare-copy-missing');
+    await build(outDir, { 'index.html': page('Home') });
+    await build(outDir, { 'about.html': page('About') }, { 'index.html': page('Home') });
+    rmSync(join(spareDirOf(outDir), 'index.html.gz'));
+    await build(outDir, { 'about.html': page('About us') }, { 'index.html': page('Home') });
     expect(withCopies(outDir, 'index.html')).toEqual(Array(3).fill(page('Home')));
   });
 });
