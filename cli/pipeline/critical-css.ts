@@ -13,30 +13,47 @@ export type CssNode =
 /** At-rules whose block holds rules (filtered inside); the others are kept whole. */
 const NESTING_AT_RULES = /^@(media|supports|layer|container|scope|starting-style)\b/i;
 
+// The scans below jump from one character that matters to the next with a regular expression
+// rather than stepping through every character: a build parses the 44 KB stylesheet once, in
+// code that has not warmed up, where a loop over each character cost 5–10 ms.
+
+/** The characters `blockEnd` stops at. */
+const BLOCK_MARKS = /[\\"'{}]/g;
+
 /** Index of the `}` closing the block opened just before `from`, skipping strings and escapes. */
 function blockEnd(css: string, from: number): number {
   let depth = 1;
-  for (let i = from; i < css.length; i++) {
-    const c = css[i];
-    if (c === '\\') i++;
-    else if (c === '"' || c === "'") i = css.indexOf(c, i + 1);
-    else if (c === '{') depth++;
-    else if (c === '}' && --depth === 0) return i;
+  BLOCK_MARKS.lastIndex = from;
+  for (let mark = BLOCK_MARKS.exec(css); mark !== null; mark = BLOCK_MARKS.exec(css)) {
+    const c = mark[0];
+    const i = mark.index;
+    if (c === '\\') BLOCK_MARKS.lastIndex = i + 2;
+    else if (c === '"' || c === "'") {
+      const close = css.indexOf(c, i + 1);
+      if (close < 0) break;
+      BLOCK_MARKS.lastIndex = close + 1;
+    } else if (c === '{') depth++;
+    else if (--depth === 0) return i;
   }
   return css.length;
 }
+
+/** The characters `splitSelectorList` stops at. */
+const SELECTOR_MARKS = /[\\(),]/g;
 
 /** Splits a selector list at its top-level commas (not escaped, not inside `:is(…)` and the like). */
 function splitSelectorList(list: string): string[] {
   const selectors: string[] = [];
   let depth = 0;
   let start = 0;
-  for (let i = 0; i < list.length; i++) {
-    const c = list[i];
-    if (c === '\\') i++;
+  SELECTOR_MARKS.lastIndex = 0;
+  for (let mark = SELECTOR_MARKS.exec(list); mark !== null; mark = SELECTOR_MARKS.exec(list)) {
+    const c = mark[0];
+    const i = mark.index;
+    if (c === '\\') SELECTOR_MARKS.lastIndex = i + 2;
     else if (c === '(') depth++;
     else if (c === ')') depth--;
-    else if (c === ',' && depth === 0) {
+    else if (depth === 0) {
       selectors.push(list.slice(start, i));
       start = i + 1;
     }
