@@ -42,9 +42,9 @@ export function pageRoutes(routes: readonly RenderedRoute[], langs: readonly Lan
 type ContentPageIndex = ReadonlyMap<string, ContentPage>;
 
 /** The Markdown a route's page renders: a legal text read from `contentDir`, a page added as Markdown, or none. */
-function markdownOf(route: RenderedRoute, content: LoadedContent, contentDir: string, contentPages: ContentPageIndex): { legal?: RenderedMarkdown; page?: RenderedContentPage } {
+function markdownOf(route: RenderedRoute, content: LoadedContent, contentDir: string, contentPages: () => ContentPageIndex): { legal?: RenderedMarkdown; page?: RenderedContentPage } {
   if (isMarkdownPage(route.page)) return { legal: loadMarkdownPage(contentDir, route.lang, route.page, content.values[route.lang]) };
-  const page = contentPages.get(`${route.lang} ${route.page}`);
+  const page = contentPages().get(`${route.lang} ${route.page}`);
   return page ? { page: renderContentPage(page, content.values[route.lang]) } : {};
 }
 
@@ -62,8 +62,10 @@ export function renderPages(
   const documents: RenderedDocument[] = [];
   const unchanged: UnchangedDocument[] = [];
   const problems: Problem[] = [];
-  const caseRedirect = caseRedirectScript(routes.map((r) => r.path));
-  const contentPages: ContentPageIndex = new Map(content.contentPages.map((p) => [`${p.lang} ${contentPageId(p.name)}`, p]));
+  // Made when a page needs them (the build renders a language at a time, and a small rebuild few pages).
+  let caseRedirect: string | undefined;
+  let contentPagesIndex: ContentPageIndex | undefined;
+  const contentPages = () => (contentPagesIndex ??= new Map(content.contentPages.map((p) => [`${p.lang} ${contentPageId(p.name)}`, p])));
   for (const lang of langs) {
     const shared = {
       stylesheet: assets.stylesheet,
@@ -102,7 +104,7 @@ export function renderPages(
       continue;
     }
     const { t, keys } = recordingTranslator(translate);
-    const notFound = renderPage({ ...shared, context: { ...context, t, page: 'notFound' }, path, file, canonicalPath: null, headScript: caseRedirect });
+    const notFound = renderPage({ ...shared, context: { ...context, t, page: 'notFound' }, path, file, canonicalPath: null, headScript: (caseRedirect ??= caseRedirectScript(routes.map((r) => r.path))) });
     problems.push(...notFound.problems);
     documents.push({ path, file, html: notFound.html, lang, page: 'notFound', strings: [...keys] });
   }
