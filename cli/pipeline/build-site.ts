@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeDeployFiles } from '../host/deploy-files.ts';
-import { hostConfigs } from '../host/host-configs.ts';
 import { SECURITY_TXT_PATH } from '../site/asset-paths.ts';
 import type { Problem } from '../site/errors.ts';
 import { LANGUAGES, type Lang } from '../site/languages.ts';
@@ -10,7 +9,6 @@ import { pngSize } from '../assets/cards/png-size.ts';
 import { pruneCards } from '../assets/cards/stale-cards.ts';
 import { filledPages, socialCards, timedAsync } from './discovery/social-cards.ts';
 import { skeletonHash } from '../verify/html-scan.ts';
-import { validateOutput } from '../verify/verify-output.ts';
 import { buildAssets } from './build-assets.ts';
 import { type BuildOptions, type BuildResult, type BuiltPage, timed } from './build-result.ts';
 import { type LoadedContent, loadContent, translationGaps, unknownKeyProblems } from './load-content.ts';
@@ -214,6 +212,8 @@ async function buildInto(
   let host = previous.manifest?.host ?? { published: {}, deploy: {} };
   const checks = planChecks({ rendered: renderedRecords.size, pages: outputPages.length, key: checksKey, previousKey: previous.manifest?.checksKey });
   if (checks.run) {
+    // Loaded only when they run: a rebuild whose checks are skipped does not set up their modules (and the host files' schemas).
+    const [{ validateOutput }, { hostConfigs }] = await Promise.all([import('../verify/verify-output.ts'), import('../host/host-configs.ts')]);
     const documents = outputPages.map((d) => ({ ...d, html: d.html ?? readFileSync(join(outDir, d.file), 'utf8') }));
     // Pages not built (other languages, or pages whose content failed and is reported at its cause)
     // count as present, so each problem is reported once, not again at every link to the page.
