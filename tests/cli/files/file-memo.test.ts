@@ -89,11 +89,17 @@ describe('fileMemo kept between processes', () => {
     return JSON.parse(execFileSync(process.execPath, ['--import', 'tsx', script, name, file, mode || 'plain'], { encoding: 'utf8' })) as never;
   }
 
-  it('starts from what the last process computed, and reads only a file changed since', () => {
-    const name = `test-${process.pid}-kept`;
+  /** A memo name of this test's (its file removed after it) and a source file saying "one", written a minute ago. */
+  function memoAndFile(kind: string): { name: string; file: string } {
+    const name = `test-${process.pid}-${kind}`;
     names.push(name);
     const file = join(testFolder('memo-'), 'a.ts');
     writeAged(file, 'one', 60_000);
+    return { name, file };
+  }
+
+  it('starts from what the last process computed, and reads only a file changed since', () => {
+    const { name, file } = memoAndFile('kept');
     expect(inProcess(name, file)).toEqual({ first: 'ONE', second: 'ONE', reads: ['one'] });
     expect(inProcess(name, file)).toEqual({ first: 'ONE', second: 'ONE', reads: [] });
     writeAged(file, 'two', 30_000);
@@ -101,20 +107,14 @@ describe('fileMemo kept between processes', () => {
   }, 60_000);
 
   it('reads every file when its kept values cannot be read', () => {
-    const name = `test-${process.pid}-broken`;
-    names.push(name);
-    const file = join(testFolder('memo-'), 'a.ts');
-    writeAged(file, 'one', 60_000);
+    const { name, file } = memoAndFile('broken');
     mkdirSync(CACHE_DIR, { recursive: true });
     writeFileSync(join(CACHE_DIR, `memo-${name}.json`), '{"entries": [[1, 2');
     expect(inProcess(name, file)).toEqual({ first: 'ONE', second: 'ONE', reads: ['one'] });
   }, 60_000);
 
   it('looks at a file each time it is asked, unless the process builds once (lookOnce): then the first answer stands', () => {
-    const name = `test-${process.pid}-once`;
-    names.push(name);
-    const file = join(testFolder('memo-'), 'a.ts');
-    writeAged(file, 'one', 60_000);
+    const { name, file } = memoAndFile('once');
     expect(inProcess(name, file, 'change')).toEqual({ first: 'ONE', second: 'CHANGED MEANWHILE', reads: ['one', 'changed meanwhile'] });
     writeAged(file, 'one', 60_000);
     expect(inProcess(name, file, 'change once')).toEqual({ first: 'ONE', second: 'ONE', reads: ['one'] });
