@@ -3,8 +3,19 @@ import { join } from 'node:path';
 import { isCompressible } from '../../assets/precompress.ts';
 import type { AssetOutput } from '../build-assets.ts';
 import { digest } from '../cache/page-inputs.ts';
+import { fileMemo } from '../../files/file-memo.ts';
 import { listFiles } from '../../files/folder-files.ts';
 import type { OutputSink } from './output-sink.ts';
+
+/**
+ * A cached asset file's content hash and size, kept between builds by its size and time (file-memo.ts):
+ * the cache's folders do not change once made, and a build no longer reads and hashes their files.
+ */
+const cachedFile = fileMemo((bytes) => ({ hash: digest(bytes), bytes: bytes.length }), {
+  name: 'cached-assets',
+  isValue: (value): value is { hash: string; bytes: number } =>
+    typeof value === 'object' && value !== null && typeof (value as { hash?: unknown }).hash === 'string' && typeof (value as { bytes?: unknown }).bytes === 'number',
+});
 
 /**
  * The assets stage's files (build-assets.ts `AssetOutput`) handed to a sink: an assets' cache
@@ -25,12 +36,12 @@ export class SinkAssets implements AssetOutput {
     const all = new Set(files);
     for (const file of files) {
       const source = join(dir, file);
-      const bytes = readFileSync(source);
+      const { hash, bytes } = cachedFile(source)!;
       this.files.push(file);
       this.sources.set(file, source);
       // A text file the cache holds without its compressed copies is written, and gets them as every file written does.
-      if (isCompressible(file, bytes.length) && !(all.has(`${file}.gz`) && all.has(`${file}.br`))) this.sink.write([{ file, bytes }]);
-      else this.sink.keep(file, { hash: digest(bytes), source });
+      if (isCompressible(file, bytes) && !(all.has(`${file}.gz`) && all.has(`${file}.br`))) this.sink.write([{ file, bytes: readFileSync(source) }]);
+      else this.sink.keep(file, { hash, source });
     }
   };
 
