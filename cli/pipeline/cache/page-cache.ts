@@ -129,6 +129,12 @@ export function pageCache(previous: PreviousBuild, shared: Record<string, string
     if (!setIndex.has(id)) setIndex.set(id, stringSets.push(sorted) - 1);
     return setIndex.get(id)!;
   };
+  // A kept page's list is interned once per recorded list, not sorted and joined again for each page that reads it.
+  const recordedSet = new Map<number, number>();
+  const internRecorded = (index: number) => {
+    if (!recordedSet.has(index)) recordedSet.set(index, intern(manifest!.stringSets[index]!));
+    return recordedSet.get(index)!;
+  };
   const pages: Record<string, PageRecord> = {};
   const langs = new Set<Lang>();
 
@@ -167,7 +173,7 @@ export function pageCache(previous: PreviousBuild, shared: Record<string, string
     },
     kept(file, lang) {
       const record = manifest!.pages[file]!;
-      const strings = intern(manifest!.stringSets[record.strings]!);
+      const strings = internRecorded(record.strings);
       langs.add(lang);
       pages[file] = { ...record, strings };
       return pages[file]!;
