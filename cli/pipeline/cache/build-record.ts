@@ -124,14 +124,17 @@ export function buildInputsKey(options: RecordedOptions, hashes = new FileHashes
   return hash.digest('hex').slice(0, 32);
 }
 
-/** The digest of a folder's files: their names, sizes and times, in name order. */
-function filesDigest(files: Iterable<readonly [string, number, number]>): string {
-  const sorted = [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  // One string hashed in one call: the same bytes as a call per file, in less time (5,330 files on the scaling site).
-  return createHash('sha256')
-    .update(sorted.map(([file, size, mtimeMs]) => `${file}\0${size}\0${mtimeMs}\0`).join(''))
-    .digest('hex')
-    .slice(0, 32);
+/** A file's line in `filesDigest`: its name, size and time, each ended by a NUL. */
+const fileLine = (file: string, size: number, mtimeMs: number) => `${file}\0${size}\0${mtimeMs}\0`;
+
+/**
+ * The digest of a folder's files from their `fileLine`s, in name order: the lines sort as their
+ * names do (a name ends at its NUL, which sorts before any character), so they are sorted as
+ * they are, without a comparison of ours per pair (5,300 files on the scaling site).
+ */
+function filesDigest(lines: string[]): string {
+  // One string hashed in one call: the same bytes as a call per file, in less time.
+  return createHash('sha256').update(lines.sort().join('')).digest('hex').slice(0, 32);
 }
 
 /** The output folder as the record compares it: its inode and the digest of its files; null when there is none. */
@@ -139,12 +142,12 @@ function outputState(outDir: string): { ino: number; files: string } | null {
   const folder = statSync(outDir, { throwIfNoEntry: false });
   if (!folder?.isDirectory()) return null;
   // Listed and stated in one pass, each path put together once (a no-change rebuild states every file of the output).
-  const files: [string, number, number][] = [];
+  const files: string[] = [];
   for (const entry of readdirSync(outDir, { recursive: true, withFileTypes: true }) as Dirent[]) {
     if (!entry.isFile()) continue;
     const path = `${entry.parentPath}${sep}${entry.name}`;
     const stat = statSync(path);
-    files.push([sep === '/' ? path.slice(outDir.length + 1) : path.slice(outDir.length + 1).split(sep).join('/'), stat.size, stat.mtimeMs]);
+    files.push(fileLine(sep === '/' ? path.slice(outDir.length + 1) : path.slice(outDir.length + 1).split(sep).join('/'), stat.size, stat.mtimeMs));
   }
   return { ino: folder.ino, files: filesDigest(files) };
 }
@@ -199,7 +202,8 @@ export function standingBuild(options: RecordedOptions): Standing {
  * written), so the output is not listed again.
  */
 export function writeBuildRecord(outDir: string, standing: Standing, result: RecordedResult, out: FolderRecord): void {
-  const files = [...out.files].map(([file, [, size, mtimeMs]]) => [file, size, mtimeMs] as const);
+  const files: string[] = [];
+  for (const [file, [, size, mtimeMs]] of out.files) files.push(fileLine(file, size, mtimeMs));
   const pages = result.pages.map(({ rendered: _rendered, ...page }) => page);
   const record = { version: 2, key: standing.key, out: { ino: out.ino, files: filesDigest(files) }, deploy: deployFilesState(outDir), inputs: standing.inputs, pages, assets: result.assets, warnings: result.warnings };
   const file = recordFile(outDir);
