@@ -203,7 +203,7 @@ export function standingBuild(options: RecordedOptions): Standing {
  */
 export function writeBuildRecord(outDir: string, standing: Standing, result: RecordedResult, out: FolderRecord): void {
   const files: string[] = [];
-  for (const [file, [, size, mtimeMs]] of out.files) files.push(fileLine(file, size, mtimeMs));
+  out.files.forEach((record, file) => files.push(fileLine(file, record[1], record[2])));
   const pages = result.pages.map(({ rendered: _rendered, ...page }) => page);
   const record = { version: 2, key: standing.key, out: { ino: out.ino, files: filesDigest(files) }, deploy: deployFilesState(outDir), inputs: standing.inputs, pages, assets: result.assets, warnings: result.warnings };
   const file = recordFile(outDir);
