@@ -39,6 +39,7 @@ import { type Lang, LANGUAGES } from '../../site/languages.ts';
 import type { RoutePageId } from '../../site/routes.ts';
 import { listFiles, relativeTo } from '../../files/folder-files.ts';
 import { FileHashes, keptHashes, type KeptHashes } from './file-hashes.ts';
+import { READ_ONCE } from './record-columns.ts';
 import { cacheDirOf, type FolderRecord } from './output-store.ts';
 
 const problem = z.object({
@@ -167,7 +168,7 @@ export interface Standing {
 function readRecord(outDir: string): { head: z.infer<typeof recordHead>; rest: unknown } | null {
   try {
     const record: unknown = JSON.parse(readFileSync(recordFile(outDir), 'utf8'));
-    const head = recordHead.safeParse(record);
+    const head = recordHead.safeParse(record, READ_ONCE);
     return head.success ? { head: head.data, rest: record } : null;
   } catch {
     return null;
@@ -188,7 +189,7 @@ export function standingBuild(options: RecordedOptions): Standing {
   const done = (result: StandingResult | null): Standing => ({ key, inputs: hashes.kept(), fileHash, result, ms: performance.now() - started });
   if (record?.head.key !== key) return done(null);
   const out = outputState(options.outDir);
-  const recorded = recordedResult.safeParse(record.rest);
+  const recorded = recordedResult.safeParse(record.rest, READ_ONCE);
   if (!out || out.ino !== record.head.out.ino || out.files !== record.head.out.files || !recorded.success) return done(null);
   if (deployFilesState(options.outDir) !== record.head.deploy) return done(null);
   const pages = recorded.data.pages.map((page) => ({ ...page, rendered: false as const }));

@@ -22,7 +22,7 @@ import { type ContentPage, type PageReader, readContentPage, readPageSource } fr
 import { bodyOf } from '../../site/markdown/front-matter.ts';
 import { NAV_PLACEMENTS } from '../../site/routes.ts';
 import { cacheDirOf } from './output-store.ts';
-import { rowsByKey } from './record-columns.ts';
+import { READ_ONCE, rowsByKey } from './record-columns.ts';
 
 /** What a page file's bytes give: everything of a `ContentPage` but where the file is and its body. */
 type Entry = Pick<ContentPage, 'slug' | 'title' | 'description' | 'nav' | 'navLabel' | 'navOrder' | 'bodyLine' | 'fieldLines'>;
@@ -67,7 +67,7 @@ function rowOf({ nav, fieldLines, ...entry }: Entry): Row {
 /** The entries kept by the last build into `outDir` (each made an entry when a build asks for it); none when there are none or they cannot be read. */
 function keptEntries(outDir: string): Map<string, Row> {
   try {
-    const kept = cacheSchema.safeParse(JSON.parse(readFileSync(cacheFile(outDir), 'utf8')));
+    const kept = cacheSchema.safeParse(JSON.parse(readFileSync(cacheFile(outDir), 'utf8')), READ_ONCE);
     return new Map(kept.success ? Object.entries(kept.data.pages) : []);
   } catch {
     return new Map();

@@ -22,7 +22,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writ
 import { basename, dirname, join } from 'node:path';
 import { z } from 'zod';
 import { listFiles } from '../../files/folder-files.ts';
-import { numberColumn, rowsByKey, stringColumn } from './record-columns.ts';
+import { numberColumn, READ_ONCE, rowsByKey, stringColumn } from './record-columns.ts';
 
 /** A file as recorded: content hash, size in bytes, modification time in ms. */
 export type FileRecord = readonly [hash: string, size: number, mtimeMs: number];
@@ -203,7 +203,7 @@ export interface PreviousBuild {
 export function readPreviousBuild(outDir: string): PreviousBuild {
   let manifest: Manifest | null = null;
   try {
-    const parsed = manifestSchema.safeParse(JSON.parse(readFileSync(manifestFile(outDir), 'utf8')));
+    const parsed = manifestSchema.safeParse(JSON.parse(readFileSync(manifestFile(outDir), 'utf8')), READ_ONCE);
     if (parsed.success) manifest = parsed.data;
   } catch {
     // No manifest yet, or a half-written one: build everything.
