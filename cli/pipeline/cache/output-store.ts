@@ -64,6 +64,69 @@ function columnsOf(files: ReadonlyMap<string, FileRecord>): FileColumns {
   return columns;
 }
 
+/**
+ * The spare's files as the manifest records them, over the output's (`base`): those less `gone`,
+ * with `own` over them. A view, not a copy: a one-string rebuild asks it for the few files it
+ * checks, and copying the output's 5,300 records into a map of the spare's took longer than that.
+ */
+class SpareFiles implements ReadonlyMap<string, FileRecord> {
+  #all: Map<string, FileRecord> | undefined;
+
+  constructor(
+    readonly base: ReadonlyMap<string, FileRecord>,
+    readonly own: ReadonlyMap<string, FileRecord>,
+    readonly gone: ReadonlySet<string>,
+  ) {}
+
+  get(path: string): FileRecord | undefined {
+    return this.own.get(path) ?? (this.gone.has(path) ? undefined : this.base.get(path));
+  }
+
+  has(path: string): boolean {
+    return this.get(path) !== undefined;
+  }
+
+  forEach(each: (record: FileRecord, path: string, map: ReadonlyMap<string, FileRecord>) => void): void {
+    this.base.forEach((record, path) => {
+      const own = this.own.get(path);
+      if (own !== undefined || !this.gone.has(path)) each(own ?? record, path, this);
+    });
+    this.own.forEach((record, path) => {
+      if (!this.base.has(path)) each(record, path, this);
+    });
+  }
+
+  /** Every file, in a map made when first asked for (a build that publishes nothing copies the spare's record). */
+  #map(): Map<string, FileRecord> {
+    if (!this.#all) {
+      const all = new Map<string, FileRecord>();
+      this.forEach((record, path) => all.set(path, record));
+      this.#all = all;
+    }
+    return this.#all;
+  }
+
+  get size(): number {
+    return this.#map().size;
+  }
+
+  entries() {
+    return this.#map().entries();
+  }
+
+  keys() {
+    return this.#map().keys();
+  }
+
+  values() {
+    return this.#map().values();
+  }
+
+  [Symbol.iterator]() {
+    return this.#map()[Symbol.iterator]();
+  }
+}
+
 /** The spare's record as `spareRecord` reads it: what differs from the output's record `out`. */
 function spareColumns(spare: FolderRecord, out: FolderRecord | null): z.input<typeof spareRecord> {
   const outFiles = out?.files ?? new Map<string, FileRecord>();
@@ -113,10 +176,8 @@ const manifestSchema = z.object({
   /** The host configuration files of that build: published (by output path) and for the deployment folder (by name). */
   host: z.object({ published: z.record(z.string(), z.string()), deploy: z.record(z.string(), z.string()) }),
 }).transform(({ out, spare, ...manifest }) => {
-  const outFiles = out && { ino: out.ino, files: addColumns(new Map(), out) };
-  // The spare's files: the output's, less those it lacks, with its own records over them.
-  const spareFiles = spare && { ino: spare.ino, files: addColumns(new Map(outFiles?.files), spare) };
-  for (const path of spare?.gone ?? []) spareFiles!.files.delete(path);
+  const outFiles: FolderRecord | null = out && { ino: out.ino, files: addColumns(new Map(), out) };
+  const spareFiles: FolderRecord | null = spare && { ino: spare.ino, files: new SpareFiles(outFiles?.files ?? new Map(), addColumns(new Map(), spare), new Set(spare.gone)) };
   return { ...manifest, out: outFiles, spare: spareFiles };
 });
 
@@ -127,7 +188,7 @@ export type PageRecord = Manifest['pages'][string];
 /** A folder as the manifest records it: its inode and its files (path → [hash, size, mtime]). */
 export interface FolderRecord {
   ino: number;
-  files: Map<string, FileRecord>;
+  files: ReadonlyMap<string, FileRecord>;
 }
 
 /** The cache folder of an output folder: `<parent>/.sitegen-cache/<name>` (beside it, so renames between them stay on one file system). */
@@ -237,16 +298,16 @@ export function cachedStaging(outDir: string): string {
  * another: a rename or a link keeps them), any other is looked at now.
  */
 export function recordFolder(dir: string, files: ReadonlyMap<string, string>, known: (file: string) => FileRecord | undefined): FolderRecord {
-  const record: FolderRecord = { ino: statSync(dir).ino, files: new Map() };
+  const recorded = new Map<string, FileRecord>();
   files.forEach((hash, file) => {
     const kept = known(file);
-    if (kept?.[0] === hash) record.files.set(file, kept);
+    if (kept?.[0] === hash) recorded.set(file, kept);
     else {
       const stat = statSync(join(dir, file));
-      record.files.set(file, [hash, stat.size, stat.mtimeMs]);
+      recorded.set(file, [hash, stat.size, stat.mtimeMs]);
     }
   });
-  return record;
+  return { ino: statSync(dir).ino, files: recorded };
 }
 
 /**
@@ -257,6 +318,8 @@ export function recordFolder(dir: string, files: ReadonlyMap<string, string>, kn
 export function keepRecord(dir: string, folder: RecordedFolder, written: ReadonlyMap<string, string> = new Map()): FolderRecord | null {
   const stat = statSync(dir, { throwIfNoEntry: false });
   if (!stat) return null;
+  // The output kept as the spare keeps its record as it is: not copied.
+  if (written.size === 0) return { ino: stat.ino, files: folder.files };
   const files = new Map(folder.files);
   for (const [file, hash] of written) {
     const now = statSync(join(dir, file));
