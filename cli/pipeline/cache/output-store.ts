@@ -131,14 +131,18 @@ class SpareFiles implements ReadonlyMap<string, FileRecord> {
 function spareColumns(spare: FolderRecord, out: FolderRecord | null): z.input<typeof spareRecord> {
   const outFiles = out?.files ?? new Map<string, FileRecord>();
   const gone: string[] = [];
-  outFiles.forEach((_, path) => {
-    if (!spare.files.has(path)) gone.push(path);
-  });
   const own = new Map<string, FileRecord>();
-  spare.files.forEach((record, path) => {
-    const other = outFiles.get(path);
-    if (other !== record && (other === undefined || other[0] !== record[0] || other[1] !== record[1] || other[2] !== record[2])) own.set(path, record);
+  // One pass over the output's files; the spare's are gone through only when it has others.
+  outFiles.forEach((other, path) => {
+    const record = spare.files.get(path);
+    if (record === undefined) gone.push(path);
+    else if (record !== other && (other[0] !== record[0] || other[1] !== record[1] || other[2] !== record[2])) own.set(path, record);
   });
+  if (spare.files.size !== outFiles.size - gone.length) {
+    spare.files.forEach((record, path) => {
+      if (!outFiles.has(path)) own.set(path, record);
+    });
+  }
   return { ino: spare.ino, gone, ...columnsOf(own) };
 }
 
@@ -244,10 +248,15 @@ export class RecordedFolder {
     return this.trusted(file)?.[0];
   }
 
-  /** Whether the folder holds exactly `desired` (path → content hash): every file as recorded with that hash, and no other file. */
-  holds(desired: ReadonlyMap<string, string>): boolean {
+  /**
+   * Whether the folder holds exactly `desired` (path → content hash): every file as recorded with
+   * that hash, and no other file. The files `first` names (those a build wrote, where a change
+   * is) are compared first.
+   */
+  holds(desired: ReadonlyMap<string, string>, first: ReadonlySet<string> = new Set()): boolean {
     const files = this.files;
     if (!this.#sameFolder || files.size !== desired.size) return false;
+    for (const file of first) if (files.get(file)?.[0] !== desired.get(file)) return false;
     // The recorded hashes first: a build that changed a file is told without looking at the folder.
     let same = true;
     desired.forEach((hash, file) => {

@@ -17,7 +17,7 @@ export function spareFolder(outDir: string, previous: PreviousBuild): OutputFold
     held: previous.spareFiles,
     publish(plan, records) {
       const spareDir = spareDirOf(outDir);
-      if (previous.outFiles.holds(plan.files)) {
+      if (previous.outFiles.holds(plan.files, plan.written)) {
         // Nothing to publish. The spare may have been written into (a page rendered again because a
         // string it reads changed, with the same HTML): its record then says what it holds now.
         const spare = keepRecord(spareDir, previous.spareFiles, new Map([...plan.written].map((file) => [file, plan.files.get(file)!])));
