@@ -5,7 +5,7 @@
  *   writeOutFile('/site/dist', 'de/about.html', html) // 18_204 (bytes)
  *   listFiles('/site/dist')                           // Set { 'index.html', 'de/about.html', … }
  */
-import { type Dirent, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 
 /** Writes one file under the output folder (`file` relative to it); returns its size in bytes. */
@@ -18,16 +18,19 @@ export function writeOutFile(outDir: string, file: string, content: string): num
 
 /** Every file under `dir`, as paths relative to it with forward slashes. */
 export function listFiles(dir: string): Set<string> {
-  const root = resolve(dir);
   const files = new Set<string>();
-  // Each path put together from its folder's and its own name (a `join` each was a third of
-  // listing the scaling site's 5,300 output files).
-  for (const entry of readdirSync(root, { recursive: true, withFileTypes: true }) as Dirent[]) {
-    if (!entry.isFile()) continue;
-    const folder = entry.parentPath.length > root.length ? entry.parentPath.slice(root.length + 1) : '';
-    const path = folder === '' ? entry.name : `${folder}${sep}${entry.name}`;
-    files.add(sep === '/' ? path : path.split(sep).join('/'));
-  }
+  // Folder by folder, each path put together from its folder's and its own name: Node's recursive
+  // listing (a `Dirent` naming its folder for each entry, and a `join` each before that) took
+  // about twice as long for the scaling site's 5,300 output files.
+  const list = (folder: string, prefix: string) => {
+    const entries = readdirSync(folder, { withFileTypes: true });
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i]!;
+      if (entry.isFile()) files.add(prefix + entry.name);
+      else if (entry.isDirectory()) list(join(folder, entry.name), `${prefix}${entry.name}/`);
+    }
+  };
+  list(resolve(dir), '');
   return files;
 }
 

@@ -44,12 +44,13 @@ export function loadAllMessages(contentDir: string, langs: readonly Lang[] = LAN
  *
  * @example flatten({ nav: { about: 'About' } }) // { 'nav.about': 'About' }
  */
-export function flatten(messages: Messages, prefix = ''): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [key, value] of Object.entries(messages)) {
+export function flatten(messages: Messages, prefix = '', out: Record<string, string> = {}): Record<string, string> {
+  // Each group's keys go straight into `out`, in the order of the file (a build flattens seven files).
+  for (const key in messages) {
+    const value = messages[key]!;
     const path = prefix ? `${prefix}.${key}` : key;
     if (typeof value === 'string') out[path] = value;
-    else Object.assign(out, flatten(value, path));
+    else flatten(value, path, out);
   }
   return out;
 }

@@ -39,6 +39,7 @@ import { type Lang, LANGUAGES } from '../../site/languages.ts';
 import type { RoutePageId } from '../../site/routes.ts';
 import { listFiles, relativeTo } from '../../files/folder-files.ts';
 import { FileHashes, keptHashes, type KeptHashes } from './file-hashes.ts';
+import { READ_ONCE } from './record-columns.ts';
 import { cacheDirOf, type FolderRecord } from './output-store.ts';
 
 const problem = z.object({
@@ -124,14 +125,17 @@ export function buildInputsKey(options: RecordedOptions, hashes = new FileHashes
   return hash.digest('hex').slice(0, 32);
 }
 
-/** The digest of a folder's files: their names, sizes and times, in name order. */
-function filesDigest(files: Iterable<readonly [string, number, number]>): string {
-  const sorted = [...files].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  // One string hashed in one call: the same bytes as a call per file, in less time (5,330 files on the scaling site).
-  return createHash('sha256')
-    .update(sorted.map(([file, size, mtimeMs]) => `${file}\0${size}\0${mtimeMs}\0`).join(''))
-    .digest('hex')
-    .slice(0, 32);
+/** A file's line in `filesDigest`: its name, size and time, each ended by a NUL. */
+const fileLine = (file: string, size: number, mtimeMs: number) => `${file}\0${size}\0${mtimeMs}\0`;
+
+/**
+ * The digest of a folder's files from their `fileLine`s, in name order: the lines sort as their
+ * names do (a name ends at its NUL, which sorts before any character), so they are sorted as
+ * they are, without a comparison of ours per pair (5,300 files on the scaling site).
+ */
+function filesDigest(lines: string[]): string {
+  // One string hashed in one call: the same bytes as a call per file, in less time.
+  return createHash('sha256').update(lines.sort().join('')).digest('hex').slice(0, 32);
 }
 
 /** The output folder as the record compares it: its inode and the digest of its files; null when there is none. */
@@ -139,12 +143,12 @@ function outputState(outDir: string): { ino: number; files: string } | null {
   const folder = statSync(outDir, { throwIfNoEntry: false });
   if (!folder?.isDirectory()) return null;
   // Listed and stated in one pass, each path put together once (a no-change rebuild states every file of the output).
-  const files: [string, number, number][] = [];
+  const files: string[] = [];
   for (const entry of readdirSync(outDir, { recursive: true, withFileTypes: true }) as Dirent[]) {
     if (!entry.isFile()) continue;
     const path = `${entry.parentPath}${sep}${entry.name}`;
     const stat = statSync(path);
-    files.push([sep === '/' ? path.slice(outDir.length + 1) : path.slice(outDir.length + 1).split(sep).join('/'), stat.size, stat.mtimeMs]);
+    files.push(fileLine(sep === '/' ? path.slice(outDir.length + 1) : path.slice(outDir.length + 1).split(sep).join('/'), stat.size, stat.mtimeMs));
   }
   return { ino: folder.ino, files: filesDigest(files) };
 }
@@ -164,7 +168,7 @@ export interface Standing {
 function readRecord(outDir: string): { head: z.infer<typeof recordHead>; rest: unknown } | null {
   try {
     const record: unknown = JSON.parse(readFileSync(recordFile(outDir), 'utf8'));
-    const head = recordHead.safeParse(record);
+    const head = recordHead.safeParse(record, READ_ONCE);
     return head.success ? { head: head.data, rest: record } : null;
   } catch {
     return null;
@@ -185,7 +189,7 @@ export function standingBuild(options: RecordedOptions): Standing {
   const done = (result: StandingResult | null): Standing => ({ key, inputs: hashes.kept(), fileHash, result, ms: performance.now() - started });
   if (record?.head.key !== key) return done(null);
   const out = outputState(options.outDir);
-  const recorded = recordedResult.safeParse(record.rest);
+  const recorded = recordedResult.safeParse(record.rest, READ_ONCE);
   if (!out || out.ino !== record.head.out.ino || out.files !== record.head.out.files || !recorded.success) return done(null);
   if (deployFilesState(options.outDir) !== record.head.deploy) return done(null);
   const pages = recorded.data.pages.map((page) => ({ ...page, rendered: false as const }));
@@ -199,7 +203,8 @@ export function standingBuild(options: RecordedOptions): Standing {
  * written), so the output is not listed again.
  */
 export function writeBuildRecord(outDir: string, standing: Standing, result: RecordedResult, out: FolderRecord): void {
-  const files = [...out.files].map(([file, [, size, mtimeMs]]) => [file, size, mtimeMs] as const);
+  const files: string[] = [];
+  out.files.forEach((record, file) => files.push(fileLine(file, record[1], record[2])));
   const pages = result.pages.map(({ rendered: _rendered, ...page }) => page);
   const record = { version: 2, key: standing.key, out: { ino: out.ino, files: filesDigest(files) }, deploy: deployFilesState(outDir), inputs: standing.inputs, pages, assets: result.assets, warnings: result.warnings };
   const file = recordFile(outDir);

@@ -22,28 +22,52 @@ import { type ContentPage, type PageReader, readContentPage, readPageSource } fr
 import { bodyOf } from '../../site/markdown/front-matter.ts';
 import { NAV_PLACEMENTS } from '../../site/routes.ts';
 import { cacheDirOf } from './output-store.ts';
+import { READ_ONCE, rowsByKey } from './record-columns.ts';
 
 /** What a page file's bytes give: everything of a `ContentPage` but where the file is and its body. */
-const entrySchema = z.object({
-  slug: z.string(),
-  title: z.string(),
-  description: z.string(),
-  nav: z.enum(NAV_PLACEMENTS).optional(),
-  navLabel: z.string(),
-  navOrder: z.number(),
-  bodyLine: z.number(),
-  fieldLines: z.object({ title: z.number(), description: z.number(), slug: z.number() }),
-});
-type Entry = z.infer<typeof entrySchema>;
+type Entry = Pick<ContentPage, 'slug' | 'title' | 'description' | 'nav' | 'navLabel' | 'navOrder' | 'bodyLine' | 'fieldLines'>;
 
-const cacheSchema = z.object({ version: z.literal(1), pages: z.record(z.string(), entrySchema) });
+/**
+ * An entry as the file keeps it: one row of plain fields, checked in one pass (record-columns.ts:
+ * the scaling site keeps 1,100 entries, which zod's parse of each took 6 ms to read); `nav` is ''
+ * for none, and the field lines are fields of the row.
+ */
+const keptRows = rowsByKey({
+  slug: 'string',
+  title: 'string',
+  description: 'string',
+  nav: 'string',
+  navLabel: 'string',
+  navOrder: 'number',
+  bodyLine: 'number',
+  titleLine: 'number',
+  descriptionLine: 'number',
+  slugLine: 'number',
+});
+type Row = z.infer<typeof keptRows>[string];
+
+const cacheSchema = z.object({ version: z.literal(2), pages: keptRows });
 
 const cacheFile = (outDir: string) => join(cacheDirOf(outDir), 'front-matter.json');
 
-/** The entries kept by the last build into `outDir`; none when there are none or they cannot be read. */
-function keptEntries(outDir: string): Map<string, Entry> {
+const isNavPlacement = (nav: string): nav is (typeof NAV_PLACEMENTS)[number] => (NAV_PLACEMENTS as readonly string[]).includes(nav);
+
+/** The entry a row keeps; none when its `nav` is no placement (the file is read instead). */
+function entryOf({ nav, titleLine, descriptionLine, slugLine, ...row }: Row): Entry | undefined {
+  if (nav !== '' && !isNavPlacement(nav)) return undefined;
+  const { slug, title, description, navLabel, navOrder, bodyLine } = row;
+  return { slug, title, description, ...(nav ? { nav } : {}), navLabel, navOrder, bodyLine, fieldLines: { title: titleLine, description: descriptionLine, slug: slugLine } };
+}
+
+/** The row that keeps `entry`. */
+function rowOf({ nav, fieldLines, ...entry }: Entry): Row {
+  return { ...entry, nav: nav ?? '', titleLine: fieldLines.title, descriptionLine: fieldLines.description, slugLine: fieldLines.slug };
+}
+
+/** The entries kept by the last build into `outDir` (each made an entry when a build asks for it); none when there are none or they cannot be read. */
+function keptEntries(outDir: string): Map<string, Row> {
   try {
-    const kept = cacheSchema.safeParse(JSON.parse(readFileSync(cacheFile(outDir), 'utf8')));
+    const kept = cacheSchema.safeParse(JSON.parse(readFileSync(cacheFile(outDir), 'utf8')), READ_ONCE);
     return new Map(kept.success ? Object.entries(kept.data.pages) : []);
   } catch {
     return new Map();
@@ -59,19 +83,20 @@ export function frontMatterEntry(page: ContentPage): Entry {
 /** The page files' front matter for a build into `outDir`, each file known by `fileHash` (the build record's hashes). */
 export function frontMatterCache(outDir: string, fileHash: (path: string) => string): { read: PageReader; save(): void } {
   const kept = keptEntries(outDir);
-  const used = new Map<string, Entry>();
+  const used = new Map<string, Row>();
   let fromFiles = 0;
   return {
     read(file, lang, name) {
       const hash = fileHash(file);
-      const entry = kept.get(hash);
+      const row = kept.get(hash);
+      const entry = row && entryOf(row);
       if (entry) {
-        used.set(hash, entry);
+        used.set(hash, row!);
         return { ...entry, name, lang, file, body: () => bodyOf(readPageSource(file)) };
       }
       const page = readContentPage(file, lang, name);
       fromFiles++;
-      if (!Array.isArray(page)) used.set(hash, frontMatterEntry(page));
+      if (!Array.isArray(page)) used.set(hash, rowOf(frontMatterEntry(page)));
       return page;
     },
     /** Keeps the entries of this build's page files for the next build (those of files gone or changed are dropped); writes nothing when they are the kept ones. */
@@ -80,7 +105,7 @@ export function frontMatterCache(outDir: string, fileHash: (path: string) => str
       if (fromFiles === 0 && used.size === kept.size) return;
       const file = cacheFile(outDir);
       mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(`${file}.${process.pid}`, JSON.stringify({ version: 1, pages: Object.fromEntries(used) }));
+      writeFileSync(`${file}.${process.pid}`, JSON.stringify({ version: 2, pages: Object.fromEntries(used) }));
       renameSync(`${file}.${process.pid}`, file);
     },
   };

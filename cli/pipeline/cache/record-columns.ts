@@ -9,6 +9,13 @@
  */
 import { z } from 'zod';
 
+/**
+ * The options to parse a record with: without zod's compiled fast path for objects, which a
+ * record read once per process pays to compile (a `new Function` per object schema) and never
+ * uses again.
+ */
+export const READ_ONCE = { jitless: true } as const;
+
 /** The kinds of a row's field: a string, a finite number, or an index (an integer ≥ 0). */
 type FieldKind = 'string' | 'number' | 'index';
 type FieldValue<K extends FieldKind> = K extends 'string' ? string : number;

@@ -22,7 +22,7 @@ export function freshFolder(outDir: string): OutputFolder {
       const written = plan.finish();
       publishOutput(dir, outDir);
       const out = recordFolder(outDir, plan.files, () => undefined);
-      writeManifest(outDir, { version: 5, out, spare: linkedSpare(outDir, out), ...records });
+      writeManifest(outDir, { out, spare: linkedSpare(outDir, out), ...records });
       return { written, out };
     },
     discard: () => rmSync(dir, { recursive: true, force: true }),

@@ -17,12 +17,12 @@ export function spareFolder(outDir: string, previous: PreviousBuild): OutputFold
     held: previous.spareFiles,
     publish(plan, records) {
       const spareDir = spareDirOf(outDir);
-      if (previous.outFiles.holds(plan.files)) {
+      if (previous.outFiles.holds(plan.files, plan.written)) {
         // Nothing to publish. The spare may have been written into (a page rendered again because a
         // string it reads changed, with the same HTML): its record then says what it holds now.
         const spare = keepRecord(spareDir, previous.spareFiles, new Map([...plan.written].map((file) => [file, plan.files.get(file)!])));
         const out = keepRecord(outDir, previous.outFiles)!;
-        writeManifest(outDir, { version: 5, out, spare, ...records });
+        writeManifest(outDir, { out, spare, ...records });
         return { written: 0, out };
       }
       const written = plan.finish();
@@ -38,7 +38,7 @@ export function spareFolder(outDir: string, previous: PreviousBuild): OutputFold
       // replaced without a record stays the spare: deleting it and linking anew cost a whole build
       // of the scaling site 0.5 s, as much as the next build saves.)
       const spare = keepRecord(spareDir, previous.outFiles) ?? linkedSpare(outDir, out);
-      writeManifest(outDir, { version: 5, out, spare, ...records });
+      writeManifest(outDir, { out, spare, ...records });
       return { written, out };
     },
     discard: () => {},

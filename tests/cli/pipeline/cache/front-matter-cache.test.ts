@@ -99,7 +99,15 @@ describe('frontMatterCache', () => {
     const cache = frontMatterCache(outDir, () => 'h');
     loadContentPages(contentDir, cache.read);
     cache.save();
-    writeFileSync(join(outDir, '..', '.sitegen-cache', 'dist', 'front-matter.json'), '{"version": 1, "pages": {"h": {"title": 3}}}');
-    expect(loadContentPages(contentDir, frontMatterCache(outDir, () => 'h').read).pages.map((p) => p.title)).toEqual(['Case study']);
+    const keptFile = join(outDir, '..', '.sitegen-cache', 'dist', 'front-matter.json');
+    const titles = () => loadContentPages(contentDir, frontMatterCache(outDir, () => 'h').read).pages.map((p) => p.title);
+    writeFileSync(keptFile, '{"version": 2, "pages": {"h": {"title": 3}}}');
+    expect(titles()).toEqual(['Case study']);
+    // Every field of its kind, but a navigation placement that does not exist: the file is read.
+    const row = (nav: string) => ({ slug: 'kept', title: 'Kept title', description: 'Kept', nav, navLabel: 'Kept', navOrder: 0, bodyLine: 6, titleLine: 2, descriptionLine: 3, slugLine: 4 });
+    writeFileSync(keptFile, JSON.stringify({ version: 2, pages: { h: row('sidebar') } }));
+    expect(titles()).toEqual(['Case study']);
+    writeFileSync(keptFile, JSON.stringify({ version: 2, pages: { h: row('header') } }));
+    expect(titles()).toEqual(['Kept title']);
   });
 });

@@ -47,6 +47,20 @@ describe('the spare folder sink (the cached build)', () => {
     expect(inode(join(outDir, 'index.html'))).toBe(served);
   });
 
+  it('a page the output has and the spare lacks, or the spare has with other content, is put right when the spare becomes the output', async () => {
+    const outDir = newOutDir('spare-differs');
+    await build(outDir, { 'index.html': page('Home') });
+    // The output gains a page its spare lacks, then a page changes: the spare is written where it differs.
+    await build(outDir, { 'index.html': page('Home'), 'new.html': page('New page') });
+    await build(outDir, { 'index.html': page('Home, second') }, { 'new.html': page('New page') });
+    expect(filesIn(outDir)).toEqual([OUTPUT_MARKER, ...['index.html', 'new.html'].flatMap((file) => [file, `${file}.br`, `${file}.gz`])]);
+    expect(withCopies(outDir, 'new.html')).toEqual(Array(3).fill(page('New page')));
+    // The spare holds the first home page, the output the second: the next build back to the first writes nothing new.
+    const back = await build(outDir, { 'index.html': page('Home') }, { 'new.html': page('New page') });
+    expect(back.written).toBe(0);
+    expect(withCopies(outDir, 'index.html')).toEqual(Array(3).fill(page('Home')));
+  });
+
   it('a page written by a failed build is not trusted by the next one, which writes it again', async () => {
     const outDir = newOutDir('spare-failed');
     await build(outDir, { 'index.html': page('Home') });
