@@ -19,7 +19,7 @@
  *   memo.kept('de')?.cards        // the German card texts of the last build, when its inputs are the same
  *   memo.keep('de', { cards, llms }) … ; memo.save(); // after a build that published
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_LANG, type Lang } from '../../site/languages.ts';
 import { localeFile } from '../../site/locales.ts';
@@ -152,6 +152,10 @@ export function discoveryMemo(outDir: string, content: LoadedContent, routes: re
       for (const lang of changed) {
         const file = recordFile(outDir, lang);
         writeFileSync(`${file}.${process.pid}`, JSON.stringify({ version: 2, key: keys.get(lang)!, ...next.get(lang)! }));
+        // The old record removed first: ext4 flushes a file renamed over another to disk before
+        // the rename returns (5–17 ms while the build's threads write the output); a build
+        // stopped in between finds no record, which counts as none.
+        rmSync(file, { force: true });
         renameSync(`${file}.${process.pid}`, file);
       }
     },
