@@ -8,25 +8,24 @@
  *
  * A language's key covers everything its cards' texts and its `llms.txt` read: the code that
  * makes them (every file the build's key covers outside the content folder: the modules, the
- * locked packages), `site.json` (brand, site URL), the languages built, the language's routes,
- * its placeholder values, its strings and the English ones (the fallback), and its pages added
- * as Markdown (their files: the front matter is read from them). The files count by the hashes
+ * locked packages), `site.json` (brand, site URL), the languages built, its placeholder values,
+ * its strings and the English ones (the fallback), and its pages added as Markdown (their files:
+ * their front matter, and with the code the language's routes, come from them). The files count by the hashes
  * the build record's check already took (`Standing`): none is read or hashed again here. The
  * cards' pictures are not kept here: `page-cards.ts` finds each in the asset cache by the hash of
  * its text and of what draws it.
  *
- *   const memo = discoveryMemo(outDir, content, routes, langs, { contentDir, known });
+ *   const memo = discoveryMemo(outDir, content, langs, { contentDir, known });
  *   memo.kept('de')?.cards        // the German card texts of the last build, when its inputs are the same
  *   memo.keep('de', { cards, llms }) … ; memo.save(); // after a build that published
  */
+import { hash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEFAULT_LANG, type Lang } from '../../site/languages.ts';
 import { localeFile } from '../../site/locales.ts';
-import type { RenderedRoute } from '../../site/routes.ts';
 import type { Standing } from '../cache/build-record.ts';
 import { cacheDirOf } from '../cache/output-store.ts';
-import { digest } from '../cache/page-inputs.ts';
 import type { LoadedContent } from '../load-content.ts';
 
 /** What a language's cards say, in columns (one card per index): the brand and host every card shows, and each card's page (its URL path), title and tagline (`socialCards` makes a request per card of them). */
@@ -86,6 +85,9 @@ export interface DiscoveryMemo {
   save(): void;
 }
 
+/** A short hex digest of `parts`, each ended by a NUL so `['ab', 'c']` and `['a', 'bc']` differ. */
+const keyOf = (parts: readonly string[]) => hash('sha256', `${parts.join('\0')}\0`).slice(0, 32);
+
 /** The hash of every file the build's key covers outside the content folder: the code, the stylesheets, the locked packages. */
 function codeKey({ contentDir, known }: KnownFiles): string {
   // The content's files are named as the check listed them: under `contentDir` joined with its files' names.
@@ -94,23 +96,17 @@ function codeKey({ contentDir, known }: KnownFiles): string {
   known.inputs.paths.forEach((path, i) => {
     if (!path.startsWith(content)) parts.push(path, known.inputs.hashes[i]!);
   });
-  return digest(...parts);
+  return keyOf(parts);
 }
 
 /** The key of each language's inputs (see the top of this file). */
-function languageKeys(content: LoadedContent, routes: readonly RenderedRoute[], langs: readonly Lang[], files: KnownFiles): Map<Lang, string> {
+function languageKeys(content: LoadedContent, langs: readonly Lang[], files: KnownFiles): Map<Lang, string> {
   const { contentDir, known } = files;
-  const routesOf = new Map<Lang, string[]>(langs.map((lang) => [lang, []]));
-  for (const route of routes) routesOf.get(route.lang)?.push(route.page, route.path, route.canonical);
+  // A language's routes come from the code and its pages' files (their names, their slugs): keyed by these.
   const pagesOf = new Map<Lang, string[]>(langs.map((lang) => [lang, []]));
-  for (const page of content.contentPages) pagesOf.get(page.lang)?.push(page.name, page.file, known.fileHash(page.file));
-  const shared = digest(codeKey(files), JSON.stringify(content.site), langs.join(','), known.fileHash(localeFile(contentDir, DEFAULT_LANG)));
-  return new Map(
-    langs.map((lang) => [
-      lang,
-      digest(shared, lang, known.fileHash(localeFile(contentDir, lang)), JSON.stringify(content.values[lang]), digest(...routesOf.get(lang)!), digest(...pagesOf.get(lang)!)),
-    ]),
-  );
+  for (const page of content.contentPages) pagesOf.get(page.lang)?.push(page.file, known.fileHash(page.file));
+  const shared = [codeKey(files), JSON.stringify(content.site), langs.join(','), known.fileHash(localeFile(contentDir, DEFAULT_LANG))];
+  return new Map(langs.map((lang) => [lang, keyOf([...shared, lang, known.fileHash(localeFile(contentDir, lang)), JSON.stringify(content.values[lang]), ...pagesOf.get(lang)!])]));
 }
 
 /** The record of `lang` of the last build into `outDir`; undefined when there is none or it cannot be read. */
@@ -128,8 +124,8 @@ function readRecord(outDir: string, lang: Lang): LanguageRecord | undefined {
  * `fresh` (`--no-cache`) reads nothing of the last build's records but still writes this
  * build's, for the next build.
  */
-export function discoveryMemo(outDir: string, content: LoadedContent, routes: readonly RenderedRoute[], langs: readonly Lang[], files: KnownFiles, fresh = false): DiscoveryMemo {
-  const keys = languageKeys(content, routes, langs, files);
+export function discoveryMemo(outDir: string, content: LoadedContent, langs: readonly Lang[], files: KnownFiles, fresh = false): DiscoveryMemo {
+  const keys = languageKeys(content, langs, files);
   const previous = new Map<Lang, LanguageRecord>();
   if (!fresh) {
     for (const lang of langs) {
