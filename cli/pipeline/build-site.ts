@@ -142,7 +142,7 @@ async function buildInto(
   const routes = content.routes.allRoutes(langs);
   // The pages' titles and descriptions as their heads show them, for the cards and llms.txt.
   const fill = filledPages(content.values);
-  const discovery = discoveryMemo(outDir, content, routes, langs, options.cache === false);
+  const discovery = discoveryMemo(outDir, content, langs, { contentDir, known }, options.cache === false);
   const { cards, rendered: cardsRendered } = await timedAsync(stageMs, 'assets', () => socialCards(content, routes, fill, discovery));
   for (const card of cards.values()) sink.keep(card.file, { hash: card.hash, source: card.source });
   const year = (options.now ?? new Date()).getUTCFullYear();

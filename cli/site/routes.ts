@@ -178,6 +178,20 @@ export function reservedPathReason(lang: Lang, path: string): string | undefined
   return undefined;
 }
 
+/** A page id whose name is made of what file names of pages may hold (lower-case letters, digits, hyphens). */
+const PLAIN_ID = /^content:[a-z0-9-]+$/;
+
+/**
+ * The pages added as Markdown in the order of their ids, as `localeCompare` (ICU's root order)
+ * sorts them. Ids of plain names sort alike by their UTF-16 code units (hyphen, digits, letters),
+ * without starting ICU's collation: its first use costs about 5 ms of a one-string rebuild.
+ */
+function sortedPages<T>(byId: ReadonlyMap<ContentPageId, T>): [ContentPageId, T][] {
+  const entries = [...byId];
+  if (entries.every(([id]) => PLAIN_ID.test(id))) return entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return entries.sort(([a], [b]) => a.localeCompare(b));
+}
+
 /**
  * The routes table of a site whose content adds `contentPages` (one entry per page and language,
  * already validated: slugs unique per language and clear of the fixed routes).
@@ -215,8 +229,8 @@ export function siteRoutes(contentPages: readonly ContentPageRoute[]): SiteRoute
     },
     allRoutes(langs = LANGUAGES) {
       const routes: RenderedRoute[] = allRoutes(langs);
-      // Sorted once, not once per language: localeCompare is slow, and the table does not change.
-      sortedIds ??= [...byId].sort(([a], [b]) => a.localeCompare(b));
+      // Sorted once, not once per language: the table does not change.
+      sortedIds ??= sortedPages(byId);
       for (const lang of langs) {
         for (const [page, entries] of sortedIds) {
           const entry = entries.get(lang);

@@ -58,7 +58,6 @@ export function llmsTxt<Page extends Pick<ContentPage, 'name' | 'lang' | 'nav' |
   memo: DiscoveryMemo,
 ): Map<string, string> {
   const files = new Map<string, string>();
-  const byRoute = new Map(contentPages.map((p) => [`${p.lang} ${contentPageId(p.name)}`, p]));
   for (const lang of langs) {
     const kept = memo.kept(lang)?.llms;
     if (kept !== undefined) {
@@ -67,11 +66,13 @@ export function llmsTxt<Page extends Pick<ContentPage, 'name' | 'lang' | 'nav' |
       continue;
     }
     const t = translators.get(lang)!;
+    // Only the languages made again look their pages up (one of seven in a one-string rebuild).
+    const byRoute = new Map<RoutePageId, Page>(contentPages.filter((p) => p.lang === lang).map((p) => [contentPageId(p.name), p]));
     const sections = new Map<Section, string[]>([['main', []], ['solutions', []], ['regulations', []], ['optional', []]]);
     for (const route of routes.allRoutes([lang])) {
       if (route.path !== route.canonical || !isIndexed(route.page)) continue;
       // Filled here: only the pages of the languages made again.
-      const found = byRoute.get(`${lang} ${route.page}`);
+      const found = byRoute.get(route.page);
       const page = found && fill(found);
       const section = pageSection(route.page, page);
       if (!section) continue;

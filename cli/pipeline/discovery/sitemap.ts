@@ -1,5 +1,5 @@
 import { absoluteUrl, hreflangLinks } from '../../site/head/head.ts';
-import { isIndexed, type RenderedRoute, type SiteRoutes } from '../../site/routes.ts';
+import { isIndexed, type RenderedRoute, type RoutePageId, type SiteRoutes } from '../../site/routes.ts';
 
 const XML_SPECIAL = /[&<>"]/g;
 const XML_ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
@@ -15,12 +15,22 @@ function escapeXml(text: string): string {
  * alternates (aliases are left out: they are not canonical; so are the `noindex` pages).
  */
 export function sitemapXml(routes: readonly RenderedRoute[], table: SiteRoutes, siteUrl: string, lastmod: (route: RenderedRoute) => string | undefined = () => undefined): string {
+  // A page's alternates are the same lines in each of its languages: made once per page, not once per URL (7 times).
+  const linksOf = new Map<RoutePageId, string>();
+  const alternates = (page: RoutePageId) => {
+    let links = linksOf.get(page);
+    if (links === undefined) {
+      links = hreflangLinks(table, page, siteUrl)
+        .map((l) => `    <xhtml:link rel="alternate" hreflang="${l.hreflang}" href="${escapeXml(l.href)}"/>`)
+        .join('\n');
+      linksOf.set(page, links);
+    }
+    return links;
+  };
   const entries = routes
     .filter((route) => route.path === route.canonical && isIndexed(route.page))
     .map((route) => {
-      const links = hreflangLinks(table, route.page, siteUrl)
-        .map((l) => `    <xhtml:link rel="alternate" hreflang="${l.hreflang}" href="${escapeXml(l.href)}"/>`)
-        .join('\n');
+      const links = alternates(route.page);
       const changed = lastmod(route);
       const time = changed === undefined ? '' : `    <lastmod>${changed}</lastmod>\n`;
       return `  <url>\n    <loc>${escapeXml(absoluteUrl(siteUrl, route.path))}</loc>\n${time}${links}\n  </url>`;

@@ -7,10 +7,13 @@ import type { Lang } from '../../site/languages.ts';
 import type { ContentPage } from '../../site/markdown/content-pages.ts';
 import { fillPlaceholders } from '../../site/markdown/markdown.ts';
 import { pageMeta, pageSection, type Section, titleWithoutBrand } from '../../site/head/page-meta.ts';
-import { contentPageId, isIndexed, type RenderedRoute } from '../../site/routes.ts';
+import { contentPageId, isIndexed, type RenderedRoute, type RoutePageId } from '../../site/routes.ts';
 import type { BuildResult, BuildStage } from '../build-result.ts';
 import type { LoadedContent } from '../load-content.ts';
-import type { CardRequest, DiscoveryMemo } from './discovery-memo.ts';
+import type { DiscoveryMemo, LanguageCards } from './discovery-memo.ts';
+
+/** One card's request: the page's URL path, its language and what its card says (`pageCards`). */
+type CardRequest = Parameters<typeof pageCards>[0][number];
 
 /** A page's front matter title and description with their placeholders filled, as its head shows them. */
 function renderedMeta(page: ContentPage, values: Record<string, string>): { title: string; description: string } {
@@ -47,7 +50,6 @@ export async function socialCards(content: LoadedContent, routes: readonly Rende
   const { site, translators, contentPages } = content;
   const host = new URL(site.siteUrl).host;
   const taglines = { main: 'hero.eyebrow', solutions: 'nav.solutions', regulations: 'solutions.regulationsTitle', optional: 'footer.legalTitle' } as const;
-  const byRoute = new Map(contentPages.map((p) => [`${p.lang} ${contentPageId(p.name)}`, p]));
   // Asked once per language and section: a card per page asked the translator 1,161 times on the scaling site.
   const taglineOf = new Map<string, string>();
   const tagline = (lang: Lang, section: Section) => {
@@ -55,22 +57,29 @@ export async function socialCards(content: LoadedContent, routes: readonly Rende
     if (!taglineOf.has(id)) taglineOf.set(id, translators.get(lang)!(taglines[section]));
     return taglineOf.get(id)!;
   };
-  const requestsOf = (lang: Lang): CardRequest[] =>
-    routes.flatMap((route) => {
-      if (route.lang !== lang) return [];
-      const page = byRoute.get(`${route.lang} ${route.page}`);
+  const cardsOf = (lang: Lang): LanguageCards => {
+    const made: LanguageCards = { brand: site.brand, host, ids: [], titles: [], taglines: [] };
+    const t = translators.get(lang)!;
+    // Only the languages made again look their pages up (one of seven in a one-string rebuild).
+    const byRoute = new Map<RoutePageId, ContentPage>(contentPages.filter((p) => p.lang === lang).map((p) => [contentPageId(p.name), p]));
+    for (const route of routes) {
+      if (route.lang !== lang) continue;
+      const page = byRoute.get(route.page);
       const section = pageSection(route.page, page);
-      if (route.path !== route.canonical || !isIndexed(route.page) || !section) return [];
-      const t = translators.get(route.lang)!;
-      const title = titleWithoutBrand(pageMeta(route.page, t, site.brand, page && fill(page)).title, site.brand);
-      return [{ id: route.path, lang: route.lang, text: { brand: site.brand, title, tagline: tagline(route.lang, section), host } }];
-    });
-  // A language whose inputs are as the last build's takes its requests from the memo.
+      if (route.path !== route.canonical || !isIndexed(route.page) || !section) continue;
+      made.ids.push(route.path);
+      made.titles.push(titleWithoutBrand(pageMeta(route.page, t, site.brand, page && fill(page)).title, site.brand));
+      made.taglines.push(tagline(route.lang, section));
+    }
+    return made;
+  };
+  // A language whose inputs are as the last build's takes its cards' texts from the memo.
   const byPath = new Map<string, CardRequest>();
   for (const lang of new Set(routes.map((route) => route.lang))) {
-    const made = memo.kept(lang)?.cards ?? requestsOf(lang);
+    const made = memo.kept(lang)?.cards ?? cardsOf(lang);
     memo.keep(lang, { cards: made });
-    for (const request of made) byPath.set(request.id, request);
+    // The text's fields in this order: its JSON is hashed into the card's name (page-cards.ts).
+    made.ids.forEach((id, i) => byPath.set(id, { id, lang, text: { brand: made.brand, title: made.titles[i]!, tagline: made.taglines[i]!, host: made.host } }));
   }
   // In the routes' order, as each was asked before the memo.
   const requests = routes.flatMap((route) => byPath.get(route.path) ?? []);

@@ -34,6 +34,22 @@ describe('the routes table with pages added as Markdown', () => {
     expect(routes.allRoutes(['es']).filter((r) => r.page.startsWith('content:')).map((r) => r.path)).toEqual(['/es/sanidad']);
   });
 
+  it('orders the pages added as Markdown as localeCompare does, whether their names are plain (sorted without ICU) or not', () => {
+    const contentOrder = (names: string[]) =>
+      siteRoutes(names.map((name) => page(name, 'en', name)))
+        .allRoutes(['en'])
+        .slice(allRoutes(['en']).length)
+        .map((r) => r.page);
+    const byLocale = (names: string[]) => names.map((name) => `content:${name}`).sort((a, b) => a.localeCompare(b));
+    // Hyphens before digits before letters, a name before its longer forms: where code units and ICU's root order could part.
+    const plain = ['ab', 'a-b', 'a', 'a1', 'a-1', 'b', '9z', '10', '1-0', 'a--b', 'zz', 'z-'];
+    expect(contentOrder(plain)).toEqual(byLocale(plain));
+    // A name that is not plain (upper case, an underscore: code units would put B before a) keeps ICU's order for all.
+    const mixed = [...plain, 'B', 'a_b'];
+    expect(contentOrder(mixed)).toEqual(byLocale(mixed));
+    expect(contentOrder(mixed).indexOf('content:B')).toBeGreaterThan(contentOrder(mixed).indexOf('content:a1'));
+  });
+
   it('gives a page\'s URL only in the languages that have it', () => {
     expect(routes.pathFor('content:healthcare', 'es')).toBe('/es/sanidad');
     expect(routes.pathFor('content:healthcare', 'de')).toBeUndefined();
