@@ -177,7 +177,8 @@ export function pageCache(previous: PreviousBuild, shared: Record<string, string
       const record = manifest!.pages[file]!;
       const strings = internRecorded(record.strings);
       langs.add(lang);
-      pages[file] = { ...record, strings };
+      // Field by field, not a spread of the record: for each of 1,351 kept pages, never warmed up.
+      pages[file] = { inputs: record.inputs, strings, html: record.html, skeleton: record.skeleton, bytes: record.bytes, content: record.content, changed: record.changed };
       return pages[file]!;
     },
     pages,
