@@ -38,8 +38,9 @@ function compressedHash(hash: string): [gz: string, br: string] {
 export function pageFiles(file: string, htmlHash: string, bytes: number): [string, string][] {
   const files: [string, string][] = [[file, htmlHash]];
   if (isCompressible(file, bytes)) {
-    const [gz, br] = compressedHash(htmlHash);
-    files.push([`${file}.gz`, gz], [`${file}.br`, br]);
+    // Not destructured: asked for every kept page several times, in a process that never warms up.
+    const hashes = compressedHash(htmlHash);
+    files.push([`${file}.gz`, hashes[0]], [`${file}.br`, hashes[1]]);
   }
   return files;
 }
