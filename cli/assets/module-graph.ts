@@ -1,6 +1,7 @@
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fileMemo } from '../files/file-memo.ts';
+import type { Fingerprint } from '../files/fingerprint.ts';
 
 // Relative module references in source text: static and side-effect imports, re-exports,
 // `import('./x')` and `new URL('./x', import.meta.url)` (workers, loaded files).
@@ -16,6 +17,19 @@ function code(source: string): string {
 
 /** The relative references of a module, as written (`./x.ts`), kept while the file is unchanged. */
 const referencesOf = fileMemo((bytes) => [...code(bytes.toString('utf8')).matchAll(RELATIVE_REFERENCE)].map((match) => match[2]!));
+
+/** The references of each module read (or started with) in this process, with the size and time they were read at: what the build record keeps. */
+export function knownReferences(): ReadonlyMap<string, Fingerprint<string[]>> {
+  return referencesOf.entries;
+}
+
+/**
+ * Starts this process's references of `path` with those the build record kept: a module whose
+ * size and time are as recorded is not read and parsed again (the build's key walks 400 modules).
+ */
+export function seedReferences(path: string, kept: Fingerprint<string[]>): void {
+  referencesOf.seed(path, kept);
+}
 
 /**
  * Every project file `entries` reach through relative imports, entries included, sorted: the

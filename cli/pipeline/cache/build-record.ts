@@ -12,7 +12,8 @@
  * The key is content-addressed, like the rest of the cache: the hashes of the bytes of every
  * file in the content folder (a file with the size and time it had when last hashed is not read
  * again: file-hashes.ts), of every project module the build reaches (templates, islands and their
- * bundler, the CSS compiler and the stylesheet's folder), `package-lock.json` for the packages,
+ * bundler, the CSS compiler and the stylesheet's folder: found from the imports the record kept
+ * for each module unchanged since, module-graph.ts), `package-lock.json` for the packages,
  * and the options that change the output (languages, site URL, `--allow-missing`, the day — the
  * footer's year, and security.txt's `Expires` a year after the build's day —, the working folder
  * that problems are reported relative to). A build on a new day therefore runs, and writes
@@ -32,14 +33,15 @@ import { z } from 'zod';
 import { islandEntryFiles } from '../../../templates/islands/registry.ts';
 import { filesUnder } from '../../assets/asset-cache.ts';
 import { deployFilesState } from '../../host/deploy-files.ts';
-import { moduleGraph } from '../../assets/module-graph.ts';
+import { knownReferences, moduleGraph, seedReferences } from '../../assets/module-graph.ts';
 import { PROJECT_ROOT } from '../../paths.ts';
 import { type Problem, SITEGEN_ERRORS, type SitegenErrorCode } from '../../site/errors.ts';
 import { type Lang, LANGUAGES } from '../../site/languages.ts';
 import type { RoutePageId } from '../../site/routes.ts';
 import { listFiles, relativeTo } from '../../files/folder-files.ts';
+import { isRacy } from '../../files/fingerprint.ts';
 import { FileHashes, keptHashes, type KeptHashes } from './file-hashes.ts';
-import { READ_ONCE } from './record-columns.ts';
+import { numberColumn, READ_ONCE, stringColumn } from './record-columns.ts';
 import { cacheDirOf, type FolderRecord } from './output-store.ts';
 
 const problem = z.object({
@@ -49,9 +51,43 @@ const problem = z.object({
   message: z.string(),
 });
 
+/**
+ * The relative references of the project modules the last build read (module-graph.ts), in
+ * columns, with the size and time each was read at (-1: modified too close to the record to vouch
+ * for it): a module unchanged since is not read and parsed again to find the build's code.
+ */
+const keptModules = z
+  .object({ paths: stringColumn, sizes: numberColumn, mtimes: numberColumn, references: stringColumn })
+  .refine((kept) => [kept.sizes, kept.mtimes, kept.references].every((column) => column.length === kept.paths.length), 'columns of different lengths');
+
+/** The time kept for a module read too close to the record: no file has it, so the next build reads the module again. */
+const RACY_TIME = -1;
+
+/** The modules' references as `keptModules` keeps them (each module's list joined by newlines). */
+function modulesToKeep(): z.infer<typeof keptModules> {
+  const writtenAt = Date.now();
+  const kept: z.infer<typeof keptModules> = { paths: [], sizes: [], mtimes: [], references: [] };
+  knownReferences().forEach((seen, path) => {
+    kept.paths.push(path);
+    kept.sizes.push(seen.size);
+    kept.mtimes.push(seen.racy || isRacy(seen.mtimeMs, writtenAt) ? RACY_TIME : seen.mtimeMs);
+    kept.references.push(seen.value.join('\n'));
+  });
+  return kept;
+}
+
+/** Starts this process's module references with those `kept` holds. */
+function seedModules(kept: z.infer<typeof keptModules>): void {
+  kept.paths.forEach((path, i) => {
+    const mtimeMs = kept.mtimes[i]!;
+    const references = kept.references[i]!;
+    seedReferences(path, { size: kept.sizes[i]!, mtimeMs, racy: mtimeMs === RACY_TIME, value: references === '' ? [] : references.split('\n') });
+  });
+}
+
 /** The part of the record every build reads: enough to tell whether it has anything to do. */
 const recordHead = z.object({
-  version: z.literal(2),
+  version: z.literal(3),
   /** The key of the build's inputs (`buildInputsKey`). */
   key: z.string(),
   /** The output folder it published: its inode and the digest of its file list with sizes and times. */
@@ -60,6 +96,7 @@ const recordHead = z.object({
   deploy: z.string(),
   /** The hashes of the files it read, with their sizes and times (file-hashes.ts). */
   inputs: keptHashes,
+  modules: keptModules,
 });
 
 /** The rest, read only by a build that has nothing to do: the recorded result. */
@@ -185,6 +222,7 @@ function readRecord(outDir: string): { head: z.infer<typeof recordHead>; rest: u
 export function standingBuild(options: RecordedOptions): Standing {
   const started = performance.now();
   const record = readRecord(options.outDir);
+  if (record) seedModules(record.head.modules);
   const hashes = new FileHashes(record?.head.inputs);
   const key = buildInputsKey(options, hashes);
   const fileHash = (path: string) => hashes.of(path);
@@ -208,7 +246,7 @@ export function writeBuildRecord(outDir: string, standing: Standing, result: Rec
   const files: string[] = [];
   out.files.forEach((record, file) => files.push(fileLine(file, record[1], record[2])));
   const pages = result.pages.map(({ rendered: _rendered, ...page }) => page);
-  const record = { version: 2, key: standing.key, out: { ino: out.ino, files: filesDigest(files) }, deploy: deployFilesState(outDir), inputs: standing.inputs, pages, assets: result.assets, warnings: result.warnings };
+  const record = { version: 3, key: standing.key, out: { ino: out.ino, files: filesDigest(files) }, deploy: deployFilesState(outDir), inputs: standing.inputs, modules: modulesToKeep(), pages, assets: result.assets, warnings: result.warnings };
   const file = recordFile(outDir);
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(`${file}.${process.pid}`, JSON.stringify(record));
