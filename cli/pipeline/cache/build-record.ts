@@ -115,14 +115,16 @@ export function buildInputsKey(options: RecordedOptions, hashes = new FileHashes
   const day = (options.now ?? new Date()).toISOString().slice(0, 10);
   const settings = { langs: options.langs ?? LANGUAGES, siteUrl: options.siteUrl ?? null, allowMissing: options.allowMissing ?? false, day, cwd: process.cwd() };
   hash.update(JSON.stringify(settings)).update('\0');
+  // One line per file, hashed in one call: the same bytes as a call per file (1,600 of them).
+  const lines: string[] = [];
   const fromContent = relativeTo(options.contentDir);
-  for (const file of filesUnder(options.contentDir).sort()) hash.update(`${fromContent(file)}\0${hashes.of(file)}\0`);
+  filesUnder(options.contentDir)
+    .sort()
+    .forEach((file) => lines.push(`${fromContent(file)}\0${hashes.of(file)}\0`));
   const code = moduleGraph([new URL('../build-site.ts', import.meta.url), ...islandEntryFiles()]);
   const fromProject = relativeTo(PROJECT_ROOT);
-  for (const file of [...code, ...filesUnder(dirname(options.cssEntry)).sort(), join(PROJECT_ROOT, 'package-lock.json')]) {
-    hash.update(`${fromProject(file)}\0${hashes.of(file)}\0`);
-  }
-  return hash.digest('hex').slice(0, 32);
+  [...code, ...filesUnder(dirname(options.cssEntry)).sort(), join(PROJECT_ROOT, 'package-lock.json')].forEach((file) => lines.push(`${fromProject(file)}\0${hashes.of(file)}\0`));
+  return hash.update(lines.join('')).digest('hex').slice(0, 32);
 }
 
 /** A file's line in `filesDigest`: its name, size and time, each ended by a NUL. */

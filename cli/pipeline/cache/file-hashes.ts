@@ -57,12 +57,13 @@ export class FileHashes {
   kept(): KeptHashes {
     const writtenAt = Date.now();
     const kept: KeptHashes = { paths: [], sizes: [], mtimes: [], hashes: [] };
-    for (const [path, { size, mtimeMs, racy, value }] of this.#now) {
+    // forEach, not a destructuring for…of: 1,600 files, in a process that never warms up.
+    this.#now.forEach((seen, path) => {
       kept.paths.push(path);
-      kept.sizes.push(size);
-      kept.mtimes.push(racy || isRacy(mtimeMs, writtenAt) ? RACY_TIME : mtimeMs);
-      kept.hashes.push(value);
-    }
+      kept.sizes.push(seen.size);
+      kept.mtimes.push(seen.racy || isRacy(seen.mtimeMs, writtenAt) ? RACY_TIME : seen.mtimeMs);
+      kept.hashes.push(seen.value);
+    });
     return kept;
   }
 }

@@ -38,8 +38,9 @@ function compressedHash(hash: string): [gz: string, br: string] {
 export function pageFiles(file: string, htmlHash: string, bytes: number): [string, string][] {
   const files: [string, string][] = [[file, htmlHash]];
   if (isCompressible(file, bytes)) {
-    const [gz, br] = compressedHash(htmlHash);
-    files.push([`${file}.gz`, gz], [`${file}.br`, br]);
+    // Not destructured: asked for every kept page several times, in a process that never warms up.
+    const hashes = compressedHash(htmlHash);
+    files.push([`${file}.gz`, hashes[0]], [`${file}.br`, hashes[1]]);
   }
   return files;
 }
@@ -177,7 +178,8 @@ export function pageCache(previous: PreviousBuild, shared: Record<string, string
       const record = manifest!.pages[file]!;
       const strings = internRecorded(record.strings);
       langs.add(lang);
-      pages[file] = { ...record, strings };
+      // Field by field, not a spread of the record: for each of 1,351 kept pages, never warmed up.
+      pages[file] = { inputs: record.inputs, strings, html: record.html, skeleton: record.skeleton, bytes: record.bytes, content: record.content, changed: record.changed };
       return pages[file]!;
     },
     pages,
