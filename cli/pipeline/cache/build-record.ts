@@ -42,7 +42,8 @@ import { listFiles, relativeTo } from '../../files/folder-files.ts';
 import { isRacy } from '../../files/fingerprint.ts';
 import { FileHashes, keptHashes, type KeptHashes } from './file-hashes.ts';
 import { numberColumn, READ_ONCE, stringColumn } from './record-columns.ts';
-import { cacheDirOf, type FolderRecord } from './output-store.ts';
+import type { FolderRecord } from './folder-records.ts';
+import { cacheDirOf } from './output-store.ts';
 
 const problem = z.object({
   code: z.enum(Object.keys(SITEGEN_ERRORS) as [SitegenErrorCode, ...SitegenErrorCode[]]),
