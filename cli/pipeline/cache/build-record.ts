@@ -40,7 +40,8 @@ import type { RoutePageId } from '../../site/routes.ts';
 import { listFiles, relativeTo } from '../../files/folder-files.ts';
 import { FileHashes, keptHashes, type KeptHashes } from './file-hashes.ts';
 import { READ_ONCE } from './record-columns.ts';
-import { cacheDirOf, type FolderRecord } from './output-store.ts';
+import type { FolderRecord } from './folder-records.ts';
+import { cacheDirOf } from './output-store.ts';
 
 const problem = z.object({
   code: z.enum(Object.keys(SITEGEN_ERRORS) as [SitegenErrorCode, ...SitegenErrorCode[]]),

@@ -23,129 +23,8 @@ import { basename, dirname, join, sep } from 'node:path';
 import { z } from 'zod';
 import { listFiles } from '../../files/folder-files.ts';
 import { HASHED_ASSETS_PREFIX } from '../../host/security-headers.ts';
-import { numberColumn, READ_ONCE, rowsByKey, stringColumn } from './record-columns.ts';
-
-/** A file as recorded: content hash, size in bytes, modification time in ms. */
-export type FileRecord = readonly [hash: string, size: number, mtimeMs: number];
-
-/** A folder's files in columns, one entry per file at the same index: the manifest of the scaling site reads in about two thirds of the time of an array per file. */
-const fileColumns = { paths: stringColumn, hashes: stringColumn, sizes: numberColumn, mtimes: numberColumn };
-type FileColumns = { paths: string[]; hashes: string[]; sizes: number[]; mtimes: number[] };
-const sameLengths = (folder: FileColumns) => [folder.hashes, folder.sizes, folder.mtimes].every((column) => column.length === folder.paths.length);
-
-/** The output as recorded: its inode (a folder renamed or replaced behind the cache's back is another) and its files. */
-const outRecord = z.object({ ino: z.number(), ...fileColumns }).refine(sameLengths, 'columns of different lengths');
-
-/**
- * The spare as recorded: its inode, and how its files differ from the output's: the output's
- * files it lacks (`gone`) and its own files whose record is not the output's. The two folders
- * share most files (hard links, with one size and time), so this is a few entries where the
- * output's are thousands (5,300 on the scaling site).
- */
-const spareRecord = z.object({ ino: z.number(), gone: stringColumn, ...fileColumns }).refine(sameLengths, 'columns of different lengths');
-
-/** `columns` as a folder's files, path → record, added to `files`. */
-function addColumns(files: Map<string, FileRecord>, { paths, hashes, sizes, mtimes }: FileColumns): Map<string, FileRecord> {
-  for (let i = 0; i < paths.length; i++) files.set(paths[i]!, [hashes[i]!, sizes[i]!, mtimes[i]!]);
-  return files;
-}
-
-// The loops over a folder's files below call `forEach`: in a process that runs once, a `for … of`
-// destructuring each entry took about ten times as long (the iterator protocol, run per entry).
-
-/** The columns of `files`. */
-function columnsOf(files: ReadonlyMap<string, FileRecord>): FileColumns {
-  const columns: FileColumns = { paths: [], hashes: [], sizes: [], mtimes: [] };
-  files.forEach((record, path) => {
-    columns.paths.push(path);
-    columns.hashes.push(record[0]);
-    columns.sizes.push(record[1]);
-    columns.mtimes.push(record[2]);
-  });
-  return columns;
-}
-
-/**
- * The spare's files as the manifest records them, over the output's (`base`): those less `gone`,
- * with `own` over them. A view, not a copy: a one-string rebuild asks it for the few files it
- * checks, and copying the output's 5,300 records into a map of the spare's took longer than that.
- */
-class SpareFiles implements ReadonlyMap<string, FileRecord> {
-  #all: Map<string, FileRecord> | undefined;
-
-  constructor(
-    readonly base: ReadonlyMap<string, FileRecord>,
-    readonly own: ReadonlyMap<string, FileRecord>,
-    readonly gone: ReadonlySet<string>,
-  ) {}
-
-  get(path: string): FileRecord | undefined {
-    return this.own.get(path) ?? (this.gone.has(path) ? undefined : this.base.get(path));
-  }
-
-  has(path: string): boolean {
-    return this.get(path) !== undefined;
-  }
-
-  forEach(each: (record: FileRecord, path: string, map: ReadonlyMap<string, FileRecord>) => void): void {
-    this.base.forEach((record, path) => {
-      const own = this.own.get(path);
-      if (own !== undefined || !this.gone.has(path)) each(own ?? record, path, this);
-    });
-    this.own.forEach((record, path) => {
-      if (!this.base.has(path)) each(record, path, this);
-    });
-  }
-
-  /** Every file, in a map made when first asked for (a build that publishes nothing copies the spare's record). */
-  #map(): Map<string, FileRecord> {
-    if (!this.#all) {
-      const all = new Map<string, FileRecord>();
-      this.forEach((record, path) => all.set(path, record));
-      this.#all = all;
-    }
-    return this.#all;
-  }
-
-  get size(): number {
-    return this.#map().size;
-  }
-
-  entries() {
-    return this.#map().entries();
-  }
-
-  keys() {
-    return this.#map().keys();
-  }
-
-  values() {
-    return this.#map().values();
-  }
-
-  [Symbol.iterator]() {
-    return this.#map()[Symbol.iterator]();
-  }
-}
-
-/** The spare's record as `spareRecord` reads it: what differs from the output's record `out`. */
-function spareColumns(spare: FolderRecord, out: FolderRecord | null): z.input<typeof spareRecord> {
-  const outFiles = out?.files ?? new Map<string, FileRecord>();
-  const gone: string[] = [];
-  const own = new Map<string, FileRecord>();
-  // One pass over the output's files; the spare's are gone through only when it has others.
-  outFiles.forEach((other, path) => {
-    const record = spare.files.get(path);
-    if (record === undefined) gone.push(path);
-    else if (record !== other && (other[0] !== record[0] || other[1] !== record[1] || other[2] !== record[2])) own.set(path, record);
-  });
-  if (spare.files.size !== outFiles.size - gone.length) {
-    spare.files.forEach((record, path) => {
-      if (!outFiles.has(path)) own.set(path, record);
-    });
-  }
-  return { ino: spare.ino, gone, ...columnsOf(own) };
-}
+import { type FileRecord, type FolderRecord, foldersOf, foldersToWrite, outRecord, spareRecord } from './folder-records.ts';
+import { READ_ONCE, rowsByKey, stringColumn } from './record-columns.ts';
 
 /** A page's record (its fields, each checked in one pass: record-columns.ts). */
 const pageRecords = rowsByKey({
@@ -180,21 +59,12 @@ const manifestSchema = z.object({
   checksKey: z.string(),
   /** The host configuration files of that build: published (by output path) and for the deployment folder (by name). */
   host: z.object({ published: z.record(z.string(), z.string()), deploy: z.record(z.string(), z.string()) }),
-}).transform(({ out, spare, ...manifest }) => {
-  const outFiles: FolderRecord | null = out && { ino: out.ino, files: addColumns(new Map(), out) };
-  const spareFiles: FolderRecord | null = spare && { ino: spare.ino, files: new SpareFiles(outFiles?.files ?? new Map(), addColumns(new Map(), spare), new Set(spare.gone)) };
-  return { ...manifest, out: outFiles, spare: spareFiles };
-});
+}).transform(({ out, spare, ...manifest }) => ({ ...manifest, ...foldersOf(out, spare) }));
 
 /** What the cache holds about the previous build. */
 export type Manifest = z.infer<typeof manifestSchema>;
 /** One page's record in the manifest. */
 export type PageRecord = Manifest['pages'][string];
-/** A folder as the manifest records it: its inode and its files (path → [hash, size, mtime]). */
-export interface FolderRecord {
-  ino: number;
-  files: ReadonlyMap<string, FileRecord>;
-}
 
 /** The cache folder of an output folder: `<parent>/.sitegen-cache/<name>` (beside it, so renames between them stay on one file system). */
 export function cacheDirOf(outDir: string): string {
@@ -378,8 +248,7 @@ export function keepRecord(dir: string, folder: RecordedFolder, written: Readonl
 export function writeManifest(outDir: string, { out, spare, ...manifest }: Omit<Manifest, 'version'>): void {
   const file = manifestFile(outDir);
   mkdirSync(dirname(file), { recursive: true });
-  const folders = { out: out && { ino: out.ino, ...columnsOf(out.files) }, spare: spare && spareColumns(spare, out) };
-  writeFileSync(`${file}.${process.pid}`, JSON.stringify({ version: 6, ...manifest, ...folders }));
+  writeFileSync(`${file}.${process.pid}`, JSON.stringify({ version: 6, ...manifest, ...foldersToWrite(out, spare) }));
   renameSync(`${file}.${process.pid}`, file);
 }
 

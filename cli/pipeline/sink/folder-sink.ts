@@ -1,4 +1,5 @@
-import type { FolderRecord, Manifest, RecordedFolder } from '../cache/output-store.ts';
+import type { FolderRecord } from '../cache/folder-records.ts';
+import type { Manifest, RecordedFolder } from '../cache/output-store.ts';
 import { OUTPUT_MARKER, OUTPUT_MARKER_TEXT } from '../output-dir.ts';
 import { OutputPlan } from './output-plan.ts';
 import type { KeptFile, OutputSink, SinkFile, WrittenFile } from './output-sink.ts';

@@ -1,6 +1,7 @@
 import { copyFileSync, linkSync, mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { type FolderRecord, type RecordedFolder, recordFolder, spareDirOf } from '../cache/output-store.ts';
+import type { FolderRecord } from '../cache/folder-records.ts';
+import { type RecordedFolder, recordFolder, spareDirOf } from '../cache/output-store.ts';
 import { pageFiles } from '../cache/page-cache.ts';
 import { digest } from '../cache/page-inputs.ts';
 import { listFiles } from '../../files/folder-files.ts';
