@@ -16,10 +16,11 @@
  * const lines = fileMemo((bytes) => bytes.toString('utf8').split('\n').length);
  * lines('/site/templates/Home.tsx') // 120 (read once while the file is unchanged)
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CACHE_DIR } from '../paths.ts';
 import { type Fingerprint, fingerprint } from './fingerprint.ts';
+import { writeRecordFile } from './record-file.ts';
 
 /** Whether a file looked at once is trusted for the rest of the process (`lookOnce`). */
 let once = false;
@@ -62,10 +63,7 @@ function writeKept<T>(name: string, memo: ReadonlyMap<string, Fingerprint<T> | n
     return seen && !seen.racy ? [[path, seen.size, seen.mtimeMs, seen.value]] : [];
   });
   try {
-    mkdirSync(CACHE_DIR, { recursive: true });
-    const temporary = `${keptFile(name)}.${process.pid}.tmp`;
-    writeFileSync(temporary, JSON.stringify({ entries }));
-    renameSync(temporary, keptFile(name));
+    writeRecordFile(keptFile(name), JSON.stringify({ entries }));
   } catch {
     // A folder we may not write into: the next process reads the files again.
   }

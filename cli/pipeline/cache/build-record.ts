@@ -26,7 +26,7 @@
  *   … build, publish … ; writeBuildRecord(options.outDir, standing, result, outRecord);
  */
 import { createHash } from 'node:crypto';
-import { type Dirent, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { type Dirent, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { z } from 'zod';
 import { islandEntryFiles } from '../../../templates/islands/registry.ts';
@@ -38,6 +38,7 @@ import { type Problem, SITEGEN_ERRORS, type SitegenErrorCode } from '../../site/
 import { type Lang, LANGUAGES } from '../../site/languages.ts';
 import type { RoutePageId } from '../../site/routes.ts';
 import { listFiles, relativeTo } from '../../files/folder-files.ts';
+import { writeRecordFile } from '../../files/record-file.ts';
 import { FileHashes, keptHashes, type KeptHashes } from './file-hashes.ts';
 import { READ_ONCE } from './record-columns.ts';
 import type { FolderRecord } from './folder-records.ts';
@@ -210,10 +211,7 @@ export function writeBuildRecord(outDir: string, standing: Standing, result: Rec
   out.files.forEach((record, file) => files.push(fileLine(file, record[1], record[2])));
   const pages = result.pages.map(({ rendered: _rendered, ...page }) => page);
   const record = { version: 2, key: standing.key, out: { ino: out.ino, files: filesDigest(files) }, deploy: deployFilesState(outDir), inputs: standing.inputs, pages, assets: result.assets, warnings: result.warnings };
-  const file = recordFile(outDir);
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(`${file}.${process.pid}`, JSON.stringify(record));
-  renameSync(`${file}.${process.pid}`, file);
+  writeRecordFile(recordFile(outDir), JSON.stringify(record));
 }
 
 /** Forgets the record (`--no-cache`, which starts from empty records): this build runs in full and records itself anew. */

@@ -15,14 +15,15 @@
  *   loadContentPages(contentDir, cache.read);   // hashes known: no page file read
  *   … build, publish … ; cache.save();          // the entries of the files read this time
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { type ContentPage, type PageReader, readContentPage, readPageSource } from '../../site/markdown/content-pages.ts';
 import { bodyOf } from '../../site/markdown/front-matter.ts';
 import type { Lang } from '../../site/languages.ts';
 import { NAV_PLACEMENTS } from '../../site/routes.ts';
 import { cacheDirOf } from './output-store.ts';
+import { writeRecordFile } from '../../files/record-file.ts';
 import { READ_ONCE, rowsByKey } from './record-columns.ts';
 
 /** What a page file's bytes give: everything of a `ContentPage` but where the file is and its body. */
@@ -112,10 +113,7 @@ export function frontMatterCache(outDir: string, fileHash: (path: string) => str
     save() {
       // Every entry came from the cache and every cached one was used: the file already says this.
       if (fromFiles === 0 && used.size === kept.size) return;
-      const file = cacheFile(outDir);
-      mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(`${file}.${process.pid}`, JSON.stringify({ version: 2, pages: Object.fromEntries(used) }));
-      renameSync(`${file}.${process.pid}`, file);
+      writeRecordFile(cacheFile(outDir), JSON.stringify({ version: 2, pages: Object.fromEntries(used) }));
     },
   };
 }

@@ -18,10 +18,11 @@
  * modification time, checked before they are trusted: a file changed by hand is not) and each
  * page's inputs (see page-inputs.ts).
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, sep } from 'node:path';
 import { z } from 'zod';
 import { listFiles } from '../../files/folder-files.ts';
+import { writeRecordFile } from '../../files/record-file.ts';
 import { HASHED_ASSETS_PREFIX } from '../../host/security-headers.ts';
 import { type FileRecord, type FolderRecord, foldersOf, foldersToWrite, outRecord, spareRecord } from './folder-records.ts';
 import { READ_ONCE, rowsByKey, stringColumn } from './record-columns.ts';
@@ -244,12 +245,9 @@ export function keepRecord(dir: string, folder: RecordedFolder, written: Readonl
   return { ino: stat.ino, files };
 }
 
-/** Writes the manifest (into a temporary file renamed over the old one, so it is never half-written). */
+/** Writes the manifest (never half-written: cli/files/record-file.ts). */
 export function writeManifest(outDir: string, { out, spare, ...manifest }: Omit<Manifest, 'version'>): void {
-  const file = manifestFile(outDir);
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(`${file}.${process.pid}`, JSON.stringify({ version: 6, ...manifest, ...foldersToWrite(out, spare) }));
-  renameSync(`${file}.${process.pid}`, file);
+  writeRecordFile(manifestFile(outDir), JSON.stringify({ version: 6, ...manifest, ...foldersToWrite(out, spare) }));
 }
 
 /**

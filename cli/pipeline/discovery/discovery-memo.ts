@@ -20,8 +20,9 @@
  *   memo.keep('de', { cards, llms }) … ; memo.save(); // after a build that published
  */
 import { hash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeRecordFile } from '../../files/record-file.ts';
 import { DEFAULT_LANG, type Lang } from '../../site/languages.ts';
 import { localeFile } from '../../site/locales.ts';
 import type { Standing } from '../cache/build-record.ts';
@@ -144,16 +145,7 @@ export function discoveryMemo(outDir: string, content: LoadedContent, langs: rea
       next.set(lang, { cards: NO_CARDS, ...next.get(lang), ...made });
     },
     save() {
-      if (changed.size > 0) mkdirSync(join(cacheDirOf(outDir), 'discovery'), { recursive: true });
-      for (const lang of changed) {
-        const file = recordFile(outDir, lang);
-        writeFileSync(`${file}.${process.pid}`, JSON.stringify({ version: 2, key: keys.get(lang)!, ...next.get(lang)! }));
-        // The old record removed first: ext4 flushes a file renamed over another to disk before
-        // the rename returns (5–17 ms while the build's threads write the output); a build
-        // stopped in between finds no record, which counts as none.
-        rmSync(file, { force: true });
-        renameSync(`${file}.${process.pid}`, file);
-      }
+      for (const lang of changed) writeRecordFile(recordFile(outDir, lang), JSON.stringify({ version: 2, key: keys.get(lang)!, ...next.get(lang)! }));
     },
   };
 }
