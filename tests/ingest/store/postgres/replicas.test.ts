@@ -120,11 +120,17 @@ describe.skipIf(inject('postgresUrl') === null)('replicas on one PostgreSQL', ()
     expect(other.statusCode).toBe(201);
   });
 
-  it('hands each due outbox row to one worker (SKIP LOCKED), and fences off a stale claim', async () => {
+  /** Two replicas of one new database, with `count` contact posts stored through the first (each queues a sales mail). */
+  async function twoReplicasWithContacts(count: number) {
     const url = await freshPostgresUrl();
     const [a, b] = await Promise.all([replica(url), replica(url)]);
     const app = await appOn(a);
-    for (let i = 0; i < 10; i++) expect((await postJson(app, '/api/contact', contact({ captcha: await solvedCaptcha(app) }))).statusCode).toBe(201);
+    for (let i = 0; i < count; i++) expect((await postJson(app, '/api/contact', contact({ captcha: await solvedCaptcha(app) }))).statusCode).toBe(201);
+    return [a, b] as const;
+  }
+
+  it('hands each due outbox row to one worker (SKIP LOCKED), and fences off a stale claim', async () => {
+    const [a, b] = await twoReplicasWithContacts(10);
     const now = Date.now();
     const claims = await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 === 0 ? a : b).outbox.claimNext(now)));
     const ids = claims.filter((job) => job !== null).map((job) => job!.id);
@@ -148,10 +154,7 @@ describe.skipIf(inject('postgresUrl') === null)('replicas on one PostgreSQL', ()
   it('regression: lanes asking together get one row each, never more rows than they asked for, while another replica claims too', async () => {
     // Claims asked together share one statement (issue 45); with `id IN (subquery … LIMIT n)` one
     // replica's statement took more rows than its limit while the other's took none.
-    const url = await freshPostgresUrl();
-    const [a, b] = await Promise.all([replica(url), replica(url)]);
-    const app = await appOn(a);
-    for (let i = 0; i < 7; i++) expect((await postJson(app, '/api/contact', contact({ captcha: await solvedCaptcha(app) }))).statusCode).toBe(201);
+    const [a, b] = await twoReplicasWithContacts(7);
     const now = Date.now();
     const [fromA, fromB] = await Promise.all([a, b].map((backend) => Promise.all(Array.from({ length: 5 }, () => backend.outbox.claimNext(now)))));
     const ids = [...fromA!, ...fromB!].filter((job) => job !== null).map((job) => job!.id);
@@ -180,10 +183,7 @@ describe.skipIf(inject('postgresUrl') === null)('replicas on one PostgreSQL', ()
   });
 
   it('records sent marks made together each by its own claim: a stale claim among current ones changes nothing', async () => {
-    const url = await freshPostgresUrl();
-    const [a, b] = await Promise.all([replica(url), replica(url)]);
-    const app = await appOn(a);
-    for (let i = 0; i < 3; i++) expect((await postJson(app, '/api/contact', contact({ captcha: await solvedCaptcha(app) }))).statusCode).toBe(201);
+    const [a, b] = await twoReplicasWithContacts(3);
     const now = Date.now();
     const stale = (await Promise.all([1, 2, 3].map(() => a.outbox.claimNext(now)))).map((job) => job!);
     // Every lease runs out; the other replica claims the three rows again (attempt 2).
@@ -202,10 +202,7 @@ describe.skipIf(inject('postgresUrl') === null)('replicas on one PostgreSQL', ()
   });
 
   it("records a lane's sent mark in the commit that claims its next row, fenced as a mark alone is", async () => {
-    const url = await freshPostgresUrl();
-    const [a, b] = await Promise.all([replica(url), replica(url)]);
-    const app = await appOn(a);
-    for (let i = 0; i < 3; i++) expect((await postJson(app, '/api/contact', contact({ captcha: await solvedCaptcha(app) }))).statusCode).toBe(201);
+    const [a, b] = await twoReplicasWithContacts(3);
     const now = Date.now();
     // The first row's lease runs out and the other replica claims it again (attempt 2), then the second row.
     const stale = (await a.outbox.claimNext(now))!;
