@@ -116,9 +116,13 @@ export function pageCache(previous: PreviousBuild, shared: Record<string, string
   const stringValue = (lang: Lang, key: string) => shortHash(stringEntry(key, lang, content.messages, stringEntries));
   // What a language's string values are made from: its file and the English one (the fallback).
   const sourcesOf = (lang: Lang) => (fileHash ? `${fileHash(localeFile(contentDir, lang))} ${fileHash(localeFile(contentDir, DEFAULT_LANG))}` : '');
+  // A language whose file and the English one are as last time says what it said: its strings' hashes and values stand.
   const settled = new Map<Lang, boolean>();
   const stringsSettled = (lang: Lang) => {
-    if (!settled.has(lang)) settled.set(lang, sourcesOf(lang) !== '' && manifest?.stringSources[lang] === sourcesOf(lang));
+    if (!settled.has(lang)) {
+      const sources = sourcesOf(lang);
+      settled.set(lang, sources !== '' && manifest?.stringSources[lang] === sources);
+    }
     return settled.get(lang)!;
   };
 
@@ -189,9 +193,9 @@ export function pageCache(previous: PreviousBuild, shared: Record<string, string
       const stringValues: Record<string, string> = {};
       const stringSources: Record<string, string> = {};
       for (const lang of langs) {
-        // A language whose file and the English one are as last time says what it said: its values are kept, not hashed again.
+        // A settled language's values are kept, not hashed again.
         stringSources[lang] = sourcesOf(lang);
-        const kept = sameKeys && stringSources[lang] !== '' && manifest?.stringSources[lang] === stringSources[lang] ? manifest.stringValues[lang] : undefined;
+        const kept = sameKeys && stringsSettled(lang) ? manifest!.stringValues[lang] : undefined;
         stringValues[lang] = kept ?? stringKeys.map((key) => stringValue(lang, key)).join('');
       }
       return { pages, stringSets, stringKeys, stringValues, stringSources, shared };

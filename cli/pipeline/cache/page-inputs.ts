@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, hash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { inputsHash } from '../../assets/asset-cache.ts';
 import type { IslandBundle } from '../../assets/islands-build.ts';
@@ -30,12 +30,12 @@ interface LinkedAssets {
 
 /** A short hex digest of `parts`, each ended by a NUL so `['ab', 'c']` and `['a', 'bc']` differ. */
 export function digest(...parts: readonly (string | Uint8Array)[]): string {
-  const hash = createHash('sha256');
-  // Strings joined and hashed in one call: the same bytes, in about half the time of a call each
-  // (a build takes a digest of every page's inputs).
-  if (parts.every((part) => typeof part === 'string')) hash.update(`${parts.join('\0')}\0`);
-  else for (const part of parts) hash.update(part).update('\0');
-  return hash.digest('hex').slice(0, 32);
+  // Strings joined and hashed in one call, without a hash object: the same bytes, in a fraction
+  // of the time of a call each (a build takes a digest of every page's inputs).
+  if (parts.every((part) => typeof part === 'string')) return hash('sha256', `${parts.join('\0')}\0`).slice(0, 32);
+  const bytes = createHash('sha256');
+  for (const part of parts) bytes.update(part).update('\0');
+  return bytes.digest('hex').slice(0, 32);
 }
 
 /**

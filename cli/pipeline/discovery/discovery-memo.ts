@@ -19,7 +19,6 @@
  *   memo.kept('de')?.cards        // the German card texts of the last build, when its inputs are the same
  *   memo.keep('de', { cards, llms }) … ; memo.save(); // after a build that published
  */
-import { hash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeRecordFile } from '../../files/record-file.ts';
@@ -27,6 +26,7 @@ import { DEFAULT_LANG, type Lang } from '../../site/languages.ts';
 import { localeFile } from '../../site/locales.ts';
 import type { Standing } from '../cache/build-record.ts';
 import { cacheDirOf } from '../cache/output-store.ts';
+import { digest } from '../cache/page-inputs.ts';
 import type { LoadedContent } from '../load-content.ts';
 
 /** What a language's cards say, in columns (one card per index): the brand and host every card shows, and each card's page (its URL path), title and tagline (`socialCards` makes a request per card of them). */
@@ -86,9 +86,6 @@ export interface DiscoveryMemo {
   save(): void;
 }
 
-/** A short hex digest of `parts`, each ended by a NUL so `['ab', 'c']` and `['a', 'bc']` differ. */
-const keyOf = (parts: readonly string[]) => hash('sha256', `${parts.join('\0')}\0`).slice(0, 32);
-
 /** The hash of every file the build's key covers outside the content folder: the code, the stylesheets, the locked packages. */
 function codeKey({ contentDir, known }: KnownFiles): string {
   // The content's files are named as the check listed them: under `contentDir` joined with its files' names.
@@ -97,7 +94,7 @@ function codeKey({ contentDir, known }: KnownFiles): string {
   known.inputs.paths.forEach((path, i) => {
     if (!path.startsWith(content)) parts.push(path, known.inputs.hashes[i]!);
   });
-  return keyOf(parts);
+  return digest(...parts);
 }
 
 /** The key of each language's inputs (see the top of this file). */
@@ -107,7 +104,7 @@ function languageKeys(content: LoadedContent, langs: readonly Lang[], files: Kno
   const pagesOf = new Map<Lang, string[]>(langs.map((lang) => [lang, []]));
   for (const page of content.contentPages) pagesOf.get(page.lang)?.push(page.file, known.fileHash(page.file));
   const shared = [codeKey(files), JSON.stringify(content.site), langs.join(','), known.fileHash(localeFile(contentDir, DEFAULT_LANG))];
-  return new Map(langs.map((lang) => [lang, keyOf([...shared, lang, known.fileHash(localeFile(contentDir, lang)), JSON.stringify(content.values[lang]), ...pagesOf.get(lang)!])]));
+  return new Map(langs.map((lang) => [lang, digest(...shared, lang, known.fileHash(localeFile(contentDir, lang)), JSON.stringify(content.values[lang]), ...pagesOf.get(lang)!)]));
 }
 
 /** The record of `lang` of the last build into `outDir`; undefined when there is none or it cannot be read. */

@@ -1,7 +1,7 @@
 import type { FolderRecord } from '../cache/folder-records.ts';
-import type { Manifest, RecordedFolder } from '../cache/output-store.ts';
+import type { Manifest } from '../cache/output-store.ts';
 import { OUTPUT_MARKER, OUTPUT_MARKER_TEXT } from '../output-dir.ts';
-import { OutputPlan } from './output-plan.ts';
+import { type HeldFiles, OutputPlan } from './output-plan.ts';
 import type { KeptFile, OutputSink, SinkFile, WrittenFile } from './output-sink.ts';
 import { type PageWriter, startPageWriter } from './page-writer.ts';
 
@@ -19,7 +19,7 @@ export interface OutputFolder {
   /** The folder written into. */
   dir: string;
   /** The files it already holds, trusted by their records (none in a fresh folder). */
-  held: Pick<RecordedFolder, 'hash'> & Partial<Pick<RecordedFolder, 'listed'>>;
+  held: HeldFiles;
   /** Completes the folder as `plan` says (links, deletions), puts it in place of the output and writes the records. */
   publish(plan: OutputPlan, records: BuildRecords): Published;
   /** Clears up after a build that failed; the output stays as it was. */

@@ -8,6 +8,9 @@ import { listFiles } from '../../files/folder-files.ts';
 import type { SinkFile, WrittenFile } from './output-sink.ts';
 import type { PageFile, PageWriter } from './page-writer.ts';
 
+/** What a folder written into already holds, as the plan asks it: each file's trusted hash, and the folder's files as listed once (none for a new folder). */
+export type HeldFiles = Pick<RecordedFolder, 'hash'> & Partial<Pick<RecordedFolder, 'listed'>>;
+
 /**
  * The files a build publishes, with their content hashes, and the writes that put them into the
  * folder the build writes into (`dir`): a file that folder already holds with the same content
@@ -31,7 +34,7 @@ export class OutputPlan {
 
   constructor(
     readonly dir: string,
-    readonly held: Pick<RecordedFolder, 'hash'> & Partial<Pick<RecordedFolder, 'listed'>>,
+    readonly held: HeldFiles,
   ) {}
 
   /** Whether `dir` lacks `file` with content `hash` (and notes the file as part of the output). */
