@@ -4,7 +4,7 @@ import { ContentError, type Problem } from '../site/errors.ts';
 import { recordingTranslator } from '../site/i18n.ts';
 import type { Lang } from '../site/languages.ts';
 import { isMarkdownPage, loadMarkdownPage, type RenderedMarkdown } from '../site/markdown/markdown.ts';
-import { contentPageId, fileForPath, isIndexed, notFoundPath, type RenderedRoute, type RoutePageId } from '../site/routes.ts';
+import { contentPageLookup, fileForPath, isIndexed, notFoundPath, type RenderedRoute, type RoutePageId } from '../site/routes.ts';
 import type { PageRoute, RenderedDocument } from './page-document.ts';
 import type { SiteAssets } from './build-assets.ts';
 import type { LoadedContent } from './load-content.ts';
@@ -38,13 +38,10 @@ export function pageRoutes(routes: readonly RenderedRoute[], langs: readonly Lan
     .map((route) => ({ file: fileForPath(route.path), path: route.path, lang: route.lang, route }));
 }
 
-/** The pages added as Markdown, by language and page id, e.g. `de content:healthcare`. */
-type ContentPageIndex = ReadonlyMap<string, ContentPage>;
-
 /** The Markdown a route's page renders: a legal text read from `contentDir`, a page added as Markdown, or none. */
-function markdownOf(route: RenderedRoute, content: LoadedContent, contentDir: string, contentPages: () => ContentPageIndex): { legal?: RenderedMarkdown; page?: RenderedContentPage } {
+function markdownOf(route: RenderedRoute, content: LoadedContent, contentDir: string, contentPageOf: (lang: Lang, page: RoutePageId | 'notFound') => ContentPage | undefined): { legal?: RenderedMarkdown; page?: RenderedContentPage } {
   if (isMarkdownPage(route.page)) return { legal: loadMarkdownPage(contentDir, route.lang, route.page, content.values[route.lang]) };
-  const page = contentPages().get(`${route.lang} ${route.page}`);
+  const page = contentPageOf(route.lang, route.page);
   return page ? { page: renderContentPage(page, content.values[route.lang]) } : {};
 }
 
@@ -64,8 +61,7 @@ export function renderPages(
   const problems: Problem[] = [];
   // Made when a page needs them (the build renders a language at a time, and a small rebuild few pages).
   let caseRedirect: string | undefined;
-  let contentPagesIndex: ContentPageIndex | undefined;
-  const contentPages = () => (contentPagesIndex ??= new Map(content.contentPages.map((p) => [`${p.lang} ${contentPageId(p.name)}`, p])));
+  const contentPageOf = contentPageLookup(content.contentPages);
   for (const lang of langs) {
     const shared = {
       stylesheet: assets.stylesheet,
@@ -84,7 +80,7 @@ export function renderPages(
       }
       let markdown;
       try {
-        markdown = markdownOf(route, content, contentDir, contentPages);
+        markdown = markdownOf(route, content, contentDir, contentPageOf);
       } catch (error) {
         if (!(error instanceof ContentError)) throw error;
         problems.push(...error.problems);

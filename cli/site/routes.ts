@@ -141,6 +141,22 @@ export function contentPageId(name: string): ContentPageId {
   return `content:${name}`;
 }
 
+/**
+ * A look-up of the pages added as Markdown by language and page id (what a route names), each
+ * language's index made when first asked for: a one-string rebuild's cards and llms.txt look up
+ * one language's pages.
+ *
+ * @example contentPageLookup(pages)('de', 'content:healthcare') // the German healthcare page
+ */
+export function contentPageLookup<P extends { name: string; lang: Lang }>(pages: readonly P[]): (lang: Lang, page: RoutePageId | 'notFound') => P | undefined {
+  const byLang = new Map<Lang, Map<string, P>>();
+  return (lang, page) => {
+    let byId = byLang.get(lang);
+    if (!byId) byLang.set(lang, (byId = new Map(pages.filter((p) => p.lang === lang).map((p) => [contentPageId(p.name), p]))));
+    return byId.get(page);
+  };
+}
+
 /** The URL path of a Markdown page: `/healthcare` in English, `/es/sanidad` in Spanish. */
 export function contentPagePath(lang: Lang, slug: string): string {
   return lang === DEFAULT_LANG ? `/${slug}` : `/${lang}/${slug}`;

@@ -1,7 +1,7 @@
 import { FAST_LEVELS, isCompressible } from '../../assets/precompress.ts';
 import { DEFAULT_LANG, type Lang } from '../../site/languages.ts';
 import { localeFile } from '../../site/locales.ts';
-import { contentPageId, type RoutePageId } from '../../site/routes.ts';
+import { contentPageLookup, type RoutePageId } from '../../site/routes.ts';
 import type { PageInputs, PlanFiles, PreviousRecords, RecordedPage } from '../plan/build-plan.ts';
 import type { Manifest, PageRecord, PreviousBuild } from './output-store.ts';
 import { lastChanged, pageContentHash } from './page-changes.ts';
@@ -98,7 +98,7 @@ export interface PageCache {
  */
 export function pageCache(previous: PreviousBuild, shared: Record<string, string>, content: CachedContent, contentDir: string, fileHash?: FileHash, now = new Date(), cardOf: (path: string) => string = () => ''): PageCache {
   const manifest = previous.manifest;
-  const contentPages = new Map(content.contentPages.map((p) => [`${p.lang} ${contentPageId(p.name)}`, p]));
+  const contentPageOf = contentPageLookup(content.contentPages);
   // The strings hash of each (language, string list) pair, computed once: most pages share a list.
   const stringEntries = new Map<string, string>();
   const stringHashes = new Map<readonly string[], Map<Lang, string>>();
@@ -110,7 +110,7 @@ export function pageCache(previous: PreviousBuild, shared: Record<string, string
   };
   const ownInputs = (route: CachedRoute) => ({
     card: cardOf(route.canonical),
-    markdown: markdownHash(route, contentPages.get(`${route.lang} ${route.page}`), contentDir, fileHash).slice(0, 16),
+    markdown: markdownHash(route, contentPageOf(route.lang, route.page), contentDir, fileHash).slice(0, 16),
   });
   const inputsOf = (route: CachedRoute, keys: readonly string[]): PageInputs => ({ ...ownInputs(route), strings: stringsOf(route.lang, keys).slice(0, 16) });
   const stringValue = (lang: Lang, key: string) => shortHash(stringEntry(key, lang, content.messages, stringEntries));

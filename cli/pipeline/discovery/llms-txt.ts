@@ -21,7 +21,7 @@ import type { Translate } from '../../site/i18n.ts';
 import { DEFAULT_LANG, type Lang, NATIVE_NAMES } from '../../site/languages.ts';
 import type { ContentPage } from '../../site/markdown/content-pages.ts';
 import { pageMeta, pageSection, type Section, titleWithoutBrand } from '../../site/head/page-meta.ts';
-import { contentPageId, isIndexed, type RoutePageId, type SiteRoutes } from '../../site/routes.ts';
+import { contentPageLookup, isIndexed, type RoutePageId, type SiteRoutes } from '../../site/routes.ts';
 import type { SiteConfig } from '../../site/site-config.ts';
 import type { DiscoveryMemo } from './discovery-memo.ts';
 
@@ -58,6 +58,8 @@ export function llmsTxt<Page extends Pick<ContentPage, 'name' | 'lang' | 'nav' |
   memo: DiscoveryMemo,
 ): Map<string, string> {
   const files = new Map<string, string>();
+  // Only the languages made again look their pages up (one of seven in a one-string rebuild).
+  const contentPageOf = contentPageLookup(contentPages);
   for (const lang of langs) {
     const kept = memo.kept(lang)?.llms;
     if (kept !== undefined) {
@@ -66,13 +68,11 @@ export function llmsTxt<Page extends Pick<ContentPage, 'name' | 'lang' | 'nav' |
       continue;
     }
     const t = translators.get(lang)!;
-    // Only the languages made again look their pages up (one of seven in a one-string rebuild).
-    const byRoute = new Map<RoutePageId, Page>(contentPages.filter((p) => p.lang === lang).map((p) => [contentPageId(p.name), p]));
     const sections = new Map<Section, string[]>([['main', []], ['solutions', []], ['regulations', []], ['optional', []]]);
     for (const route of routes.allRoutes([lang])) {
       if (route.path !== route.canonical || !isIndexed(route.page)) continue;
       // Filled here: only the pages of the languages made again.
-      const found = byRoute.get(route.page);
+      const found = contentPageOf(lang, route.page);
       const page = found && fill(found);
       const section = pageSection(route.page, page);
       if (!section) continue;

@@ -7,7 +7,7 @@ import type { Lang } from '../../site/languages.ts';
 import type { ContentPage } from '../../site/markdown/content-pages.ts';
 import { fillPlaceholders } from '../../site/markdown/markdown.ts';
 import { pageMeta, pageSection, type Section, titleWithoutBrand } from '../../site/head/page-meta.ts';
-import { contentPageId, isIndexed, type RenderedRoute, type RoutePageId } from '../../site/routes.ts';
+import { contentPageLookup, isIndexed, type RenderedRoute } from '../../site/routes.ts';
 import type { BuildResult, BuildStage } from '../build-result.ts';
 import type { LoadedContent } from '../load-content.ts';
 import type { DiscoveryMemo, LanguageCards } from './discovery-memo.ts';
@@ -57,14 +57,14 @@ export async function socialCards(content: LoadedContent, routes: readonly Rende
     if (!taglineOf.has(id)) taglineOf.set(id, translators.get(lang)!(taglines[section]));
     return taglineOf.get(id)!;
   };
+  // Only the languages made again look their pages up (one of seven in a one-string rebuild).
+  const contentPageOf = contentPageLookup(contentPages);
   const cardsOf = (lang: Lang): LanguageCards => {
     const made: LanguageCards = { brand: site.brand, host, ids: [], titles: [], taglines: [] };
     const t = translators.get(lang)!;
-    // Only the languages made again look their pages up (one of seven in a one-string rebuild).
-    const byRoute = new Map<RoutePageId, ContentPage>(contentPages.filter((p) => p.lang === lang).map((p) => [contentPageId(p.name), p]));
     for (const route of routes) {
       if (route.lang !== lang) continue;
-      const page = byRoute.get(route.page);
+      const page = contentPageOf(lang, route.page);
       const section = pageSection(route.page, page);
       if (route.path !== route.canonical || !isIndexed(route.page) || !section) continue;
       made.ids.push(route.path);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allRoutes, reservedPathReason, siteRoutes, type ContentPageRoute } from '../../../cli/site/routes.ts';
+import { allRoutes, contentPageLookup, reservedPathReason, siteRoutes, type ContentPageRoute } from '../../../cli/site/routes.ts';
 
 const page = (name: string, lang: ContentPageRoute['lang'], slug: string, extra: Partial<ContentPageRoute> = {}): ContentPageRoute => ({
   name,
@@ -108,5 +108,20 @@ describe('reservedPathReason', () => {
   it('accepts a free URL', () => {
     expect(reservedPathReason('en', '/healthcare')).toBeUndefined();
     expect(reservedPathReason('de', '/de/about-us')).toBeUndefined();
+  });
+});
+
+describe('contentPageLookup', () => {
+  it('finds a page added as Markdown by its language and the page id a route names, and nothing for another language or a template page', () => {
+    const pages = [
+      { name: 'healthcare', lang: 'en' as const },
+      { name: 'healthcare', lang: 'de' as const },
+      { name: 'banking', lang: 'de' as const },
+    ];
+    const pageOf = contentPageLookup(pages);
+    expect(pageOf('de', 'content:healthcare')).toBe(pages[1]);
+    expect(pageOf('en', 'content:healthcare')).toBe(pages[0]);
+    expect(pageOf('en', 'content:banking')).toBeUndefined();
+    expect(pageOf('de', 'about')).toBeUndefined();
   });
 });
