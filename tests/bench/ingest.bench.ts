@@ -60,10 +60,9 @@
  * PostgreSQL pool of each replica, PG_POOL_MAX's default otherwise; `--pg-setting name=value`,
  * repeatable, sets a server setting of each PostgreSQL scenario's cluster.)
  */
-import { type ChildProcess, execFileSync, fork } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
-import { INSTALL_HINT, type PostgresCluster, postgresBin } from '../helpers/postgres-cluster.ts';
+import { INSTALL_HINT, postgresBin } from '../helpers/postgres-cluster.ts';
 import {
   argument,
   CONTACTS,
@@ -77,60 +76,16 @@ import {
   type ScenarioName,
   serveScenario,
   SQLITE_DURABLE,
-  type Settled,
   type Stats,
-  type Usage,
 } from './ingest-servers.ts';
-import { type AutocannonResult, BENCH_CAPTCHA_SECRET, load, SMOKE_REQUESTS } from './ingest-load.ts';
-import { clusterCounts, clusterCpuMicros, commitLoop, durabilitySettings, migratedCluster, topStatements } from './postgres-commits.ts';
+import { type AutocannonResult, BENCH_CAPTCHA_SECRET, SMOKE_REQUESTS } from './ingest-load.ts';
 import { smtpSink } from './smtp-sink.ts';
 import { type WebhookReceiver, webhookReceiver } from '../helpers/webhook-receiver.ts';
 import { outboxDrainRows } from './outbox-drain.ts';
-import { figure, SMOKE, skippedRow } from './smoke.ts';
+import { SMOKE, skippedRow } from './smoke.ts';
 import { writerRows } from './sqlite-writer.ts';
+import { type Run, type Scenario, startScenario, stopScenarios } from './ingest/scenarios.ts';
 import { webhookQueueCostRows } from './webhook-queue-cost.ts';
-
-/** One measured round of a scenario. */
-interface Run {
-  result: AutocannonResult;
-  /** All the scenario's server processes together; null for the commit loop (no server). */
-  cpuMicros: number | null;
-  /** The bench process meanwhile: the load (autocannon), the SMTP sink, the webhook receiver. */
-  benchCpuMicros: number;
-  /** The scenario's PostgreSQL cluster meanwhile, all its processes; null without one (or off Linux). */
-  pgCpuMicros: number | null;
-  /** One per server process (replica). */
-  peakRssBytes: number[];
-  /** The mails and webhook events its servers sent while the load ran. */
-  whileLoaded?: { mails: number; events: number };
-  /** How long its servers took, once the load stopped, to send the mails and webhook events it queued. */
-  settled?: Settled;
-}
-
-/** A scenario's counters at the end, with the 201s (warm-up included) they must cover and, on PostgreSQL, its WAL flushes. */
-interface Totals extends Stats {
-  created: number;
-  walSyncs: number | null;
-}
-
-/** A started scenario: one measured round at a time, and its counters at the end. */
-interface Scenario {
-  name: ScenarioName;
-  /** Resolves once its servers have sent what they queued (see `Settled`); the commit loop has nothing to send. */
-  settle(): Promise<Settled>;
-  /** Loads its servers for a second: a server idle since its last round runs colder code than one just measured. */
-  warm(run: string): Promise<void>;
-  measure(seconds: number, connections: number, run: string): Promise<Run>;
-  finish(): Promise<Totals>;
-}
-
-/** `--pg-statements`: each PostgreSQL scenario's cluster counts its statements, printed when it finishes. */
-const PG_STATEMENTS = process.argv.includes('--pg-statements');
-
-/** `--pg-setting name=value` (repeatable): a server setting of every scenario's cluster, to try what an operator could set. */
-const PG_SETTINGS = Object.fromEntries(
-  process.argv.flatMap((arg, i) => (arg === '--pg-setting' && /^\w+=\S+$/.test(process.argv[i + 1] ?? '') ? [process.argv[i + 1]!.split('=') as [string, string]] : [])),
-);
 
 /**
  * The endpoint the webhook scenario delivers to: a real receiver in the bench process that verifies
@@ -138,128 +93,11 @@ const PG_SETTINGS = Object.fromEntries(
  * servers with the captcha key (`startScenario`).
  */
 let receiver: WebhookReceiver | undefined;
-let webhookEnv: Record<string, string> = {};
 
-/** Everything a run starts, stopped again however it ends: a failed run left replicas and clusters running. */
-const started = { children: [] as ChildProcess[], clusters: [] as PostgresCluster[] };
+/** Everything a run starts, stopped again however it ends. */
 function stopEverything(): void {
   void receiver?.close();
-  for (const child of started.children) child.kill();
-  for (const cluster of started.clusters) cluster.stop();
-}
-
-function startChild(name: ScenarioName, env: Record<string, string>): Promise<{ child: ChildProcess; port: number }> {
-  const child = fork(fileURLToPath(import.meta.url), ['--serve', name, ...process.argv.slice(2)], {
-    execArgv: ['--import', 'tsx'],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    env: { ...process.env, ...env },
-  });
-  started.children.push(child);
-  return new Promise((resolve, reject) => {
-    child.once('message', (message: { port: number }) => resolve({ child, port: message.port }));
-    child.once('exit', (code) => reject(new Error(`${name} server exited with ${code}`)));
-  });
-}
-
-function ask<T>(child: ChildProcess, message: string): Promise<T> {
-  return new Promise((resolve) => {
-    child.once('message', (answer: T) => resolve(answer));
-    child.send(message);
-  });
-}
-
-/** Starts the scenario (for PostgreSQL on a cluster of its own; mail goes to `smtpUrl`) and warms it up for 2 s. */
-async function startScenario(name: ScenarioName, connections: number, smtpUrl: string, warmUpSeconds: number): Promise<Scenario> {
-  const scenario = SCENARIOS[name];
-  let cluster: PostgresCluster | undefined;
-  if (scenario.kind === 'postgres' || scenario.kind === 'commit-loop') {
-    cluster = await migratedCluster(PG_STATEMENTS, PG_SETTINGS);
-    started.clusters.push(cluster);
-    process.stderr.write(`${name}: ${await durabilitySettings(cluster.url)}\n`);
-  }
-  if (scenario.kind === 'commit-loop') return commitLoopScenario(name, cluster!, warmUpSeconds);
-  const children: Array<{ child: ChildProcess; port: number }> = [];
-  const env = { BENCH_SMTP_URL: smtpUrl, ...webhookEnv, ...(cluster === undefined ? {} : { BENCH_DATABASE_URL: cluster.url }) };
-  const form = 'form' in scenario ? scenario.form : 'newsletter';
-  // One after the other: the first replica migrates (the bench already did) and creates the shared captcha key.
-  for (let i = 0; i < (scenario.kind === 'postgres' ? scenario.replicas : 1); i++) children.push(await startChild(name, env));
-  const ports = children.map(({ port }) => port);
-  let created = (await load(ports, warmUpSeconds, connections, 'warmup', form))['2xx'];
-  return {
-    name,
-    async settle() {
-      const each = await Promise.all(children.map(({ child }) => ask<Settled>(child, 'settle')));
-      return { ms: Math.max(...each.map((one) => one.ms)), left: each.reduce((sum, one) => sum + one.left, 0) };
-    },
-    async warm(run) {
-      created += (await load(ports, 1, connections, `warmup-${run}`, form))['2xx'];
-    },
-    async measure(seconds, connections, run) {
-      await Promise.all(children.map(({ child }) => ask(child, 'start')));
-      const bench = process.cpuUsage();
-      const pgBefore = cluster === undefined ? null : clusterCpuMicros(cluster.dataDir);
-      const result = await load(ports, seconds, connections, run, form);
-      const pgAfter = cluster === undefined ? null : clusterCpuMicros(cluster.dataDir);
-      const benchCpu = process.cpuUsage(bench);
-      figure(result['2xx'], `${name}: 2xx answers in round ${run}`, 1);
-      const usages = await Promise.all(children.map(({ child }) => ask<Usage>(child, 'usage')));
-      created += result['2xx'];
-      return {
-        result,
-        cpuMicros: usages.reduce((sum, usage) => sum + usage.cpuMicros, 0),
-        benchCpuMicros: benchCpu.user + benchCpu.system,
-        pgCpuMicros: pgBefore === null || pgAfter === null ? null : pgAfter - pgBefore,
-        peakRssBytes: usages.map((usage) => usage.peakRssBytes),
-      };
-    },
-    async finish() {
-      const stats = await Promise.all(children.map(({ child }) => ask<Stats>(child, 'finish')));
-      for (const { child } of children) child.kill();
-      // The replicas' counters added up; their rows are in one database.
-      const sum = (key: 'batches' | 'jobs') => stats.reduce((total, each) => total + (each[key] ?? 0), 0);
-      const totals = { rows: stats[0]!.rows, batches: sum('batches') || null, jobs: sum('jobs') || null, created, walSyncs: null };
-      if (cluster === undefined) return totals;
-      const counts = await clusterCounts(cluster.url);
-      if (PG_STATEMENTS) {
-        console.log(`${name}: the statements run most often (pg_stat_statements), over the whole run`);
-        console.table(await topStatements(cluster.url));
-      }
-      cluster.stop();
-      return { ...totals, rows: counts.rows, walSyncs: counts.walSyncs };
-    },
-  };
-}
-
-// The commit loop as a scenario: its commits stand for requests, each commit's time for latency.
-async function commitLoopScenario(name: ScenarioName, cluster: PostgresCluster, warmUpSeconds: number): Promise<Scenario> {
-  let created = (await commitLoop(cluster.url, warmUpSeconds, 'warmup')).commits;
-  return {
-    name,
-    settle: async () => ({ ms: 0, left: 0 }),
-    warm: async () => {},
-    async measure(seconds, _connections, run) {
-      const bench = process.cpuUsage();
-      const loop = await commitLoop(cluster.url, seconds, run);
-      const benchCpu = process.cpuUsage(bench);
-      created += figure(loop.commits, `${name}: commits in round ${run}`, 1);
-      const rate = loop.commits / loop.seconds;
-      const result = {
-        requests: { average: rate, p50: rate, p99: rate, total: loop.commits },
-        latency: { average: loop.p50, p50: loop.p50, p99: loop.p99 },
-        non2xx: 0,
-        errors: 0,
-        timeouts: 0,
-        '2xx': loop.commits,
-        duration: loop.seconds,
-      };
-      return { result, cpuMicros: null, benchCpuMicros: benchCpu.user + benchCpu.system, pgCpuMicros: null, peakRssBytes: [] };
-    },
-    async finish() {
-      const counts = await clusterCounts(cluster.url);
-      cluster.stop();
-      return { rows: counts.rows, batches: counts.rows, jobs: counts.rows, created, walSyncs: counts.walSyncs };
-    },
-  };
+  stopScenarios();
 }
 
 const median = (runs: Run[]): Run => [...runs].sort((a, b) => a.result.requests.average - b.result.requests.average)[Math.floor(runs.length / 2)]!;
@@ -290,9 +128,9 @@ async function main(): Promise<void> {
   if (only >= 0) names = names.filter((name, i) => i === 0 || name.includes(process.argv[only + 1] ?? ''));
   const sink = await smtpSink();
   receiver = await webhookReceiver();
-  webhookEnv = { BENCH_CAPTCHA_SECRET, BENCH_WEBHOOK_URL: receiver.url, BENCH_WEBHOOK_SECRET: receiver.secret };
+  const webhookEnv = { BENCH_CAPTCHA_SECRET, BENCH_WEBHOOK_URL: receiver.url, BENCH_WEBHOOK_SECRET: receiver.secret };
   const scenarios: Array<Scenario & { runs: Run[] }> = [];
-  const start = async (name: ScenarioName) => ({ ...(await startScenario(name, connections, sink.url, SMOKE ? 0.5 : 2)), runs: [] as Run[] });
+  const start = async (name: ScenarioName) => ({ ...(await startScenario(name, connections, sink.url, SMOKE ? 0.5 : 2, webhookEnv)), runs: [] as Run[] });
   // A smoke run starts them all at once (their start-up is most of its time); a measurement one by one.
   if (SMOKE) scenarios.push(...(await Promise.all(names.map(start))));
   else for (const name of names) scenarios.push(await start(name));
