@@ -91,9 +91,9 @@ export class DevBuild {
       // table, which renders every page of its language too.
       const whole = LANGUAGES.filter((lang) => isSelected(pending.pages, lang, 'notFound'));
       const some = LANGUAGES.filter((lang) => !whole.includes(lang) && routes.some((r) => r.lang === lang && isSelected(pending.pages, lang, r.page)));
-      const wholeLanguages = whole.length > 0 ? renderPages(content, assets, { contentDir, langs: whole, routes, year }) : { documents: [], problems: [] };
+      const wholeLanguages = whole.length > 0 ? await renderPages(content, assets, { contentDir, langs: whole, routes, year }) : { documents: [], problems: [] };
       const somePages = some.length > 0
-        ? renderPages(content, assets, { contentDir, langs: some, routes: routes.filter((r) => isSelected(pending.pages, r.lang, r.page)), year })
+        ? await renderPages(content, assets, { contentDir, langs: some, routes: routes.filter((r) => isSelected(pending.pages, r.lang, r.page)), year })
         : { documents: [], problems: [] };
       documents = [...wholeLanguages.documents, ...somePages.documents.filter((d) => d.page !== 'notFound')];
       problems = [...wholeLanguages.problems, ...somePages.problems, ...unknownKeyProblems(content, contentDir)];

@@ -65,3 +65,13 @@ export function timed<T>(stageMs: BuildResult['stageMs'], stage: BuildStage, ste
     stageMs[stage] = (stageMs[stage] ?? 0) + performance.now() - started;
   }
 }
+
+/** Adds the duration of an asynchronous `step` to `stageMs[stage]`. */
+export async function timedAsync<T>(stageMs: BuildResult['stageMs'], stage: BuildStage, step: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  try {
+    return await step();
+  } finally {
+    stageMs[stage] = (stageMs[stage] ?? 0) + performance.now() - started;
+  }
+}

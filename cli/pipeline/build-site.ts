@@ -7,10 +7,10 @@ import { LANGUAGES, type Lang } from '../site/languages.ts';
 import { fileForPath, type RoutePageId } from '../site/routes.ts';
 import { pngSize } from '../assets/cards/png-size.ts';
 import { pruneCards } from '../assets/cards/stale-cards.ts';
-import { filledPages, socialCards, timedAsync } from './discovery/social-cards.ts';
+import { filledPages, socialCards } from './discovery/social-cards.ts';
 import { skeletonHash } from '../verify/html-scan.ts';
 import { buildAssets } from './build-assets.ts';
-import { type BuildOptions, type BuildResult, type BuiltPage, timed } from './build-result.ts';
+import { type BuildOptions, type BuildResult, type BuiltPage, timed, timedAsync } from './build-result.ts';
 import { type LoadedContent, loadContent, translationGaps, unknownKeyProblems } from './load-content.ts';
 import { forgetBuildRecord, type Standing, standingBuild, writeBuildRecord } from './cache/build-record.ts';
 import { frontMatterCache } from './cache/front-matter-cache.ts';
@@ -160,7 +160,7 @@ async function buildInto(
   const problems: Problem[] = [];
   const pages: BuiltPage[] = [];
   for (const lang of langs) {
-    const rendered = timed(stageMs, 'render', () => renderPages(content, assets, { contentDir, langs: [lang], routes, year, cards, reuse }));
+    const rendered = await timedAsync(stageMs, 'render', () => renderPages(content, assets, { contentDir, langs: [lang], routes, year, cards, reuse }));
     timed(stageMs, 'write', () => {
       const sizes = sink.write(rendered.documents.map((d) => ({ file: d.file, text: d.html })));
       rendered.documents.forEach((document, i) => {

@@ -18,7 +18,7 @@ import { NewsletterOutcomePage, type OutcomePage } from '../../templates/pages/s
 import { TokenFormPage, type TokenPage } from '../../templates/pages/service/TokenFormPage.tsx';
 import { PageProvider, type PageContextValue } from '../../templates/page-context.tsx';
 import { ICONS, SOCIAL_IMAGE } from '../site/asset-paths.ts';
-import type { RenderedContentPage } from '../site/markdown/content-pages.ts';
+import type { RenderedContentPage } from '../site/markdown/render-markdown.ts';
 import { absoluteUrl, hreflangLinks, socialMetaTags } from '../site/head/head.ts';
 import { pageMeta } from '../site/head/page-meta.ts';
 import type { RenderedMarkdown } from '../site/markdown/markdown.ts';

@@ -1,9 +1,10 @@
 import { caseRedirectScript } from '../host/case-redirect.ts';
-import { type ContentPage, type RenderedContentPage, renderContentPage } from '../site/markdown/content-pages.ts';
+import type { ContentPage } from '../site/markdown/content-pages.ts';
 import { ContentError, type Problem } from '../site/errors.ts';
 import { recordingTranslator } from '../site/i18n.ts';
 import type { Lang } from '../site/languages.ts';
-import { isMarkdownPage, loadMarkdownPage, type RenderedMarkdown } from '../site/markdown/markdown.ts';
+import { isMarkdownPage, type RenderedMarkdown } from '../site/markdown/markdown.ts';
+import type { RenderedContentPage } from '../site/markdown/render-markdown.ts';
 import { contentPageLookup, fileForPath, isIndexed, notFoundPath, type RenderedRoute, type RoutePageId } from '../site/routes.ts';
 import type { PageRoute, RenderedDocument } from './page-document.ts';
 import type { SiteAssets } from './build-assets.ts';
@@ -38,11 +39,20 @@ export function pageRoutes(routes: readonly RenderedRoute[], langs: readonly Lan
     .map((route) => ({ file: fileForPath(route.path), path: route.path, lang: route.lang, route }));
 }
 
+/** The Markdown renderer (render-markdown.ts, marked inside), imported when a page first needs it. */
+type MarkdownRenderer = typeof import('../site/markdown/render-markdown.ts');
+
 /** The Markdown a route's page renders: a legal text read from `contentDir`, a page added as Markdown, or none. */
-function markdownOf(route: RenderedRoute, content: LoadedContent, contentDir: string, contentPageOf: (lang: Lang, page: RoutePageId | 'notFound') => ContentPage | undefined): { legal?: RenderedMarkdown; page?: RenderedContentPage } {
-  if (isMarkdownPage(route.page)) return { legal: loadMarkdownPage(contentDir, route.lang, route.page, content.values[route.lang]) };
+async function markdownOf(
+  route: RenderedRoute,
+  content: LoadedContent,
+  contentDir: string,
+  contentPageOf: (lang: Lang, page: RoutePageId | 'notFound') => ContentPage | undefined,
+  renderer: () => Promise<MarkdownRenderer>,
+): Promise<{ legal?: RenderedMarkdown; page?: RenderedContentPage }> {
+  if (isMarkdownPage(route.page)) return { legal: (await renderer()).loadMarkdownPage(contentDir, route.lang, route.page, content.values[route.lang]) };
   const page = contentPageOf(route.lang, route.page);
-  return page ? { page: renderContentPage(page, content.values[route.lang]) } : {};
+  return page ? { page: (await renderer()).renderContentPage(page, content.values[route.lang]) } : {};
 }
 
 /**
@@ -51,16 +61,19 @@ function markdownOf(route: RenderedRoute, content: LoadedContent, contentDir: st
  * documents in memory. A page whose content fails is left out and its problems returned, so one
  * build reports them all.
  */
-export function renderPages(
+export async function renderPages(
   content: LoadedContent,
   assets: SiteAssets,
   { contentDir, langs, routes, year, reuse = () => false, cards = new Map() }: RenderInput,
-): { documents: RenderedDocument[]; unchanged: UnchangedDocument[]; problems: Problem[] } {
+): Promise<{ documents: RenderedDocument[]; unchanged: UnchangedDocument[]; problems: Problem[] }> {
   const documents: RenderedDocument[] = [];
   const unchanged: UnchangedDocument[] = [];
   const problems: Problem[] = [];
   // Made when a page needs them (the build renders a language at a time, and a small rebuild few pages).
   let caseRedirect: string | undefined;
+  // Set up only when a page with Markdown is rendered: a rebuild of other pages does without it.
+  let markdownRenderer: Promise<MarkdownRenderer> | undefined;
+  const renderer = () => (markdownRenderer ??= import('../site/markdown/render-markdown.ts'));
   const contentPageOf = contentPageLookup(content.contentPages);
   for (const lang of langs) {
     const shared = {
@@ -80,7 +93,7 @@ export function renderPages(
       }
       let markdown;
       try {
-        markdown = markdownOf(route, content, contentDir, contentPageOf);
+        markdown = await markdownOf(route, content, contentDir, contentPageOf, renderer);
       } catch (error) {
         if (!(error instanceof ContentError)) throw error;
         problems.push(...error.problems);

@@ -1,4 +1,4 @@
-import type { RenderedContentPage } from '../../cli/site/markdown/content-pages.ts';
+import type { RenderedContentPage } from '../../cli/site/markdown/render-markdown.ts';
 import { CtaBanner } from '../sections/CtaBanner.tsx';
 import { PageHeader } from '../layout/PageHeader.tsx';
 

@@ -8,7 +8,6 @@ import type { ContentPage } from '../../site/markdown/content-pages.ts';
 import { fillPlaceholders } from '../../site/markdown/markdown.ts';
 import { pageMeta, pageSection, type Section, titleWithoutBrand } from '../../site/head/page-meta.ts';
 import { contentPageLookup, isIndexed, type RenderedRoute } from '../../site/routes.ts';
-import type { BuildResult, BuildStage } from '../build-result.ts';
 import type { LoadedContent } from '../load-content.ts';
 import type { DiscoveryMemo, LanguageCards } from './discovery-memo.ts';
 
@@ -28,16 +27,6 @@ export function filledPages(values: LoadedContent['values']): (page: ContentPage
     if (!done) filled.set(page, (done = { ...page, ...renderedMeta(page, values[page.lang]) }));
     return done;
   };
-}
-
-/** Adds the duration of an asynchronous `step` to `stageMs[stage]`. */
-export async function timedAsync<T>(stageMs: BuildResult['stageMs'], stage: BuildStage, step: () => Promise<T>): Promise<T> {
-  const started = performance.now();
-  try {
-    return await step();
-  } finally {
-    stageMs[stage] = (stageMs[stage] ?? 0) + performance.now() - started;
-  }
 }
 
 /**

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import type { Problem } from '../errors.ts';
 import { LANGUAGES, type Lang } from '../languages.ts';
-import { fillPlaceholders, MARKDOWN_PAGES, renderMarkdown, type RenderedMarkdown } from './markdown.ts';
+import { MARKDOWN_PAGES } from './markdown.ts';
 import { FrontMatterLanguageError, frontMatterOpening, type SplitPage, splitFrontMatter } from './front-matter.ts';
 import { contentPagePath, NAV_PLACEMENTS, reservedPathReason, type ContentPageRoute } from '../routes.ts';
 
@@ -150,20 +150,4 @@ export function loadContentPages(contentDir: string, read: PageReader = readCont
     pages.push(page);
   }
   return { pages, problems };
-}
-
-/** A page added as Markdown, ready for its template: the filled-in title and description, and the body as HTML. */
-export interface RenderedContentPage extends RenderedMarkdown {
-  description: string;
-}
-
-/**
- * Fills the `{{placeholders}}` of a page's title, description and body with `values` and renders
- * the body; a placeholder without a value is a ContentError at its file and line.
- */
-export function renderContentPage(page: ContentPage, values: Record<string, string>): RenderedContentPage {
-  const title = fillPlaceholders(page.title, values, page.file, page.fieldLines.title);
-  const description = fillPlaceholders(page.description, values, page.file, page.fieldLines.description);
-  const body = renderMarkdown(fillPlaceholders(page.body(), values, page.file, page.bodyLine));
-  return { ...body, title, description };
 }

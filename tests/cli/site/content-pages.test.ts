@@ -2,7 +2,8 @@ import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadContentPages, renderContentPage } from '../../../cli/site/markdown/content-pages.ts';
+import { loadContentPages } from '../../../cli/site/markdown/content-pages.ts';
+import { renderContentPage } from '../../../cli/site/markdown/render-markdown.ts';
 import { ContentError } from '../../../cli/site/errors.ts';
 import { PROJECT_ROOT } from '../../../cli/paths.ts';
 

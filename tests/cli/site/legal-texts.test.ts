@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { LANGUAGES, type Lang } from '../../../cli/site/languages.ts';
-import { MARKDOWN_PAGES, markdownFile, type MarkdownPageId, renderMarkdown } from '../../../cli/site/markdown/markdown.ts';
+import { MARKDOWN_PAGES, markdownFile, type MarkdownPageId } from '../../../cli/site/markdown/markdown.ts';
+import { renderMarkdown } from '../../../cli/site/markdown/render-markdown.ts';
 import { DEFAULT_PATHS } from '../../../cli/paths.ts';
 
 const text = (lang: Lang, page: MarkdownPageId) => readFileSync(markdownFile(DEFAULT_PATHS.contentDir, lang, page), 'utf8');
