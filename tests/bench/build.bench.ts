@@ -6,7 +6,7 @@
  * a whole build beside Hugo building the same Markdown pages (when `hugo` is installed), the
  * first rebuild after it (one string changed: it links every kept page into the spare folder,
  * which still holds the build before last, so it is shown on its own row, without a target), then
- * rebuilds after one string changed and rebuilds with nothing changed, each against its target,
+ * five rebuilds after one string changed and five with nothing changed, each against its target,
  * with peak memory and the load average at the time (the machine may be shared). And whether the
  * two paths agree (issue 44): `--no-cache` into a new folder against the default build into a new
  * folder, and on the scaling site a cached build right after a `--no-cache` build (one German
@@ -34,6 +34,8 @@ import { GENERATED_PER_LANGUAGE, hugoSite, scaledContent } from './scaling-site.
 import { figure, installed, option, SMOKE, targetColumns } from './smoke.ts';
 
 const RUNS = SMOKE ? 1 : 3;
+// The rebuilds take half a second: five of each, so one run slowed by the shared machine does not move their median.
+const REBUILD_RUNS = SMOKE ? 1 : 5;
 const GENERATED = SMOKE ? 10 : GENERATED_PER_LANGUAGE;
 const sourceContentDir = option('--content') ?? DEFAULT_PATHS.contentDir;
 const sitegen = join(PROJECT_ROOT, 'cli', 'bin.js');
@@ -137,7 +139,8 @@ console.log(`sitemap.xml gzip: ${gzipSync(readFileSync(join(outDir, 'sitemap.xml
 
 // ---- Scaling: 7 × 150 more Markdown pages (7 × 10 in a smoke run) ----
 
-const TARGETS = { rebuildMs: 500, peakMb: 500 };
+// Issue 44: one string changed ≤ 500 ms, nothing changed ≤ 250 ms (issue 17 asked ≤ 500 for both).
+const TARGETS = { rebuildMs: 500, unchangedMs: 250, peakMb: 500 };
 const scaleDir = mkdtempSync(join(tmpdir(), 'bench-scale-'));
 const contentDir = scaledContent(scaleDir, sourceContentDir, GENERATED);
 const scaledOut = join(scaleDir, 'out');
@@ -183,13 +186,13 @@ const withMission = (text: string) => original.replace(JSON.stringify(mission), 
 // makes one edit after another, the row the target judges.
 writeFileSync(strings, withMission(`${mission} (0)`));
 const firstRebuild = build(contentDir, scaledOut, false);
-const oneString = Array.from({ length: RUNS }, (_, run) => {
+const oneString = Array.from({ length: REBUILD_RUNS }, (_, run) => {
   writeFileSync(strings, withMission(`${mission} (${run + 1})`));
   return build(contentDir, scaledOut, false);
 });
 writeFileSync(strings, original);
 build(contentDir, scaledOut, false);
-const unchanged = Array.from({ length: RUNS }, () => build(contentDir, scaledOut, false));
+const unchanged = Array.from({ length: REBUILD_RUNS }, () => build(contentDir, scaledOut, false));
 
 // A cached build right after a `--no-cache` build, one German string changed that every German
 // page reads (the footer's "quick links" title), against the `--no-cache` build itself (issue 44:
@@ -208,7 +211,7 @@ const generated = LANGUAGES.length * GENERATED;
 const scaledPages = figure(whole[0]!.pages, 'scaled site: pages built', pages + 1);
 console.log(
   `\nScaling: ${scaledPages} pages (the site's ${scaledPages - generated} + ${LANGUAGES.length} × ${GENERATED} Markdown pages made from the legal texts), ` +
-    `${RUNS} runs of \`sitegen build --content <copy> --timings\` of each kind; peak memory is the process's resident set, load the 1-minute load average after the run\n`,
+    `${RUNS} whole builds and ${REBUILD_RUNS} rebuilds of each kind (\`sitegen build --content <copy> --timings\`); peak memory is the process's resident set, load the 1-minute load average after the run\n`,
 );
 const hugoMedian = hugo && hugo.wallMs.length > 0 ? medianOf(hugo.wallMs) : null;
 const row = (runs: readonly Run[], target: string, met: boolean, extra: Record<string, string | number> = {}) => ({
@@ -228,7 +231,7 @@ console.table({
     : {}),
   'sitegen, first rebuild after them, one string changed': { ...row([firstRebuild], '', true), ...targetColumns({ target: 'none: links every kept page into the spare', 'target met': '–' }) },
   'sitegen, one string changed': row(oneString, `≤ ${TARGETS.rebuildMs}, 1 rendered`, medianOf(oneString.map((r) => r.wallMs)) <= TARGETS.rebuildMs && oneString.every((r) => r.rendered === 1)),
-  'sitegen, nothing changed': row(unchanged, `≤ ${TARGETS.rebuildMs}, nothing written`, medianOf(unchanged.map((r) => r.wallMs)) <= TARGETS.rebuildMs && unchanged.every((r) => r.nothingWritten && r.rendered === 0), {
+  'sitegen, nothing changed': row(unchanged, `≤ ${TARGETS.unchangedMs}, nothing written`, medianOf(unchanged.map((r) => r.wallMs)) <= TARGETS.unchangedMs && unchanged.every((r) => r.nothingWritten && r.rendered === 0), {
     'nothing written': unchanged.every((r) => r.nothingWritten) ? 'yes' : 'NO',
   }),
 });
