@@ -85,6 +85,18 @@ function copiedFrom(file: string): string | undefined {
 const namedByContent = (file: string) => `/${file}`.startsWith(HASHED_ASSETS_PREFIX);
 
 /**
+ * Whether a folder's `file` is trusted as recorded when it is there, without a look at its size
+ * and time (see `RecordedFolder`): a file named by its content, or a compressed copy of a file the
+ * folder holds (`holds`), which is itself looked at. The build record's view of the output
+ * (build-record.ts) follows the same rule.
+ */
+export function trustedWhenPresent(file: string, holds: (file: string) => boolean): boolean {
+  if (namedByContent(file)) return true;
+  const source = copiedFrom(file);
+  return source !== undefined && holds(source);
+}
+
+/**
  * A folder's files as the manifest recorded them, each trusted only when asked for: a build that
  * changes little asks for few of them, and never for the served output's files when the spare
  * holds the same.

@@ -64,6 +64,22 @@ describe('the record of the last build', () => {
     expect(stood(await build())).toBe(true);
   }, 120_000);
 
+  it('builds when a compressed copy or an asset of the output was deleted, and puts it back (both are trusted by name when there, as the spare\'s are)', async () => {
+    const copy = join(outDir, 'about.html.gz');
+    const compressed = readFileSync(copy);
+    rmSync(copy);
+    expect(stood(await build())).toBe(false);
+    expect(readFileSync(copy).equals(compressed)).toBe(true);
+
+    const islands = join(outDir, 'assets', 'islands');
+    const island = readdirSync(islands).find((name) => name.endsWith('.js'))!;
+    const script = readFileSync(join(islands, island));
+    rmSync(join(islands, island));
+    expect(stood(await build())).toBe(false);
+    expect(readFileSync(join(islands, island)).equals(script)).toBe(true);
+    expect(stood(await build())).toBe(true);
+  }, 120_000);
+
   it('builds when the nginx server block beside the output was deleted or edited, and writes only it', async () => {
     const conf = join(deployDirOf(outDir), 'nginx.conf');
     const built = readFileSync(conf, 'utf8');
