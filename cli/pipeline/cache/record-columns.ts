@@ -6,6 +6,7 @@
  *
  *   const folder = z.object({ paths: stringColumn, sizes: numberColumn });
  *   const pages = rowsByKey({ html: 'string', bytes: 'number', strings: 'index' });
+ *   const built = rowList({ path: 'string', bytes: 'number' });
  */
 import { z } from 'zod';
 
@@ -33,13 +34,27 @@ export const stringColumn = z.custom<string[]>((value) => Array.isArray(value) &
 /** A column of numbers: an array whose every entry is a finite number. */
 export const numberColumn = z.custom<number[]>((value) => Array.isArray(value) && value.every((entry) => isKind(entry, 'number')), 'expected an array of numbers');
 
+/** A row with the fields `F` of their kinds. */
+type Row<F extends Readonly<Record<string, FieldKind>>> = { -readonly [N in keyof F]: FieldValue<F[N]> };
+
+/** Whether `row` is an object with exactly the fields `fields` of their kinds. */
+function rowCheck(fields: Readonly<Record<string, FieldKind>>): (row: unknown) => boolean {
+  const names = Object.keys(fields);
+  return (row) =>
+    typeof row === 'object' && row !== null && !Array.isArray(row) && Object.keys(row).length === names.length && names.every((name) => isKind((row as Record<string, unknown>)[name], fields[name]!));
+}
+
 /** An object of rows by key, each row an object with exactly the fields `fields` of their kinds. */
 export function rowsByKey<F extends Readonly<Record<string, FieldKind>>>(fields: F) {
-  const names = Object.keys(fields);
-  const isRow = (row: unknown) =>
-    typeof row === 'object' && row !== null && !Array.isArray(row) && Object.keys(row).length === names.length && names.every((name) => isKind((row as Record<string, unknown>)[name], fields[name]!));
-  return z.custom<Record<string, { -readonly [N in keyof F]: FieldValue<F[N]> }>>(
+  const isRow = rowCheck(fields);
+  return z.custom<Record<string, Row<F>>>(
     (value) => typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every(isRow),
-    `expected rows of ${names.join(', ')}`,
+    `expected rows of ${Object.keys(fields).join(', ')}`,
   );
+}
+
+/** An array of rows, each an object with exactly the fields `fields` of their kinds. */
+export function rowList<F extends Readonly<Record<string, FieldKind>>>(fields: F) {
+  const isRow = rowCheck(fields);
+  return z.custom<Row<F>[]>((value) => Array.isArray(value) && value.every(isRow), `expected a list of rows of ${Object.keys(fields).join(', ')}`);
 }
