@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { isAbsolute, join } from 'node:path';
+import { isAbsolute, join, normalize, sep } from 'node:path';
 import { CACHE_DIR, PROJECT_ROOT } from '../paths.ts';
 import { fileMemo } from '../files/file-memo.ts';
 import { relativeTo } from '../files/folder-files.ts';
@@ -14,13 +14,15 @@ const KEPT_RECENT_MS = 10 * 60_000;
 export function filesUnder(path: string): string[] {
   const stat = statSync(path, { throwIfNoEntry: false });
   if (!stat) return [];
-  return stat.isDirectory() ? filesIn(path) : [path];
+  return stat.isDirectory() ? filesIn(normalize(path)) : [path];
 }
 
 /** The files under the folder `dir`: the folder's entries say which are folders, so only a link is looked at: a build lists the whole content folder. */
 function filesIn(dir: string): string[] {
+  // Each path put together from its folder's (normalised already) and its name, not by `join`.
+  const prefix = dir.endsWith(sep) ? dir : `${dir}${sep}`;
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
+    const path = prefix + entry.name;
     if (entry.isDirectory()) return filesIn(path);
     return entry.isSymbolicLink() ? filesUnder(path) : [path];
   });

@@ -1,4 +1,4 @@
-import { dirname, resolve } from 'node:path';
+import { dirname, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fileMemo } from '../files/file-memo.ts';
 
@@ -19,6 +19,25 @@ const referencesOf = fileMemo((bytes) => [...code(bytes.toString('utf8')).matchA
   name: 'references',
   isValue: (value): value is string[] => Array.isArray(value) && value.every((reference) => typeof reference === 'string'),
 });
+
+/**
+ * `resolve(dir, reference)` for a module's relative reference (`./x.ts`, `../y/z.ts`), by cutting
+ * the folder's path rather than normalising the whole: a build resolves a thousand of them.
+ * A reference with `.` or `..` further in goes through `resolve`.
+ */
+function resolveRelative(dir: string, reference: string): string {
+  let base = dir;
+  let rest = reference;
+  for (;;) {
+    if (rest.startsWith('./')) rest = rest.slice(2);
+    else if (rest.startsWith('../')) {
+      base = dirname(base);
+      rest = rest.slice(3);
+    } else break;
+  }
+  if (rest.includes('/.') || rest.startsWith('.')) return resolve(dir, reference);
+  return `${base}${base.endsWith(sep) ? '' : sep}${sep === '/' ? rest : rest.split('/').join(sep)}`;
+}
 
 /** A module's references resolved to paths, by its references' list (the memo's, the same while the file is unchanged): a build follows its modules seven times. */
 const resolvedOf = new WeakMap<readonly string[], string[]>();
@@ -42,7 +61,7 @@ export function moduleGraph(entries: ReadonlyArray<string | URL>): string[] {
     if (!references) throw new Error(`${file}: imported but missing (a module moved without its importers?)`);
     seen.add(file);
     let resolved = resolvedOf.get(references);
-    if (!resolved) resolvedOf.set(references, (resolved = references.map((reference) => resolve(dirname(file), reference))));
+    if (!resolved) resolvedOf.set(references, (resolved = references.map((reference) => resolveRelative(dirname(file), reference))));
     pending.push(...resolved);
   }
   return [...seen].sort();

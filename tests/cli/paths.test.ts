@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { moduleGraph } from '../../cli/assets/module-graph.ts';
@@ -25,6 +26,16 @@ describe('paths that stand for modules', () => {
     expect(inputs).toContain('ingest/contract/countries.ts');
     expect(inputs).toContain('templates/islands/hydrate.tsx');
     expect(inputs.every((file) => !file.startsWith('cli/'))).toBe(true);
+  });
+
+  it('resolves every reference to the file\'s own path, as path.resolve does (`./`, `../` and `../../` among them)', () => {
+    const graph = moduleGraph([new URL('../../cli/pipeline/build-site.ts', import.meta.url)]);
+    expect(graph.length).toBeGreaterThan(50);
+    for (const file of graph) {
+      expect(resolve(file), file).toBe(file);
+      expect(existsSync(file), file).toBe(true);
+    }
+    expect(graph).toContain(join(PROJECT_ROOT, 'templates', 'islands', 'registry.ts'));
   });
 
   it('refuses a graph with an import of a file that is not there', () => {
