@@ -64,13 +64,16 @@ interface CreatedRow {
   created_at: string;
 }
 
-// Inserts the rows given as one array per column, in address order (ORDER BY: the index locks
-// are taken in that order, see subscribeBatch); an address already stored returns no row.
+const COLUMN_LIST = SIGNUP_COLUMNS.map(([column]) => column).join(', ');
+
+// Inserts the rows given as one array per column, in the arrays' order (the caller's address
+// order, in which the index locks are taken: see subscribeBatch); an address already stored
+// returns no row.
 const INSERT_SIGNUPS = `
-INSERT INTO newsletter (${SIGNUP_COLUMNS.map(([column]) => column).join(', ')})
-SELECT * FROM unnest(${SIGNUP_COLUMNS.map(([, type], index) => `$${index + 1}::${type}[]`).join(', ')})
-  AS t(${SIGNUP_COLUMNS.map(([column]) => column).join(', ')})
-ORDER BY email_lower
+INSERT INTO newsletter (${COLUMN_LIST})
+SELECT ${COLUMN_LIST} FROM unnest(${SIGNUP_COLUMNS.map(([, type], index) => `$${index + 1}::${type}[]`).join(', ')})
+  WITH ORDINALITY AS t(${COLUMN_LIST}, position)
+ORDER BY position
 ON CONFLICT (email_lower) DO NOTHING
 RETURNING id, email_lower, status, lang, consent_hash, privacy_version, created_at`;
 
