@@ -74,7 +74,7 @@ export async function openPostgresBackend(
     groupCommitStats: submissions.groupCommit.stats,
     consentDb: postgresOpsOn(kysely),
     outbox: postgresOutbox(kysely, health),
-    rateLimitStore: postgresRateLimitStore(kysely, health),
+    rateLimitStore: postgresRateLimitStore(db.pool, health),
     sharedCaptchaSecret: () => health.guard(() => sharedSecret(kysely, 'captcha_secret', Date.now())),
     isReady: () => health.ready(),
     logTo(next) {
