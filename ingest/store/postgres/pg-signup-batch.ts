@@ -64,6 +64,11 @@ interface CreatedRow {
   created_at: string;
 }
 
+/** Every column of the table but its id, or the compile fails: a column added to the table is written here too. */
+type UnwrittenColumns = Exclude<keyof Insertable<NewsletterTable>, 'id' | (typeof SIGNUP_COLUMNS)[number][0]>;
+const everyColumnWritten: [UnwrittenColumns] extends [never] ? true : UnwrittenColumns = true;
+void everyColumnWritten;
+
 const COLUMN_LIST = SIGNUP_COLUMNS.map(([column]) => column).join(', ');
 
 // Inserts the rows given as one array per column, in the arrays' order (the caller's address
