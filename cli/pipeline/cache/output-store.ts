@@ -141,9 +141,11 @@ export class RecordedFolder {
 
   /** Whether the folder still holds `file` as `recorded` (see the class's comment for the kinds trusted when there). */
   #holds(file: string, recorded: FileRecord): boolean {
-    if (namedByContent(file)) return this.listed().has(file);
-    const source = copiedFrom(file);
-    if (source !== undefined && this.record!.files.has(source)) return this.listed().has(file) && this.trusted(source) !== undefined;
+    if (trustedWhenPresent(file, (source) => this.record!.files.has(source))) {
+      // A compressed copy goes with the file it was made from: untrusted with it.
+      const source = namedByContent(file) ? undefined : copiedFrom(file);
+      return this.listed().has(file) && (source === undefined || this.trusted(source) !== undefined);
+    }
     const stat = statSync(this.#prefix + file, { throwIfNoEntry: false });
     return stat !== undefined && stat.size === recorded[1] && stat.mtimeMs === recorded[2];
   }
