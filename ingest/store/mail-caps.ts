@@ -14,7 +14,7 @@
  * A row back means "send it, counted"; none means "over the cap, send nothing". The caller runs
  * it in the transaction that queues the mail, so a mail that is not queued is not counted.
  */
-import { type Kysely, sql } from 'kysely';
+import { type InsertQueryBuilder, type InsertResult, type Kysely, type RawBuilder, sql } from 'kysely';
 import { isoAt } from '../clock.ts';
 import { mailboxKey } from '../contract/mailbox-key.ts';
 import { DATA_FACTS } from '../contract/data-facts.ts';
@@ -43,9 +43,20 @@ type CapValues = ReturnType<typeof capValues>;
 export function chargeMailQuery(kysely: Kysely<Tables>, values: CapValues | readonly CapValues[]) {
   const list = Array.isArray(values) ? (values as readonly CapValues[]) : [values as CapValues];
   const cutoff = list.reduce((earliest, value) => (value.cutoff < earliest ? value.cutoff : earliest), list[0]!.cutoff);
-  return kysely
+  const counts = kysely
     .insertInto('mail_caps')
-    .values(list.map((value) => ({ mailbox: value.mailbox, stream: value.stream, day: value.day, mails: sql.lit(1), last_mail_at: value.last_mail_at })))
+    .values(list.map((value) => ({ mailbox: value.mailbox, stream: value.stream, day: value.day, mails: sql.lit(1), last_mail_at: value.last_mail_at })));
+  return withCapRule(counts, cutoff);
+}
+
+/**
+ * The cap's rule on an insert of counts of one (`mails` 1) into `mail_caps`: a mailbox already
+ * counted is counted again only while the cap allows it (its last mail at or before `cutoff`,
+ * fewer than three today), and each mailbox counted comes back. `cutoff` is a value, or an
+ * expression such as a parameter (`pg-signup-batch.ts` prepares the rule once for many rows).
+ */
+export function withCapRule(counts: InsertQueryBuilder<Tables, 'mail_caps', InsertResult>, cutoff: string | RawBuilder<string>) {
+  return counts
     .onConflict((conflict) =>
       conflict
         .columns(['mailbox', 'stream'])

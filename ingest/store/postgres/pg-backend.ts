@@ -47,7 +47,7 @@ export async function openPostgresBackend(
   const health = new PostgresHealth(log);
   await health.probe(kysely);
 
-  const submissions = postgresSubmissionStore(kysely, health, options.groupCommit, routingOf(config.webhooks.endpoints));
+  const submissions = postgresSubmissionStore(db, health, options.groupCommit, routingOf(config.webhooks.endpoints));
 
   let lastCleanup = 0;
   const maintain = async () => {

@@ -4,8 +4,8 @@ import type { OpsDatabase, OpsQueries } from '../ops-database.ts';
 import type { Tables } from '../tables.ts';
 import { type PostgresDatabase, raw } from './pg-connection.ts';
 
-/** `OpsQueries` on a kysely instance or transaction (`pg-signup-batch.ts` queues its events through it). */
-export function opsQueriesOn(kysely: Kysely<Tables>): OpsQueries {
+/** `OpsQueries` on a kysely instance or transaction. */
+function opsQueriesOn(kysely: Kysely<Tables>): OpsQueries {
   return {
     all: async (query) => (await kysely.executeQuery(query.compile())).rows,
     run: async (query) => Number((await kysely.executeQuery(query.compile())).numAffectedRows ?? 0n),

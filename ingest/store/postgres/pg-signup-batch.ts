@@ -17,21 +17,28 @@
  * (the first signup of an address in a batch is the one tried; later ones of the same address,
  * whatever the case, are its duplicates, as they would be one request later).
  *
- * The batch's subscriptions go in as one column array per column (`INSERT … SELECT FROM unnest`),
- * the same statement text whatever the batch's size: a batch of 23 rows was a statement of 368
- * parameters that Kysely built and compiled, and PostgreSQL parsed and planned, anew each time
- * (issue 45).
+ * Every statement of a batch is a fixed text whatever the batch's size, its rows given as one array
+ * per column (`pg-unnest.ts`), and runs as a named prepared statement on the batch's connection
+ * (`pg-transaction.ts`): the subscriptions, the mail caps' charge, and the consent events with the
+ * outbox rows. A batch of 23 rows was a statement of 368 parameters that Kysely built and
+ * compiled, and PostgreSQL parsed and planned, anew each time, and so were the charge and the
+ * events' and mails' inserts (issue 45).
  */
-import type { Insertable, Kysely } from 'kysely';
+import { type Insertable, type Kysely, sql } from 'kysely';
+import type pg from 'pg';
 import type { NewsletterSignup } from '../../contract/schemas.ts';
 import { outboxRow } from '../outbox/outbox-row.ts';
-import { capValues, chargeMailQuery } from '../mail-caps.ts';
+import { capValues, withCapRule } from '../mail-caps.ts';
 import { newsletterRow, type SignupTerms } from '../submission-store.ts';
 import type { NewsletterTable, Tables } from '../tables.ts';
 import { eventFor, queueEvents } from '../webhooks/queue-events.ts';
 import { NO_WEBHOOKS, newsletterConfirmed, type WebhookRouting } from '../webhooks/webhook-row.ts';
-import { raw } from './pg-connection.ts';
-import { opsQueriesOn } from './pg-ops-database.ts';
+import type { PostgresDatabase } from './pg-connection.ts';
+import { inTransaction, type NamedStatement, opsQueriesOnClient, run } from './pg-transaction.ts';
+import { columnList, type UnnestColumn, unnestArrays, unnestInsert, unnestSelect } from './pg-unnest.ts';
+
+type ConsentEventsTable = Tables['consent_events'];
+type OutboxTable = Tables['outbox'];
 
 /** The columns a signup writes, with their PostgreSQL types (the arrays' element types). */
 const SIGNUP_COLUMNS = [
@@ -51,7 +58,37 @@ const SIGNUP_COLUMNS = [
   ['confirm_mails', 'int'],
   ['confirm_mail_day', 'text'],
   ['last_confirm_mail_at', 'text'],
-] as const satisfies ReadonlyArray<readonly [keyof Insertable<NewsletterTable>, 'text' | 'int']>;
+] as const satisfies ReadonlyArray<UnnestColumn<keyof Insertable<NewsletterTable>>>;
+
+/** A consent event's columns. */
+const EVENT_COLUMNS = [
+  ['newsletter_id', 'int'],
+  ['event', 'text'],
+  ['lang', 'text'],
+  ['consent_hash', 'text'],
+  ['privacy_version', 'text'],
+  ['at', 'text'],
+] as const satisfies ReadonlyArray<UnnestColumn<keyof Insertable<ConsentEventsTable>>>;
+
+/** A new outbox row's columns (`claimed_at`, `sent_at` and `last_error` start empty). */
+const OUTBOX_COLUMNS = [
+  ['kind', 'text'],
+  ['status', 'text'],
+  ['attempts', 'int'],
+  ['next_attempt_at', 'text'],
+  ['created_at', 'text'],
+  ['message_key', 'text'],
+  ['newsletter_id', 'int'],
+  ['contact_id', 'int'],
+] as const satisfies ReadonlyArray<UnnestColumn<keyof Insertable<OutboxTable>>>;
+
+/** A mail cap's charge: the mailbox, its stream, the day and the time of the mail. */
+const CHARGE_COLUMNS = [
+  ['mailbox', 'text'],
+  ['stream', 'text'],
+  ['day', 'text'],
+  ['last_mail_at', 'text'],
+] as const;
 
 /** What the insert returns for each subscription it created. */
 interface CreatedRow {
@@ -65,22 +102,42 @@ interface CreatedRow {
 }
 
 /** Every column of the table but its id, or the compile fails: a column added to the table is written here too. */
-type UnwrittenColumns = Exclude<keyof Insertable<NewsletterTable>, 'id' | (typeof SIGNUP_COLUMNS)[number][0]>;
-const everyColumnWritten: [UnwrittenColumns] extends [never] ? true : UnwrittenColumns = true;
+type Unwritten<Table, Columns extends ReadonlyArray<UnnestColumn<string>>> = Exclude<keyof Insertable<Table>, 'id' | Columns[number][0]>;
+const everyColumnWritten: [Unwritten<NewsletterTable, typeof SIGNUP_COLUMNS> | Unwritten<ConsentEventsTable, typeof EVENT_COLUMNS>] extends [never]
+  ? true
+  : Unwritten<NewsletterTable, typeof SIGNUP_COLUMNS> | Unwritten<ConsentEventsTable, typeof EVENT_COLUMNS> = true;
 void everyColumnWritten;
-
-const COLUMN_LIST = SIGNUP_COLUMNS.map(([column]) => column).join(', ');
 
 // Inserts the rows given as one array per column, in the arrays' order (the caller's address
 // order, in which the index locks are taken: see subscribeBatch); an address already stored
 // returns no row.
-const INSERT_SIGNUPS = `
-INSERT INTO newsletter (${COLUMN_LIST})
-SELECT ${COLUMN_LIST} FROM unnest(${SIGNUP_COLUMNS.map(([, type], index) => `$${index + 1}::${type}[]`).join(', ')})
-  WITH ORDINALITY AS t(${COLUMN_LIST}, position)
-ORDER BY position
+const INSERT_SIGNUPS: NamedStatement = {
+  name: 'signup-batch-insert',
+  text: `${unnestInsert('newsletter', SIGNUP_COLUMNS)}
 ON CONFLICT (email_lower) DO NOTHING
-RETURNING id, email_lower, status, lang, consent_hash, privacy_version, created_at`;
+RETURNING id, email_lower, status, lang, consent_hash, privacy_version, created_at`,
+};
+
+// The kept subscriptions' consent events and confirmation mails, in id order: one round trip.
+const INSERT_EVENTS_AND_MAILS: NamedStatement = {
+  name: 'signup-batch-events-mails',
+  text: `WITH events AS (${unnestInsert('consent_events', EVENT_COLUMNS)})
+${unnestInsert('outbox', OUTBOX_COLUMNS, EVENT_COLUMNS.length + 1)}`,
+};
+
+// A signup whose confirmation mail the cap refused is not kept.
+const DELETE_CAPPED: NamedStatement = { name: 'signup-batch-delete-capped', text: 'DELETE FROM newsletter WHERE email_lower = ANY($1::text[])' };
+
+/** The cap's charge of many mailboxes (`mail-caps.ts`' rule, compiled once): the arrays, then the cutoff. */
+let chargeMany: NamedStatement | undefined;
+function chargeManyStatement(kysely: Kysely<Tables>): NamedStatement {
+  const counts = kysely
+    .insertInto('mail_caps')
+    .columns(['mailbox', 'stream', 'day', 'mails', 'last_mail_at'])
+    .expression(sql.raw(unnestSelect(CHARGE_COLUMNS, 1, 'mailbox, stream, day, 1, last_mail_at')));
+  chargeMany ??= { name: 'mail-caps-charge-many', text: withCapRule(counts, sql.raw(`$${CHARGE_COLUMNS.length + 1}`)).compile().sql };
+  return chargeMany;
+}
 
 /** One `subscribe` call waiting for its batch. */
 export interface SignupJob {
@@ -89,8 +146,11 @@ export interface SignupJob {
   terms: SignupTerms;
 }
 
-/** What storing each signup of a batch did, in the batch's order; all of it commits at once, or none. */
-export async function subscribeBatch(kysely: Kysely<Tables>, jobs: SignupJob[], webhooks: WebhookRouting = NO_WEBHOOKS): Promise<Array<'created' | 'duplicate' | 'capped'>> {
+/**
+ * What storing each signup of a batch did, in the batch's order; all of it commits at once, or
+ * none. `db.kysely` only builds the statements of the rare single opt-in events.
+ */
+export async function subscribeBatch(db: Pick<PostgresDatabase, 'pool' | 'kysely'>, jobs: SignupJob[], webhooks: WebhookRouting = NO_WEBHOOKS): Promise<Array<'created' | 'duplicate' | 'capped'>> {
   const rows = jobs.map((job) => newsletterRow(job.signup, job.now, job.terms));
   const tried = new Map<string, number>();
   rows.forEach((row, index) => {
@@ -99,14 +159,11 @@ export async function subscribeBatch(kysely: Kysely<Tables>, jobs: SignupJob[], 
   // Inserted in address order, so two batches (of two replicas) that share addresses take their
   // index locks in the same order and cannot deadlock.
   const order = [...tried.values()].sort((a, b) => (rows[a]!.email_lower < rows[b]!.email_lower ? -1 : 1));
-  return kysely.transaction().execute(async (trx) => {
-    const triedRows = order.map((index) => rows[index]!);
-    const { rows: created } = await trx.executeQuery<CreatedRow>(
-      raw(INSERT_SIGNUPS, SIGNUP_COLUMNS.map(([column]) => triedRows.map((row) => row[column] ?? null))),
-    );
-    const capped = await chargeConfirmMails(trx, created.filter((row) => row.status === 'pending').map((row) => jobs[tried.get(row.email_lower)!]!));
-    // A request whose mail the cap refused could never be confirmed: it is not kept.
-    if (capped.size > 0) await trx.deleteFrom('newsletter').where('email_lower', 'in', [...capped]).execute();
+  return inTransaction(db.pool, async (client) => {
+    const created = await run<CreatedRow>(client, INSERT_SIGNUPS, unnestArrays(SIGNUP_COLUMNS, order.map((index) => rows[index]!)));
+    const pending = created.filter((row) => row.status === 'pending').map((row) => jobs[tried.get(row.email_lower)!]!);
+    const capped = await chargeConfirmMails(client, db.kysely, pending);
+    if (capped.size > 0) await run(client, DELETE_CAPPED, [[...capped]]);
     const kept = created.filter((row) => !capped.has(row.email_lower)).sort((a, b) => a.id - b.id);
     if (kept.length > 0) {
       // Each subscription's events in order (subscribed, then confirmed), as exports list them by id.
@@ -123,14 +180,12 @@ export async function subscribeBatch(kysely: Kysely<Tables>, jobs: SignupJob[], 
       const mails = kept
         .filter((row) => row.status === 'pending')
         .map((row) => ({ ...outboxRow('newsletter_confirm', Date.parse(row.created_at)), newsletter_id: row.id, contact_id: null }));
-      // The events and mails in one statement: one round trip.
-      if (mails.length === 0) await trx.insertInto('consent_events').values(events).execute();
-      else await trx.with('events', (db) => db.insertInto('consent_events').values(events)).insertInto('outbox').values(mails).execute();
+      await run(client, INSERT_EVENTS_AND_MAILS, [...unnestArrays(EVENT_COLUMNS, events), ...unnestArrays(OUTBOX_COLUMNS, mails)]);
       // Single opt-in: a subscription active at once is reported to the endpoints now.
       const hooks = kept
         .filter((row) => row.status === 'confirmed')
         .map((row) => eventFor(webhooks, newsletterConfirmed(rows[tried.get(row.email_lower)!]!, Date.parse(row.created_at)), row.email_lower, Date.parse(row.created_at)));
-      await queueEvents(trx, opsQueriesOn(trx), hooks);
+      await queueEvents(db.kysely, opsQueriesOnClient(client), hooks);
     }
     const won = new Set(created.map((row) => tried.get(row.email_lower)!));
     const refused = new Set([...capped].map((email) => tried.get(email)!));
@@ -142,20 +197,20 @@ export async function subscribeBatch(kysely: Kysely<Tables>, jobs: SignupJob[], 
  * Counts the confirmation mails of new pending signups against the per-recipient cap, in mailbox
  * order (two batches lock the same counters in the same order); returns the addresses refused. Of
  * several new addresses of one mailbox in a batch (`ana+1@`, `ana+2@`), the first is the one tried:
- * the cap allows one mail per 10 minutes anyway.
+ * the cap allows one mail per 10 minutes anyway. With several, the earliest cutoff applies to all.
  */
-async function chargeConfirmMails(trx: Kysely<Tables>, jobs: SignupJob[]): Promise<Set<string>> {
+async function chargeConfirmMails(client: pg.ClientBase, kysely: Kysely<Tables>, jobs: SignupJob[]): Promise<Set<string>> {
   const refused = new Set<string>();
-  const byMailbox = new Map<string, SignupJob>();
+  const byMailbox = new Map<string, ReturnType<typeof capValues> & { email: string }>();
   for (const job of jobs) {
     const values = capValues(job.signup.email, 'newsletter', job.now);
     if (byMailbox.has(values.mailbox)) refused.add(job.signup.email.toLowerCase());
-    else byMailbox.set(values.mailbox, job);
+    else byMailbox.set(values.mailbox, { ...values, email: job.signup.email });
   }
   if (byMailbox.size === 0) return refused;
-  const mailboxes = [...byMailbox.keys()].sort();
-  const charges = mailboxes.map((mailbox) => capValues(byMailbox.get(mailbox)!.signup.email, 'newsletter', byMailbox.get(mailbox)!.now));
-  const allowed = new Set((await chargeMailQuery(trx, charges).execute()).map((row) => row.mailbox));
-  for (const mailbox of mailboxes) if (!allowed.has(mailbox)) refused.add(byMailbox.get(mailbox)!.signup.email.toLowerCase());
+  const charges = [...byMailbox.keys()].sort().map((mailbox) => byMailbox.get(mailbox)!);
+  const cutoff = charges.reduce((earliest, charge) => (charge.cutoff < earliest ? charge.cutoff : earliest), charges[0]!.cutoff);
+  const allowed = new Set((await run<{ mailbox: string }>(client, chargeManyStatement(kysely), [...unnestArrays(CHARGE_COLUMNS, charges), cutoff])).map((row) => row.mailbox));
+  for (const charge of charges) if (!allowed.has(charge.mailbox)) refused.add(charge.email.toLowerCase());
   return refused;
 }

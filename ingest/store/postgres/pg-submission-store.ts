@@ -24,20 +24,21 @@ import { capValues, chargeMailQuery } from '../mail-caps.ts';
 import { outboxRow } from '../outbox/outbox-row.ts';
 import { contactRow, type SubmissionStore } from '../submission-store.ts';
 import type { Tables } from '../tables.ts';
-import { DatabaseUnavailableError } from './pg-connection.ts';
+import { DatabaseUnavailableError, type PostgresDatabase } from './pg-connection.ts';
 import type { PostgresHealth } from './pg-health.ts';
 import { type SignupJob, subscribeBatch } from './pg-signup-batch.ts';
 import { NO_WEBHOOKS, type WebhookRouting } from '../webhooks/webhook-row.ts';
 
 type SubscribeOutcome = Awaited<ReturnType<SubmissionStore['subscribe']>>;
 
-/** The PostgreSQL submission store on `kysely`'s pool; every call goes through `health.guard`. */
+/** The PostgreSQL submission store on `db`'s pool; every call goes through `health.guard`. */
 export function postgresSubmissionStore(
-  kysely: Kysely<Tables>,
+  db: Pick<PostgresDatabase, 'pool' | 'kysely'>,
   health: PostgresHealth,
   options: GroupCommitOptions = DEFAULT_GROUP_COMMIT,
   webhooks: WebhookRouting = NO_WEBHOOKS,
 ): SubmissionStore & { groupCommit: GroupCommit<SignupJob, SubscribeOutcome> } {
+  const { kysely } = db;
   const claimNonce = (db: Kysely<Tables>, nonce: { value: string; expiresAt: number }, now: number) =>
     db
       .insertInto('captcha_nonces')
@@ -49,10 +50,10 @@ export function postgresSubmissionStore(
   // Expired nonces can never verify again: each write that records one drops them, as on SQLite.
   const deleteExpiredNonces = (db: Kysely<Tables>, now: number) => db.deleteFrom('captcha_nonces').where('expires_at', '<', isoAt(now)).execute();
 
-  const storeAlone = (job: SignupJob) => health.guard(async () => (await subscribeBatch(kysely, [job], webhooks))[0]!);
+  const storeAlone = (job: SignupJob) => health.guard(async () => (await subscribeBatch(db, [job], webhooks))[0]!);
   const storeBatch = async (jobs: SignupJob[]): Promise<Array<JobResult<SubscribeOutcome>>> => {
     try {
-      const outcomes = await health.guard(() => subscribeBatch(kysely, jobs, webhooks));
+      const outcomes = await health.guard(() => subscribeBatch(db, jobs, webhooks));
       return outcomes.map((value) => ({ ok: true, value }));
     } catch (error) {
       // An outage fails the whole batch (503 for each); anything else is retried one by one.
