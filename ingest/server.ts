@@ -93,7 +93,8 @@ export async function startService(config: IngestConfig, overrides: ServiceOverr
   // A queued mail wakes the mail worker. A stored contact may also have queued an event (its
   // contact.received waits on the row), so it wakes the webhook worker too; a signup's mail queues
   // none, and waking the webhook worker for each cost a pass of four statements every 20 ms under
-  // load (issue 45). Both count as submissions, which the webhook worker gives way to.
+  // load (issue 45). Both count as submissions, which both workers give way to (the mail worker only
+  // while the event loop is at its limit: `MAIL_GIVE_WAY`).
   let changes = 0;
   const mailQueued = () => {
     changes += 1;
@@ -150,6 +151,7 @@ export async function startService(config: IngestConfig, overrides: ServiceOverr
     ...(overrides.pollMs === undefined ? {} : { pollMs: overrides.pollMs }),
     leaseMs: overrides.leaseMs ?? config.outboxLeaseMs,
     concurrency: config.mail.kind === 'smtp' ? config.mail.maxConnections * SENDS_PER_CONNECTION : 1,
+    submissions: () => changes,
   });
   webhooks = webhookWorker({
     store: webhookRows,

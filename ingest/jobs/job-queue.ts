@@ -42,7 +42,7 @@ interface QueueTable {
   nextDueAt(): Promise<number | null>;
 }
 
-/** A pause a lane may take after each round (the webhooks give way to form submissions: `webhooks/give-way.ts`). */
+/** A pause a lane may take after each round (the webhooks and the mails give way to form submissions: `give-way.ts`). */
 interface Pacing<Start> {
   /** Called before a round's claim. */
   begin(): Start;

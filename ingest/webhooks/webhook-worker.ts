@@ -19,7 +19,7 @@
  * costs two commits per batch, not per event (a slow receiver holds its batch up to the timeout).
  * The worker wakes when a change queues an event (`notify`), when the next retry falls due, and every
  * `pollMs` (rows other replicas queued). While form submissions arrive it gives way to them
- * (`give-way.ts`): after a batch that ran while one came in it pauses, so that a burst of leads is
+ * (`jobs/give-way.ts`): after a batch that ran while one came in it pauses, so that a burst of leads is
  * taken at full speed and its events follow at once after it. `stop()` abandons requests still running after a few
  * seconds; their rows are due again at once.
  */
@@ -34,7 +34,7 @@ import type { RetryPolicy } from '../jobs/retry-schedule.ts';
 import { routingOf } from '../store/webhooks/webhook-row.ts';
 import type { WebhookJob, WebhookOutcome, WebhookStore } from '../store/webhooks/webhook-store.ts';
 import { deliver, type DeliveryResult } from './deliver.ts';
-import { type GiveWay, giveWay } from './give-way.ts';
+import { type GiveWay, giveWay } from '../jobs/give-way.ts';
 
 /** What became of one delivery. */
 export type DeliveryOutcome = 'delivered' | 'retried' | 'failed' | 'abandoned';
@@ -129,7 +129,7 @@ export function webhookWorker(deps: WebhookWorkerDeps): WebhookWorker {
       await deliverBatch(jobs);
       return false;
     },
-    pacing: giveWay(deps.submissions ?? (() => 0)),
+    pacing: giveWay(deps.submissions ?? (() => 0), { factor: 19 }),
   });
 
   /** Sends `job` and decides what becomes of it (the caller records it); logs the outcome. */

@@ -4,7 +4,7 @@
  * verification's UPDATE), in the same transaction, so an acknowledged lead always has its event,
  * and the submission pays for neither a second row nor a second copy of the message: the worker
  * builds the event's delivery rows from the contact row off the submission path, where it gives
- * way to submissions (`webhooks/give-way.ts`).
+ * way to submissions (`jobs/give-way.ts`).
  *
  * Queueing is one conditional write per batch: `UPDATE contacts SET webhook_waiting = 0 WHERE id IN
  * (…) AND webhook_waiting = 1 RETURNING …`, and only the rows that UPDATE returned get delivery
