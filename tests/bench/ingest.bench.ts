@@ -50,7 +50,11 @@
  * main thread): memory at rest and under load, rows/s, CPU per row, event-loop delay
  * (sqlite-writer.ts).
  *
- * Usage: npx tsx tests/bench/ingest.bench.ts [--smoke | --quick | --writer [--request-cpu-us 40]] [--only TEXT] [--rounds 1] [--duration 10] [--connections 50] [--pg-statements]
+ * After the PostgreSQL scenarios, the PostgreSQL store alone: 50 callers hand it `--store-signups`
+ * (30,000) double opt-in signups, without HTTP, mails or load generator; signups/s, CPU per signup
+ * here and in PostgreSQL, rows per commit and per WAL flush (`pg-signup-store.ts`).
+ *
+ * Usage: npx tsx tests/bench/ingest.bench.ts [--smoke | --quick | --writer [--request-cpu-us 40]] [--only TEXT] [--rounds 1] [--duration 10] [--connections 50] [--pg-statements] [--store-signups 30000]
  * (`--only contacts`: the no-op baseline and the scenarios whose names contain "contacts";
  * `--cpu-prof DIR`: each server's CPU profile of each measured round, for Chrome's DevTools)
  * (`--smoke`: 50 requests to every scenario at 10 connections after 10 to warm up, the commit
@@ -82,6 +86,7 @@ import { type AutocannonResult, BENCH_CAPTCHA_SECRET, SMOKE_REQUESTS } from './i
 import { smtpSink } from './smtp-sink.ts';
 import { type WebhookReceiver, webhookReceiver } from '../helpers/webhook-receiver.ts';
 import { outboxDrainRows } from './outbox-drain.ts';
+import { pgSignupStoreRows } from './pg-signup-store.ts';
 import { SMOKE, skippedRow } from './smoke.ts';
 import { writerRows } from './sqlite-writer.ts';
 import { type Run, type Scenario, startScenario, stopScenarios } from './ingest/scenarios.ts';
@@ -210,6 +215,10 @@ async function main(): Promise<void> {
   // The outbox's drain after an outage (issue 24), measured after the HTTP scenarios have stopped.
   console.table(await outboxDrainRows(SMOKE ? 100 : argument('--drain-mails', 2000)));
   console.log(`load average at the end: ${loadavg().map((n) => n.toFixed(2)).join(' ')} on ${cpus().length} cores`);
+  if (byName(PG_ONE) !== undefined || skipped.includes(PG_ONE)) {
+    // The PostgreSQL store's own cost per signup, without HTTP, mails or load generator (issue 45).
+    console.table(await pgSignupStoreRows(SMOKE ? 100 : argument('--store-signups', 30_000)));
+  }
   if (byName(CONTACTS) !== undefined) {
     // The storage part of the webhook's cost on the submission path, without HTTP or load generator.
     console.table(await webhookQueueCostRows(SMOKE ? 100 : argument('--queue-contacts', 20_000), SMOKE ? 1 : 3));
