@@ -39,8 +39,8 @@ export function postgresSubmissionStore(
   webhooks: WebhookRouting = NO_WEBHOOKS,
 ): SubmissionStore & { groupCommit: GroupCommit<SignupJob, SubscribeOutcome> } {
   const { kysely } = db;
-  const claimNonce = (db: Kysely<Tables>, nonce: { value: string; expiresAt: number }, now: number) =>
-    db
+  const claimNonce = (trx: Kysely<Tables>, nonce: { value: string; expiresAt: number }, now: number) =>
+    trx
       .insertInto('captcha_nonces')
       .values({ nonce: nonce.value, expires_at: isoAt(nonce.expiresAt), used_at: isoAt(now) })
       .onConflict((conflict) => conflict.column('nonce').doNothing())
@@ -48,7 +48,7 @@ export function postgresSubmissionStore(
       .execute();
 
   // Expired nonces can never verify again: each write that records one drops them, as on SQLite.
-  const deleteExpiredNonces = (db: Kysely<Tables>, now: number) => db.deleteFrom('captcha_nonces').where('expires_at', '<', isoAt(now)).execute();
+  const deleteExpiredNonces = (trx: Kysely<Tables>, now: number) => trx.deleteFrom('captcha_nonces').where('expires_at', '<', isoAt(now)).execute();
 
   const storeAlone = (job: SignupJob) => health.guard(async () => (await subscribeBatch(db, [job], webhooks))[0]!);
   const storeBatch = async (jobs: SignupJob[]): Promise<Array<JobResult<SubscribeOutcome>>> => {
