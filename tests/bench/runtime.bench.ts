@@ -174,10 +174,16 @@ async function idleIngest(root: string, heapFile?: string): Promise<Idle> {
   }
 }
 
-/** A module for `node --import` that writes process.memoryUsage() to `file` every half second (the last one is read at rest). */
+/**
+ * A module for `node --import` that writes process.memoryUsage() to `file` every half second (the
+ * last one is read at rest). Each report is written beside the file and renamed over it, so a read
+ * never finds it half written (a plain rewrite truncates it first: the smoke run read it empty once
+ * on a loaded machine, "Unexpected end of JSON input").
+ */
 function heapReporter(dir: string, file: string): string {
   const module = join(dir, 'heap-report.mjs');
-  writeFileSync(module, `import { writeFileSync } from 'node:fs';\nsetInterval(() => writeFileSync(${JSON.stringify(file)}, JSON.stringify(process.memoryUsage())), 500).unref();\n`);
+  const next = JSON.stringify(`${file}.next`);
+  writeFileSync(module, `import { renameSync, writeFileSync } from 'node:fs';\nsetInterval(() => { writeFileSync(${next}, JSON.stringify(process.memoryUsage())); renameSync(${next}, ${JSON.stringify(file)}); }, 500).unref();\n`);
   return module;
 }
 
