@@ -42,11 +42,15 @@ type CapValues = ReturnType<typeof capValues>;
  */
 export function chargeMailQuery(kysely: Kysely<Tables>, values: CapValues | readonly CapValues[]) {
   const list = Array.isArray(values) ? (values as readonly CapValues[]) : [values as CapValues];
-  const cutoff = list.reduce((earliest, value) => (value.cutoff < earliest ? value.cutoff : earliest), list[0]!.cutoff);
   const counts = kysely
     .insertInto('mail_caps')
     .values(list.map((value) => ({ mailbox: value.mailbox, stream: value.stream, day: value.day, mails: sql.lit(1), last_mail_at: value.last_mail_at })));
-  return withCapRule(counts, cutoff);
+  return withCapRule(counts, earliestCutoff(list));
+}
+
+/** The cutoff a charge of several mailboxes applies to all: the earliest of theirs (at least one). */
+export function earliestCutoff(charges: ReadonlyArray<Pick<CapValues, 'cutoff'>>): string {
+  return charges.reduce((earliest, charge) => (charge.cutoff < earliest ? charge.cutoff : earliest), charges[0]!.cutoff);
 }
 
 /**

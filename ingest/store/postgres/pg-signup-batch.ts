@@ -28,7 +28,7 @@ import { type Insertable, type Kysely, sql } from 'kysely';
 import type pg from 'pg';
 import type { NewsletterSignup } from '../../contract/schemas.ts';
 import { outboxRow } from '../outbox/outbox-row.ts';
-import { capValues, withCapRule } from '../mail-caps.ts';
+import { capValues, earliestCutoff, withCapRule } from '../mail-caps.ts';
 import { newsletterRow, type SignupTerms } from '../submission-store.ts';
 import type { NewsletterTable, Tables } from '../tables.ts';
 import { eventFor, queueEvents } from '../webhooks/queue-events.ts';
@@ -131,11 +131,12 @@ const DELETE_CAPPED: NamedStatement = { name: 'signup-batch-delete-capped', text
 /** The cap's charge of many mailboxes (`mail-caps.ts`' rule, compiled once): the arrays, then the cutoff. */
 let chargeMany: NamedStatement | undefined;
 function chargeManyStatement(kysely: Kysely<Tables>): NamedStatement {
+  if (chargeMany !== undefined) return chargeMany;
   const counts = kysely
     .insertInto('mail_caps')
     .columns(['mailbox', 'stream', 'day', 'mails', 'last_mail_at'])
     .expression(sql.raw(unnestSelect(CHARGE_COLUMNS, 1, 'mailbox, stream, day, 1, last_mail_at')));
-  chargeMany ??= { name: 'mail-caps-charge-many', text: withCapRule(counts, sql.raw(`$${CHARGE_COLUMNS.length + 1}`)).compile().sql };
+  chargeMany = { name: 'mail-caps-charge-many', text: withCapRule(counts, sql.raw(`$${CHARGE_COLUMNS.length + 1}`)).compile().sql };
   return chargeMany;
 }
 
@@ -209,8 +210,7 @@ async function chargeConfirmMails(client: pg.ClientBase, kysely: Kysely<Tables>,
   }
   if (byMailbox.size === 0) return refused;
   const charges = [...byMailbox.keys()].sort().map((mailbox) => byMailbox.get(mailbox)!);
-  const cutoff = charges.reduce((earliest, charge) => (charge.cutoff < earliest ? charge.cutoff : earliest), charges[0]!.cutoff);
-  const allowed = new Set((await run<{ mailbox: string }>(client, chargeManyStatement(kysely), [...unnestArrays(CHARGE_COLUMNS, charges), cutoff])).map((row) => row.mailbox));
+  const allowed = new Set((await run<{ mailbox: string }>(client, chargeManyStatement(kysely), [...unnestArrays(CHARGE_COLUMNS, charges), earliestCutoff(charges)])).map((row) => row.mailbox));
   for (const charge of charges) if (!allowed.has(charge.mailbox)) refused.add(charge.email.toLowerCase());
   return refused;
 }
