@@ -14,6 +14,7 @@ import { resolveConfig } from '../../ingest/config.ts';
 import { newsletterSchema, validate } from '../../ingest/contract/schemas.ts';
 import { openBackend } from '../../ingest/store/open-backend.ts';
 import { INSTALL_HINT, postgresBin } from '../helpers/postgres-cluster.ts';
+import { concurrentCallers } from './concurrent-callers.ts';
 import { clusterCounts, clusterCpuMicros, migratedCluster } from './postgres-commits.ts';
 import { skippedRow } from './smoke.ts';
 
@@ -31,22 +32,12 @@ export async function pgSignupStoreRows(count: number): Promise<StoreRow[]> {
     const config = resolveConfig({ DATA_DIR: dir, MAIL_DIR: join(dir, 'mail'), DATABASE_URL: cluster.url }, dir);
     if (!config.ok) throw new Error(config.errors.join('\n'));
     const backend = await openBackend(config.config);
-    let sequence = 0;
-    const store = async (total: number) => {
-      let started = 0;
-      await Promise.all(
-        Array.from({ length: CALLERS }, async () => {
-          while (started < total) {
-            started += 1;
-            const n = sequence++;
-            const signup = validate(newsletterSchema, { name: 'Bench', email: `store-${n}@example${n % 97}.org`, privacyConsent: true, marketingConsent: n % 2 === 0, lang: 'pt' });
-            if (!signup.ok) throw new Error('the bench signup does not pass the contract');
-            const now = Date.now();
-            await backend.submissions.subscribe(signup.data, now, { status: 'pending', expiresAt: now + 7 * 86_400_000, consentHash: 'c'.repeat(64), privacyVersion: '2026-11-25' });
-          }
-        }),
-      );
-    };
+    const store = concurrentCallers(CALLERS, async (n) => {
+      const signup = validate(newsletterSchema, { name: 'Bench', email: `store-${n}@example${n % 97}.org`, privacyConsent: true, marketingConsent: n % 2 === 0, lang: 'pt' });
+      if (!signup.ok) throw new Error('the bench signup does not pass the contract');
+      const now = Date.now();
+      await backend.submissions.subscribe(signup.data, now, { status: 'pending', expiresAt: now + 7 * 86_400_000, consentHash: 'c'.repeat(64), privacyVersion: '2026-11-25' });
+    });
     let measured: { seconds: number; cpu: number; pg: number; commits: number };
     try {
       await store(Math.min(2_000, count));

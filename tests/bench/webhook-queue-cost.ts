@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { resolveConfig } from '../../ingest/config.ts';
 import { contactSchema, validate } from '../../ingest/contract/schemas.ts';
 import { openBackend } from '../../ingest/store/open-backend.ts';
+import { concurrentCallers } from './concurrent-callers.ts';
 
 const CALLERS = 50;
 
@@ -27,23 +28,13 @@ async function cpuPerContact(webhook: boolean, count: number): Promise<number> {
   const config = resolveConfig(env, dir);
   if (!config.ok) throw new Error(config.errors.join('\n'));
   const backend = await openBackend(config.config);
-  let sequence = 0;
-  const store = async (total: number) => {
-    let started = 0;
-    await Promise.all(
-      Array.from({ length: CALLERS }, async () => {
-        while (started < total) {
-          started += 1;
-          const n = sequence++;
-          const body = { firstName: 'Bench', lastName: 'Mark', email: `queue-${n}@example.com`, phone: null, companyName: 'Bench Datos', country: 'es', message: 'A contact message from the benchmark.', lang: 'en', captcha: { token: 't', answer: 1 } };
-          const contact = validate(contactSchema, body);
-          if (!contact.ok) throw new Error('the bench contact does not pass the contract');
-          const now = Date.now();
-          await backend.submissions.submitContact(contact.data, { value: `nonce-${n}`, expiresAt: now + 60_000 }, now);
-        }
-      }),
-    );
-  };
+  const store = concurrentCallers(CALLERS, async (n) => {
+    const body = { firstName: 'Bench', lastName: 'Mark', email: `queue-${n}@example.com`, phone: null, companyName: 'Bench Datos', country: 'es', message: 'A contact message from the benchmark.', lang: 'en', captcha: { token: 't', answer: 1 } };
+    const contact = validate(contactSchema, body);
+    if (!contact.ok) throw new Error('the bench contact does not pass the contract');
+    const now = Date.now();
+    await backend.submissions.submitContact(contact.data, { value: `nonce-${n}`, expiresAt: now + 60_000 }, now);
+  });
   try {
     await store(Math.min(2_000, count));
     const before = process.cpuUsage();
