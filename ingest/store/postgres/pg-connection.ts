@@ -48,16 +48,18 @@ export function openPostgres(options: PostgresOptions): PostgresDatabase {
     statement_timeout: 10_000,
     keepAlive: true,
     application_name: 'ingest',
+    // The pool hands a new connection out only once this has run; if it fails, the connection is
+    // closed and the query that asked for it fails with the error (a 503, see isUnavailable).
+    onConnect: async (client) => {
+      // A checked-out client that loses its server emits 'error' besides failing its query; the pool
+      // listens only on idle ones, and an 'error' event nobody listens to would end the process.
+      client.on('error', onError);
+      await client.query('SET synchronous_commit TO on');
+    },
   });
-  const onError = (error: Error) => log.error({ storage: 'postgres', problem: error.message }, 'PostgreSQL connection lost');
-  pool.on('connect', (client) => {
-    // A checked-out client that loses its server emits 'error' besides failing its query; the pool
-    // listens only on idle ones, and an 'error' event nobody listens to would end the process.
-    client.on('error', onError);
-    client.query('SET synchronous_commit TO on').catch(() => {
-      // The connection failed; the query that waits behind this one reports it.
-    });
-  });
+  function onError(error: Error) {
+    log.error({ storage: 'postgres', problem: error.message }, 'PostgreSQL connection lost');
+  }
   pool.on('error', onError);
   const kysely = new Kysely<Tables>({ dialect: new PostgresDialect({ pool }) });
   return {
