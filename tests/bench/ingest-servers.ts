@@ -125,8 +125,9 @@ function cpuProfiler(): { start(): Promise<void>; stop(): Promise<void> } | null
 /**
  * How long a server's backlog may stay the same size before the next measurement starts anyway (a
  * mail that keeps failing). A backlog that shrinks is waited for however long it takes: a cap on the
- * whole wait (it was 120 s) let the SQLite scenario's 50,000 confirmation mails, sent at about 400 a
- * second, still go out while PostgreSQL with one replica was measured after it, on the same two cores.
+ * whole wait (it was 120 s) let the SQLite scenario's 47,000-61,000 confirmation mails, sent at about
+ * 250 a second, still go out while PostgreSQL with one replica was measured after it, on the same two
+ * cores.
  */
 const SETTLE_STALL_MS = 30_000;
 
